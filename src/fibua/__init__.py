@@ -1,0 +1,1 @@
+"""fibua: engine and computer umpire for WWII urban-combat wargames."""

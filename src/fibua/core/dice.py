@@ -1,0 +1,205 @@
+"""Dice: notation, a seeded generator that lives in the game state, and roll records.
+
+The generator is SplitMix64 over (seed, counter): its whole state is two integers, so it
+serialises, hashes and replays trivially. Every roll is returned as a `Roll` carrying its
+purpose, raw faces, named modifiers and the number it needed; rules turn it into an event.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import ceil
+
+from fibua.core.errors import DiceExhausted
+
+MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A kind of roll: `count` dice of `sides`, read from `low`, then scaled.
+
+    `multiplier` covers 4D6x10; `halve` covers D3 (= ceil(D6/2)) and D10/2 (= ceil(D10/2)).
+    """
+
+    notation: str
+    count: int
+    sides: int
+    low: int = 1
+    multiplier: int = 1
+    halve: bool = False
+
+    @property
+    def minimum(self) -> int:
+        return self.value_of([self.low] * self.count)
+
+    @property
+    def maximum(self) -> int:
+        return self.value_of([self.low + self.sides - 1] * self.count)
+
+    def value_of(self, faces: list[int]) -> int:
+        total = sum(faces)
+        if self.halve:
+            total = ceil(total / 2)
+        return total * self.multiplier
+
+
+_NOTATION = re.compile(
+    r"^(?P<count>[1-9]\d*)?d(?P<sides>\d+)(?P<zero>\[0-9\])?(?:x(?P<mult>\d+)|(?P<half>/2))?$"
+)
+
+
+@lru_cache(maxsize=64)
+def parse_dice(notation: str) -> Dice:
+    """Parse notation: d6, 2d6, 3d6, 4d6x10, d3, d10, d10[0-9] (read 0-9), d10/2, d100.
+
+    d3 is a d6 halved rounding up; d100 reads 1..100 (the face "00" is 100).
+    """
+    text = notation.strip().lower()
+    if text == "d3":
+        return Dice(notation, 1, 6, halve=True)
+    m = _NOTATION.match(text)
+    if not m:
+        raise ValueError(f"unknown dice notation {notation!r}")
+    sides = int(m["sides"])
+    if sides < 2:
+        raise ValueError(f"dice need at least two sides: {notation!r}")
+    low = 0 if m["zero"] else 1
+    if m["zero"] and sides != 10:
+        raise ValueError(f"only the d10 can be read 0-9: {notation!r}")
+    return Dice(
+        notation=notation,
+        count=int(m["count"] or 1),
+        sides=sides,
+        low=low,
+        multiplier=int(m["mult"] or 1),
+        halve=bool(m["half"]),
+    )
+
+
+def _splitmix64(value: int) -> int:
+    z = (value + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+@dataclass(slots=True)
+class Rng:
+    """Seeded generator kept inside the game state. Never sent to a player."""
+
+    seed: int
+    counter: int = 0
+
+    def next_u64(self) -> int:
+        self.counter += 1
+        return _splitmix64((self.seed * 0x2545F4914F6CDD1D + self.counter) & MASK64)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n), without modulo bias."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def face(self, dice: Dice) -> int:
+        return dice.low + self.below(dice.sides)
+
+    def random(self) -> float:
+        return (self.next_u64() >> 11) / float(1 << 53)
+
+    def snapshot(self) -> dict[str, int]:
+        return {"seed": self.seed, "counter": self.counter}
+
+
+@dataclass(slots=True)
+class ForcedDice(Rng):
+    """Test double: hands out the given faces in order (as read, e.g. 0 on a d10[0-9],
+    100 for a d100 "00"). Running out raises, so a test states every roll it expects."""
+
+    faces: list[int] = field(default_factory=list)
+
+    def face(self, dice: Dice) -> int:
+        if not self.faces:
+            raise DiceExhausted(f"no forced face left for a {dice.notation}")
+        value = self.faces.pop(0)
+        high = dice.low + dice.sides - 1
+        if not dice.low <= value <= high:
+            raise ValueError(f"forced face {value} is not on a {dice.notation}")
+        self.counter += 1
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll as recorded: raw faces, value, modifiers, what it needed and whether it made it.
+
+    `need` is the number the modified total had to reach: at least it when `at_most` is
+    False ("N+"), at most it when True (percentile "N or less").
+    """
+
+    purpose: str
+    dice: str
+    faces: tuple[int, ...]
+    value: int
+    modifiers: tuple[Modifier, ...] = ()
+    need: int | None = None
+    at_most: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.value + sum(m.value for m in self.modifiers)
+
+    @property
+    def success(self) -> bool | None:
+        if self.need is None:
+            return None
+        return self.total <= self.need if self.at_most else self.total >= self.need
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "purpose": self.purpose,
+            "dice": self.dice,
+            "faces": list(self.faces),
+            "value": self.value,
+            "modifiers": [[m.name, m.value] for m in self.modifiers],
+            "total": self.total,
+            "need": self.need,
+            "at_most": self.at_most,
+            "success": self.success,
+        }
+
+    def describe(self) -> str:
+        mods = "".join(f" {m.value:+d} {m.name}" for m in self.modifiers)
+        shown = "+".join(str(f) for f in self.faces)
+        text = f"{self.purpose}: {self.dice} rolled {shown}"
+        if mods:
+            text += f"{mods} = {self.total}"
+        if self.need is not None:
+            text += f", needed {self.need}{' or less' if self.at_most else '+'}"
+            text += " - success" if self.success else " - failure"
+        return text
+
+
+def roll(
+    rng: Rng,
+    notation: str,
+    purpose: str,
+    modifiers: tuple[Modifier, ...] = (),
+    need: int | None = None,
+    at_most: bool = False,
+) -> Roll:
+    """Roll `notation` for `purpose`; zero-valued modifiers are dropped from the record."""
+    dice = parse_dice(notation)
+    faces = tuple(rng.face(dice) for _ in range(dice.count))
+    kept = tuple(m for m in modifiers if m.value)
+    return Roll(purpose, notation, faces, dice.value_of(list(faces)), kept, need, at_most)

@@ -1,0 +1,66 @@
+"""Typed errors. Each carries the context a user needs to fix the problem."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class FibuaError(Exception):
+    """Base of every error fibua raises on purpose."""
+
+
+class IllegalOrder(FibuaError):
+    """An order the rules do not allow now. The game state is left exactly as it was."""
+
+    def __init__(self, reason: str, order: Any = None, code: str = "illegal") -> None:
+        self.reason = reason
+        self.order = order
+        self.code = code
+        super().__init__(reason)
+
+
+class UnknownRuleset(FibuaError):
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown rule set {name!r}; known: {', '.join(known) or 'none'}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file: where it is and what is wrong."""
+
+    source: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}: {self.path}" if self.path else self.source
+        return f"{where}: {self.message}"
+
+
+class InputError(FibuaError):
+    """Bad input (a scenario file, a log, arguments), with one problem per line."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class ScenarioError(InputError):
+    pass
+
+
+class ReplayMismatch(FibuaError):
+    """A replayed game diverged from its log."""
+
+    def __init__(self, line: int, expected: Any, actual: Any) -> None:
+        self.line = line
+        self.expected = expected
+        self.actual = actual
+        super().__init__(f"line {line}: log has {expected!r}, replay gives {actual!r}")
+
+
+class DiceExhausted(FibuaError):
+    """A forced-dice test double ran out of faces: the test expected fewer rolls."""

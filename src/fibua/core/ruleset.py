@@ -1,0 +1,162 @@
+"""The one small interface every rule set implements, and the registry that finds them.
+
+The engine, CLI and players know rule sets only through `RuleSet` and `find_ruleset`; rule
+set packages import the core, never the other way round.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from fibua.core.errors import Problem, UnknownRuleset
+from fibua.core.events import Event
+from fibua.core.orders import Order
+
+if TYPE_CHECKING:
+    from fibua.scenario.schema import Scenario
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winning side (None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    scores: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    """Exact odds of an action: JSON values and a readable breakdown (label, value) rows."""
+
+    values: dict[str, Any]
+    breakdown: list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class OddsQuery:
+    """An odds question a rule set answers before an order is committed.
+
+    `params` is a pydantic model: the CLI (and later the server) builds its options from
+    the fields, so rule sets describe their questions as data.
+    """
+
+    name: str
+    help: str
+    params: type[BaseModel]
+    compute: Callable[[Any], OddsReport]
+
+
+class Player(Protocol):
+    """Anything that gives orders: a person at a terminal, a computer opponent, a script."""
+
+    def choose(self, view: Any, legal: list[Order]) -> Order: ...
+
+
+class RuleSet(ABC, Generic[S]):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: pydantic model for one side's `forces` table in a scenario file
+    forces_model: ClassVar[type[BaseModel]]
+    #: pydantic model for the scenario's `options` table (rule options, house rules)
+    options_model: ClassVar[type[BaseModel]]
+    odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
+    #: order kinds a person can type, with the parameters each takes (for help and prompts)
+    order_syntax: ClassVar[Mapping[str, str]] = {}
+
+    def check_scenario(self, scenario: Scenario) -> list[Problem]:
+        """Rule-set checks on a scenario whose forces and options already parsed."""
+        return []
+
+    @abstractmethod
+    def new_state(self, scenario: Scenario, seed: int, rng: Any = None) -> S:
+        """Set up a game; `rng` replaces the seeded generator (tests force dice with it)."""
+
+    @abstractmethod
+    def start(self, state: S) -> list[Event]:
+        """Events of the set-up (deployment, first initiative roll)."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> str | None:
+        """The side that must give the next order; None once the game is over."""
+
+    @abstractmethod
+    def legal_orders(self, state: S, side: str) -> list[Order]:
+        """Orders the side may give now (moves are sampled at a useful set of places)."""
+
+    @abstractmethod
+    def apply(self, state: S, order: Order) -> list[Event]:
+        """Validate then carry out an order. Raises IllegalOrder before changing anything."""
+
+    @abstractmethod
+    def preview(self, state: S, order: Order) -> str:
+        """What an order would cost and its odds, without carrying it out (IllegalOrder if
+        it is not allowed)."""
+
+    @abstractmethod
+    def observe(self, state: S, side: str) -> Any:
+        """The side's knowledge, built from what its own troops have observed."""
+
+    @abstractmethod
+    def view(self, state: S, side: str) -> dict[str, Any]:
+        """JSON view for a side: `observe` serialised (never the seed or the generator).
+
+        Every rule set fills at least these keys, which generic clients render:
+        `ruleset`, `scenario`, `side`, `turn`, `phase`, `to_act` (side or null),
+        `own`: [{id, name, unit, x, y, floor, section, status, ...}],
+        `enemies`: [{id, name, x, y, floor, section, seen_turn, visible_now, ...}] (only
+        what the side has observed), `log`: [event dicts the side may see],
+        `result`: null or {winner, reason, scores}.
+        """
+
+    @abstractmethod
+    def snapshot(self, state: S) -> dict[str, Any]:
+        """The whole state as canonical JSON values, the generator included (for hashing)."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def computer(self, side: str, seed: int) -> Player:
+        """The computer opponent for a side."""
+
+    @abstractmethod
+    def random_player(self, side: str, seed: int) -> Player:
+        """A player that picks uniformly among legal orders (the baseline)."""
+
+
+_REGISTRY: dict[str, RuleSet[Any]] = {}
+
+#: Rule sets that ship with fibua, imported on first use so the core never imports them.
+BUILTIN: dict[str, str] = {
+    "street-fight": "fibua.rulesets.street_fight",
+}
+
+
+def register(ruleset: RuleSet[Any]) -> RuleSet[Any]:
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def find_ruleset(name: str) -> RuleSet[Any]:
+    if name not in _REGISTRY and name in BUILTIN:
+        importlib.import_module(BUILTIN[name])
+    if name not in _REGISTRY:
+        raise UnknownRuleset(name, ruleset_names())
+    return _REGISTRY[name]
+
+
+def ruleset_names() -> list[str]:
+    return sorted(set(_REGISTRY) | set(BUILTIN))
