@@ -154,6 +154,8 @@ class Roll:
     modifiers: tuple[Modifier, ...] = ()
     need: int | None = None
     at_most: bool = False
+    #: how `need` was reached, for percentile chances: ("base", 100), ("range", -20), ...
+    basis: tuple[Modifier, ...] = ()
 
     @property
     def total(self) -> int:
@@ -176,6 +178,7 @@ class Roll:
             "need": self.need,
             "at_most": self.at_most,
             "success": self.success,
+            "basis": [[m.name, m.value] for m in self.basis],
         }
 
     def describe(self) -> str:
@@ -186,6 +189,8 @@ class Roll:
             text += f"{mods} = {self.total}"
         if self.need is not None:
             text += f", needed {self.need}{' or less' if self.at_most else '+'}"
+            if self.basis:
+                text += " (" + ", ".join(f"{m.name} {m.value:+d}" for m in self.basis) + ")"
             text += " - success" if self.success else " - failure"
         return text
 
@@ -197,9 +202,11 @@ def roll(
     modifiers: tuple[Modifier, ...] = (),
     need: int | None = None,
     at_most: bool = False,
+    basis: tuple[Modifier, ...] = (),
 ) -> Roll:
     """Roll `notation` for `purpose`; zero-valued modifiers are dropped from the record."""
     dice = parse_dice(notation)
     faces = tuple(rng.face(dice) for _ in range(dice.count))
     kept = tuple(m for m in modifiers if m.value)
-    return Roll(purpose, notation, faces, dice.value_of(list(faces)), kept, need, at_most)
+    value = dice.value_of(list(faces))
+    return Roll(purpose, notation, faces, value, kept, need, at_most, basis)

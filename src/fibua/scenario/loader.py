@@ -12,28 +12,72 @@ from pydantic import BaseModel, ValidationError
 
 from fibua.core.errors import Problem, ScenarioError, UnknownRuleset
 from fibua.core.ruleset import find_ruleset
-from fibua.scenario.schema import Scenario
+from fibua.scenario.schema import PROBLEMS, Loc, Scenario, field_path, reference_problems
+
+__all__ = ["bundled_scenarios", "field_path", "load_scenario", "scenario_from_dict",
+           "scenario_from_text"]
+
+_SHOULD_BE = "Input should be "
 
 
-def field_path(loc: Sequence[int | str]) -> str:
-    """pydantic's location tuple as a path a person reads: sides[0].forces.units[2].weapon"""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-def _problems(error: ValidationError, source: str, prefix: Sequence[int | str] = ()) -> list[Problem]:
-    problems = []
+def _problems(
+    error: ValidationError, source: str, prefix: Sequence[int | str] = ()
+) -> list[Problem]:
+    """One problem per place: a schema check's several problems are split up, and the
+    alternatives of a union (a weapon name or "random") are merged into one message."""
+    problems: list[Problem] = []
+    last_union: tuple[str, str] | None = None  # (path, message) of the previous plain error
     for item in error.errors():
-        loc = [p for p in (*prefix, *item["loc"]) if not _is_pydantic_tag(p)]
-        message = item["msg"].removeprefix("Value error, ")
-        if item["type"] == "extra_forbidden":
-            message = "unknown key (not part of the format)"
-        problems.append(Problem(source, field_path(loc), message))
+        loc: Loc = tuple(p for p in (*prefix, *item["loc"]) if not _is_pydantic_tag(p))
+        if item["type"] == PROBLEMS:
+            for rel, message in item.get("ctx", {}).get("problems", []):
+                problems.append(Problem(source, field_path((*loc, *rel)), message))
+            last_union = None
+            continue
+        path, message = field_path(loc), _message(item)
+        if last_union is not None and last_union[0] == path and problems:
+            message = _either(last_union[1], message)
+            problems[-1] = Problem(source, path, message + _got(item))
+        else:
+            problems.append(Problem(source, path, message + _got(item)))
+        last_union = (path, message)
+    return problems
+
+
+def _message(item: Any) -> str:
+    if item["type"] == "extra_forbidden":
+        return "unknown key (not part of the format)"
+    if item["type"] == "missing":
+        return "required key is missing"
+    return str(item["msg"]).removeprefix("Value error, ")
+
+
+def _either(first: str, second: str) -> str:
+    if first.startswith(_SHOULD_BE) and second.startswith(_SHOULD_BE):
+        return f"{first}, or {second.removeprefix(_SHOULD_BE)}"
+    return f"{first}; {second}"
+
+
+def _got(item: Any) -> str:
+    """The offending value when it is short and plain, so the reader sees what was there."""
+    value = item.get("input")
+    if item["type"] in ("extra_forbidden", "missing") or not isinstance(
+        value, str | int | float | bool
+    ):
+        return ""
+    shown = repr(value)
+    return f" (got {shown})" if len(shown) <= 40 else f" (got {shown[:37]}...)"
+
+
+def _with_references(problems: list[Problem], raw: Any, source: str) -> list[Problem]:
+    """Add the cross-reference problems of a file that failed the schema, as the schema
+    checks those only on an otherwise valid file; skip places already reported."""
+    reported = [p.path for p in problems]
+    for loc, message in reference_problems(raw):
+        path = field_path(loc)
+        if not any(path == r or path.startswith((f"{r}.", f"{r}[")) for r in reported):
+            problems.append(Problem(source, path, message))
+            reported.append(path)
     return problems
 
 
@@ -56,7 +100,7 @@ def scenario_from_dict(raw: dict[str, Any], source: str = "<scenario>") -> Scena
     try:
         scenario = Scenario.model_validate(raw)
     except ValidationError as error:
-        raise ScenarioError(_problems(error, source)) from None
+        raise ScenarioError(_with_references(_problems(error, source), raw, source)) from None
     try:
         ruleset = find_ruleset(scenario.ruleset)
     except UnknownRuleset as error:
@@ -98,9 +142,8 @@ def load_scenario(path_or_name: str | Path) -> Scenario:
         if str(path_or_name) in bundled:
             path = bundled[str(path_or_name)]
         else:
-            raise ScenarioError(
-                [Problem(str(path_or_name), "", "no such file, and no bundled scenario of that name")]
-            )
+            message = "no such file, and no bundled scenario of that name"
+            raise ScenarioError([Problem(str(path_or_name), "", message)])
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

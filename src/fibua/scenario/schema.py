@@ -5,10 +5,13 @@ Unknown keys are errors everywhere (`extra="forbid"`), so a typo never passes si
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
+from math import hypot
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
 
 from fibua.battlefield.model import (
     Battlefield,
@@ -27,6 +30,33 @@ from fibua.battlefield.model import (
 
 XY = tuple[float, float]
 PolygonPoints = Annotated[list[XY], Field(min_length=3)]
+
+#: A place in a scenario table: keys and list indexes, as in pydantic's error locations.
+Loc = tuple[int | str, ...]
+
+#: pydantic error type of the checks in this module. A validator can raise only one error,
+#: so its context carries `problems`: (place relative to the checked table, message) pairs,
+#: which the loader reports one by one.
+PROBLEMS = "scenario_problems"
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """A location as a path a person reads: sides[0].forces.units[2].weapon"""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def problems_error(found: Sequence[tuple[Loc, str]]) -> PydanticCustomError:
+    """One pydantic error carrying several located problems."""
+    summary = "; ".join(f"{field_path(loc)}: {msg}" if loc else msg for loc, msg in found)
+    return PydanticCustomError(
+        PROBLEMS, "{summary}", {"summary": summary, "problems": list(found)}
+    )
 
 #: Heights in inches used when a file leaves an obstacle's height out (28 mm figures).
 DEFAULT_HEIGHT_INCH: dict[ObstacleKind, float] = {
@@ -81,26 +111,48 @@ class SectionSpec(Strict):
 
     @model_validator(mode="after")
     def openings_fit(self) -> SectionSpec:
-        section = self.to_section()
-        for i, spec in enumerate(self.openings):
-            if spec.wall >= len(self.footprint):
-                raise ValueError(
-                    f"openings[{i}]: wall {spec.wall} does not exist "
-                    f"(the footprint has walls 0..{len(self.footprint) - 1})"
-                )
-            if spec.floor >= section.levels:
-                raise ValueError(
-                    f"openings[{i}]: floor {spec.floor} does not exist "
-                    f"(floors 0..{section.levels - 1})"
-                )
-            (x0, y0), (x1, y1) = section.wall(spec.wall)
-            length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
-            if spec.at - spec.width / 2 < 0 or spec.at + spec.width / 2 > length + 1e-9:
-                raise ValueError(
-                    f"openings[{i}]: an opening {spec.width} wide at {spec.at} does not fit "
-                    f"on wall {spec.wall}, which is {length:g} long"
-                )
+        found = self.opening_problems()
+        if found:
+            raise problems_error(found)
         return self
+
+    def opening_problems(self) -> list[tuple[Loc, str]]:
+        """Every opening on a wall and floor that exist, fitting inside its wall."""
+        levels = self.floors + (1 if self.flat_roof else 0)
+        walls = len(self.footprint)
+        found: list[tuple[Loc, str]] = []
+        for i, spec in enumerate(self.openings):
+            if spec.floor >= levels:
+                roof = " (the flat roof is the top one)" if self.flat_roof else ""
+                found.append((
+                    ("openings", i, "floor"),
+                    f"floor {spec.floor} does not exist: the section has floors "
+                    f"0..{levels - 1}{roof}",
+                ))
+            if spec.wall >= walls:
+                found.append((
+                    ("openings", i, "wall"),
+                    f"wall {spec.wall} does not exist: the footprint has {walls} points, so "
+                    f"walls 0..{walls - 1} (wall i runs from point i to point i+1)",
+                ))
+                continue
+            (x0, y0), (x1, y1) = self.footprint[spec.wall], self.footprint[(spec.wall + 1) % walls]
+            length = hypot(x1 - x0, y1 - y0)
+            half = spec.width / 2
+            if spec.width > length + 1e-9:
+                found.append((
+                    ("openings", i, "width"),
+                    f"a {spec.kind} {spec.width:g} wide does not fit on wall {spec.wall}, "
+                    f"which is {length:g} long",
+                ))
+            elif spec.at - half < -1e-9 or spec.at + half > length + 1e-9:
+                found.append((
+                    ("openings", i, "at"),
+                    f"a {spec.kind} {spec.width:g} wide centred at {spec.at:g} does not fit "
+                    f"on wall {spec.wall}, which is {length:g} long: its centre must be "
+                    f"between {half:g} and {length - half:g}",
+                ))
+        return found
 
     def to_section(self) -> Section:
         return Section(
@@ -123,11 +175,20 @@ class BuildingSpec(Strict):
 
     @model_validator(mode="after")
     def connections_known(self) -> BuildingSpec:
-        ids = {s.id for s in self.sections}
-        for a, b in self.connections:
-            for name in (a, b):
+        ids = [s.id for s in self.sections]
+        found: list[tuple[Loc, str]] = []
+        for i, pair in enumerate(self.connections):
+            for j, name in enumerate(pair):
                 if name not in ids:
-                    raise ValueError(f"connection names section {name!r}, not in this building")
+                    found.append((
+                        ("connections", i, j),
+                        f"section {name!r} is not in this building (its sections: "
+                        f"{', '.join(ids)})",
+                    ))
+            if pair[0] == pair[1]:
+                found.append((("connections", i), f"connects section {pair[0]!r} to itself"))
+        if found:
+            raise problems_error(found)
         return self
 
 
@@ -141,14 +202,9 @@ class MapSpec(Strict):
 
     @model_validator(mode="after")
     def ids_unique(self) -> MapSpec:
-        seen: set[str] = set()
-        names = [t.id for t in self.terrain] + [o.id for o in self.obstacles]
-        names += [b.id for b in self.buildings]
-        names += [s.id for b in self.buildings for s in b.sections]
-        for name in names:
-            if name in seen:
-                raise ValueError(f"id {name!r} is used twice on the map")
-            seen.add(name)
+        found = duplicate_ids(self.model_dump())
+        if found:
+            raise problems_error(found)
         return self
 
     def to_battlefield(self) -> Battlefield:
@@ -211,21 +267,14 @@ class Scenario(Strict):
     _options: Any = PrivateAttr(default=None)
     #: the file's raw table, embedded in logs so a replay needs no file
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+    #: objects derived from the scenario once and shared by its games (a sight engine)
+    _memo: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def references_known(self) -> Scenario:
-        names = [s.name for s in self.sides]
-        if len(set(names)) != len(names):
-            raise ValueError("two sides have the same name")
-        sections = {s.id for b in self.map.buildings for s in b.sections}
-        for i, v in enumerate(self.victory):
-            if v.side not in names:
-                raise ValueError(f"victory[{i}]: side {v.side!r} is not one of {names}")
-            unknown = [s for s in v.sections if s not in sections]
-            if unknown:
-                raise ValueError(f"victory[{i}]: unknown sections {unknown}")
-            if v.kind in ("hold", "reach") and v.zone is None and not v.sections:
-                raise ValueError(f"victory[{i}]: a {v.kind} condition needs a zone or sections")
+        found = reference_problems(self.model_dump())
+        if found:
+            raise problems_error(found)
         return self
 
     @property
@@ -255,6 +304,116 @@ class Scenario(Strict):
         return self._forces[side]
 
     @property
+    def memo(self) -> dict[str, Any]:
+        return self._memo
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        return self._raw
+
+    @property
     def rule_options(self) -> Any:
         """The options as the rule set's options model (checked by the loader)."""
         return self._options
+
+
+# -- checks across parts of a file -----------------------------------------------------------
+# They read plain tables and skip whatever they cannot read, so the loader can also run them
+# on a file that failed the schema and report these problems beside the others.
+
+
+def _tables(container: Any, key: str) -> list[tuple[int, dict[str, Any]]]:
+    """(index, table) for each table in the list container[key]; [] for any other shape."""
+    value = container.get(key) if isinstance(container, dict) else None
+    if not isinstance(value, list):
+        return []
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+
+
+def duplicate_ids(raw_map: Any) -> list[tuple[Loc, str]]:
+    """Ids used twice on a map (terrain, obstacles, buildings and sections share one space);
+    each repeat is reported where it occurs, naming the first use."""
+    places: list[tuple[Loc, Any]] = []
+    for key in ("terrain", "obstacles", "buildings"):
+        places += [((key, i, "id"), item.get("id")) for i, item in _tables(raw_map, key)]
+    for i, building in _tables(raw_map, "buildings"):
+        places += [
+            (("buildings", i, "sections", j, "id"), section.get("id"))
+            for j, section in _tables(building, "sections")
+        ]
+    first: dict[str, Loc] = {}
+    found: list[tuple[Loc, str]] = []
+    for loc, name in places:
+        if not isinstance(name, str):
+            continue
+        if name in first:
+            where = field_path(first[name][:-1])
+            found.append((loc, f"id {name!r} is already used on the map, by map.{where}"))
+        else:
+            first[name] = loc
+    return found
+
+
+def _section_ids(raw_map: Any) -> set[str] | None:
+    """The section ids on a map, or None when the buildings cannot all be read."""
+    buildings = raw_map.get("buildings", []) if isinstance(raw_map, dict) else None
+    if not isinstance(buildings, list):
+        return None
+    ids: set[str] = set()
+    for building in buildings:
+        sections = building.get("sections") if isinstance(building, dict) else None
+        if not isinstance(sections, list):
+            return None
+        for section in sections:
+            if not isinstance(section, dict) or not isinstance(section.get("id"), str):
+                return None
+            ids.add(section["id"])
+    return ids
+
+
+def _side_names(raw: dict[str, Any]) -> list[str] | None:
+    """The side names in order, or None when a side cannot be read."""
+    sides = raw.get("sides")
+    if not isinstance(sides, list):
+        return None
+    names: list[str] = []
+    for side in sides:
+        name = side.get("name") if isinstance(side, dict) else None
+        if not isinstance(name, str):
+            return None
+        names.append(name)
+    return names
+
+
+def reference_problems(raw: Any) -> list[tuple[Loc, str]]:
+    """What refers across parts of a scenario table: ids on the map, side names, the sides
+    and sections that victory conditions name."""
+    if not isinstance(raw, dict):
+        return []
+    found = [(("map", *loc), message) for loc, message in duplicate_ids(raw.get("map"))]
+    names = _side_names(raw)
+    if names is not None:
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                found.append((("sides", i, "name"), f"side name {name!r} is used twice"))
+    sections = _section_ids(raw.get("map"))
+    for i, condition in _tables(raw, "victory"):
+        side = condition.get("side")
+        if names is not None and isinstance(side, str) and side not in names:
+            found.append((
+                ("victory", i, "side"),
+                f"no side is called {side!r}; the sides are {', '.join(names)}",
+            ))
+        listed = condition.get("sections", [])
+        if sections is not None and isinstance(listed, list):
+            for j, name in enumerate(listed):
+                if isinstance(name, str) and name not in sections:
+                    known = ", ".join(sorted(sections)) or "none"
+                    found.append((
+                        ("victory", i, "sections", j),
+                        f"no section {name!r} on the map (sections: {known})",
+                    ))
+        kind = condition.get("kind")
+        if kind in ("hold", "reach") and condition.get("zone") is None and not listed:
+            found.append((("victory", i), f"a {kind} condition needs a zone or sections"))
+    return found

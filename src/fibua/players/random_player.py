@@ -1,0 +1,16 @@
+"""The baseline: picks uniformly among the legal orders it is offered."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fibua.core.orders import Order
+
+
+class RandomPlayer:
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: Any, legal: list[Order]) -> Order:
+        return self._rng.choice(legal)

@@ -1,0 +1,96 @@
+"""Cover, worked out from where the firer and the target stand (never typed in).
+
+Degrees are counted in quarters (0, 1 = 1/4, 2 = 1/2, 3 = 3/4):
+- a target inside a building is covered by the opening the line of fire comes through:
+  a window or firing slit 3/4, a doorway 1/2; none from inside its own section;
+- a target outside takes the best cover of the obstacles the line crosses within
+  COVER_REACH of it (low wall 1/2, fence or hedge 1/4, a high wall seen over from above
+  3/4), and at least 1/4 when it stands in rough ground or rubble;
+- a figure that ran this turn has no cover at all (the move rule).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from math import hypot
+
+from fibua.battlefield.model import ObstacleKind, OpeningKind, Position, TerrainKind
+from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.street_fight.state import Figure
+
+COVER_REACH = 1.0  # inches: an obstacle this close to the target, between it and the firer
+OBSTACLE_COVER = {
+    ObstacleKind.LOW_WALL: 2,
+    ObstacleKind.HEDGE: 1,
+    ObstacleKind.FENCE: 1,
+    ObstacleKind.HIGH_WALL: 3,
+}
+OPENING_COVER = {OpeningKind.WINDOW: 3, OpeningKind.SLIT: 3, OpeningKind.DOOR: 2}
+GROUND_COVER = {TerrainKind.ROUGH: 1, TerrainKind.RUBBLE: 1}
+
+
+def cover_quarters(sight: SightEngine, firer: Position, target: Figure) -> int:
+    if target.ran:
+        return 0
+    return position_cover(sight, firer, target.pos)
+
+
+def position_cover(sight: SightEngine, firer: Position, target: Position) -> int:
+    if target.section is not None:
+        if firer.section == target.section:
+            return 0
+        return _opening_cover(sight, firer, target)
+    best = GROUND_COVER.get(sight.terrain_at(target.point), 0)
+    length = firer.distance(target)
+    for obstacle, along in sight.obstacles_crossed(firer.point, target.point):
+        if length - along <= COVER_REACH:
+            best = max(best, OBSTACLE_COVER[obstacle.kind])
+    return best
+
+
+def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int:
+    assert target.section is not None
+    section = sight.battlefield.section(target.section)
+    best = 0
+    for opening in section.openings:
+        if opening.floor != target.floor:
+            continue
+        a, b = section.opening_segment(opening)
+        if _segments_cross(firer.point, target.point, a, b):
+            best = max(best, OPENING_COVER[opening.kind])
+    return best or 3  # seen through an opening of an adjoining section: treat as a window
+
+
+def _segments_cross(
+    p: tuple[float, float], q: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> bool:
+    def orient(o: tuple[float, float], s: tuple[float, float], t: tuple[float, float]) -> float:
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    d1, d2 = orient(a, b, p), orient(a, b, q)
+    d3, d4 = orient(p, q, a), orient(p, q, b)
+    return d1 * d2 <= 0 and d3 * d4 <= 0
+
+
+def has_cover_nearby(sight: SightEngine, pos: Position) -> bool:
+    """Whether a figure here could take full cover: inside a building, or within reach of
+    a wall or hedge worth at least 1/2 from some direction."""
+    if pos.section is not None:
+        return True
+    for obstacle in sight.battlefield.obstacles:
+        if OBSTACLE_COVER[obstacle.kind] < 2:
+            continue
+        pts = obstacle.points
+        for a, b in pairwise(pts):
+            if _point_segment_distance(pos.point, a, b) <= COVER_REACH:
+                return True
+    return False
+
+
+def _point_segment_distance(
+    p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    span = dx * dx + dy * dy
+    t = 0.0 if span == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / span))
+    return hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)

@@ -1,0 +1,231 @@
+"""The Street-Fight rule set: the one interface the engine talks to."""
+
+from __future__ import annotations
+
+from math import cos, pi, sin
+from typing import Any, ClassVar
+
+from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.events import Event
+from fibua.core.orders import Order
+from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
+from fibua.rulesets.street_fight import actions, setup, turn
+from fibua.rulesets.street_fight.cover import cover_quarters
+from fibua.rulesets.street_fight.firing import situation
+from fibua.rulesets.street_fight.forces import Forces, Options
+from fibua.rulesets.street_fight.knowledge import refresh_sight
+from fibua.rulesets.street_fight.odds import ODDS_QUERIES
+from fibua.rulesets.street_fight.shooting import hit_chance, kill_chance
+from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
+from fibua.rulesets.street_fight.tables import MOVE_MAX, MOVE_NORMAL
+from fibua.rulesets.street_fight.views import SideView, observe, view_dict
+from fibua.scenario.schema import Scenario
+
+MOVE_HEADINGS = 8
+MOVE_SAMPLES = (2.5, MOVE_NORMAL, MOVE_MAX)
+
+
+class StreetFight(RuleSet[StreetFightState]):
+    name: ClassVar[str] = "street-fight"
+    title: ClassVar[str] = "Street-Fight: fast d10 skirmish"
+    forces_model = Forces
+    options_model = Options
+    odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
+    order_syntax: ClassVar[dict[str, str]] = {
+        "move": "move FIGURE to=X,Y [floor=N] | path=[[X,Y],...]: up to 5in, or up to 9in "
+                "running (no fire, no cover, counts as moving next turn)",
+        "overwatch": "overwatch FIGURE point=X,Y [radius=R]: stay put and fire at the first "
+                     "enemy moving through or shooting from it (radius over 1in: large area)",
+        "take-cover": "take-cover FIGURE: full cover behind 1/2 or 3/4 cover",
+        "shoot": "shoot FIGURE target=ID | targets=[ID,...] (automatic weapons spread fire)",
+        "aim": "aim FIGURE: +10% for each turn spent aiming, up to 3",
+        "end": "end: the side is done with this phase",
+    }
+
+    def check_scenario(self, scenario: Scenario) -> list[Problem]:
+        return setup.check_scenario(scenario)
+
+    def new_state(self, scenario: Scenario, seed: int, rng: Any = None) -> StreetFightState:
+        return setup.new_state(scenario, seed, rng)
+
+    def start(self, state: StreetFightState) -> list[Event]:
+        for side in state.sides:
+            own = [{"id": f.id, "name": f.name, "weapon": str(f.weapon)}
+                   for f in state.side_figures(side)]
+            state.emit("deployed", {"side": side, "figures": own}, (side,))
+        refresh_sight(state, list(state.figures.values()))
+        turn.begin_turn(state)
+        return _drain(state)
+
+    def to_act(self, state: StreetFightState) -> str | None:
+        return state.acting_side
+
+    def apply(self, state: StreetFightState, order: Order) -> list[Event]:
+        action = self._validated(state, order)
+        action()
+        return _drain(state)
+
+    def preview(self, state: StreetFightState, order: Order) -> str:
+        self._validated(state, order)
+        figure = state.figures.get(order.unit or "")
+        if order.kind == "move" and figure is not None:
+            plan = actions.plan_move(state, figure, order.params)
+            text = f"{figure.name} moves {plan.length:.1f}in"
+            if plan.length > MOVE_NORMAL:
+                text += ": running - cannot fire or take cover this turn, counts as moving next"
+            return text
+        if order.kind == "shoot" and figure is not None:
+            return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
+        return f"{order}: allowed"
+
+    def _validated(self, state: StreetFightState, order: Order) -> Any:
+        """Check an order completely and return the function that carries it out."""
+        if order.side != state.acting_side:
+            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        if order.kind == "end":
+            return lambda: turn.end_side_phase(state)
+        figure = _own_figure(state, order)
+        return _checkers[order.kind](state, figure, order.params) if order.kind in _checkers \
+            else _unknown(order)
+
+    def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
+        if state.acting_side != side:
+            return []
+        orders = [Order(side, "end")]
+        for figure in state.side_figures(side):
+            if turn.can_act(state, figure):
+                orders += _figure_orders(state, figure)
+        return orders
+
+    def observe(self, state: StreetFightState, side: str) -> SideView:
+        return observe(state, side)
+
+    def view(self, state: StreetFightState, side: str) -> dict[str, Any]:
+        return view_dict(observe(state, side))
+
+    def snapshot(self, state: StreetFightState) -> dict[str, Any]:
+        return {
+            "turn": state.turn, "phase": str(state.phase), "initiative": state.initiative,
+            "acting": state.acting, "rng": state.rng.snapshot(),
+            "figures": [f.snapshot() for f in state.figures.values()],
+            "units": [{"id": u.id, "tested": u.tested_losses,
+                       "last": list(u.last_casualty_from) if u.last_casualty_from else None}
+                      for u in state.units.values()],
+            "seen": {side: {k: [s.x, s.y, s.floor, s.turn, s.visible, s.alive]
+                            for k, s in sorted(mem.items())}
+                     for side, mem in sorted(state.seen.items())},
+            "result": state.result.to_dict() if state.result else None,
+        }
+
+    def result(self, state: StreetFightState) -> Result | None:
+        return state.result
+
+    def computer(self, side: str, seed: int) -> Player:
+        from fibua.rulesets.street_fight.ai import Tactician
+
+        return Tactician(side, seed)
+
+    def random_player(self, side: str, seed: int) -> Player:
+        from fibua.players.random_player import RandomPlayer
+
+        return RandomPlayer(seed)
+
+
+def _drain(state: StreetFightState) -> list[Event]:
+    events, state.pending = state.pending, []
+    return events
+
+
+def _own_figure(state: StreetFightState, order: Order) -> Figure:
+    figure = state.figures.get(order.unit or "")
+    if figure is None or figure.side != order.side:
+        raise IllegalOrder(f"{order.side} has no figure {order.unit!r}", order, "no-figure")
+    if not figure.alive:
+        raise IllegalOrder(f"{figure.name} is a casualty", order, "casualty")
+    return figure
+
+
+def _unknown(order: Order) -> Any:
+    known = ", ".join(StreetFight.order_syntax)
+    raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order, "unknown")
+
+
+def _check_move(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
+    plan = actions.plan_move(state, f, params)
+    return lambda: actions.carry_out_move(state, f, plan)
+
+
+def _check_shoot(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
+    targets = actions.check_shoot(state, f, params)
+    return lambda: actions.carry_out_shoot(state, f, targets)
+
+
+def _check_aim(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
+    actions.check_aim(state, f)
+    return lambda: actions.carry_out_aim(state, f)
+
+
+def _check_overwatch(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
+    ow = actions.check_overwatch(state, f, params)
+    return lambda: actions.carry_out_overwatch(state, f, ow)
+
+
+def _check_take_cover(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
+    actions.check_take_cover(state, f)
+    return lambda: actions.carry_out_take_cover(state, f)
+
+
+_checkers = {
+    "move": _check_move,
+    "shoot": _check_shoot,
+    "aim": _check_aim,
+    "overwatch": _check_overwatch,
+    "take-cover": _check_take_cover,
+}
+
+
+def _figure_orders(state: StreetFightState, figure: Figure) -> list[Order]:
+    side, fid = figure.side, figure.id
+    candidates: list[Order] = []
+    if state.phase is Phase.MOVE:
+        for k in range(MOVE_HEADINGS):
+            angle = 2 * pi * k / MOVE_HEADINGS
+            for dist in MOVE_SAMPLES:
+                to = [round(figure.pos.x + dist * cos(angle), 2),
+                      round(figure.pos.y + dist * sin(angle), 2)]
+                candidates.append(Order(side, "move", fid, {"to": to}))
+        candidates.append(Order(side, "take-cover", fid))
+        for seen in state.seen.get(side, {}).values():
+            if seen.visible and seen.alive:
+                candidates.append(Order(side, "overwatch", fid, {"point": [seen.x, seen.y],
+                                                                 "radius": 3.0}))
+                break
+    else:
+        candidates.append(Order(side, "aim", fid))
+        for enemy in state.side_figures(state.enemy_of(side)):
+            if state.can_see(fid, enemy.id):
+                candidates.append(Order(side, "shoot", fid, {"target": enemy.id}))
+    return [o for o in candidates if _allowed(state, o)]
+
+
+def _allowed(state: StreetFightState, order: Order) -> bool:
+    try:
+        StreetFight()._validated(state, order)
+    except IllegalOrder:
+        return False
+    return True
+
+
+def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> str:
+    lines = []
+    spread = actions.frontage(targets) if len(targets) > 1 else 0.0
+    for target in targets:
+        s = situation(state, figure, target, spread=spread)
+        lines.append(f"{target.name}: range {s.range:.1f}in, cover "
+                     f"{cover_quarters(state.sight, figure.pos, target)}/4, "
+                     f"hit {hit_chance(s)}% per round, kill {kill_chance(figure.weapon):.0%} "
+                     "per hit")
+    return "; ".join(lines)
+
+
+register(StreetFight())

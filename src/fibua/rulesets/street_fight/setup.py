@@ -1,0 +1,103 @@
+"""Setting up a Street-Fight game from a scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng, roll
+from fibua.core.errors import Problem
+from fibua.rulesets.street_fight.forces import Forces, Options
+from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
+from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
+from fibua.scenario.schema import Scenario
+
+
+def sight_engine(scenario: Scenario) -> SightEngine:
+    """One engine per scenario, shared by its games: Street-Fight never burns or collapses
+    a building, so the engine's section states never change."""
+    memo = scenario.memo
+    if "sight" not in memo:
+        memo["sight"] = SightEngine(scenario.battlefield)
+    engine: SightEngine = memo["sight"]
+    return engine
+
+
+def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFightState:
+    sight = sight_engine(scenario)
+    a, b = scenario.side_names
+    state = StreetFightState(
+        scenario=scenario,
+        battlefield=scenario.battlefield,
+        sight=sight,
+        rng=rng if rng is not None else Rng(seed),
+        options=scenario.rule_options or Options(),
+        sides=(a, b),
+        figures={},
+        units={},
+    )
+    for side in (a, b):
+        forces: Forces = scenario.forces_of(side)
+        for spec in forces.units:
+            state.units[spec.id] = Unit(spec.id, spec.name, side, [f.id for f in spec.figures])
+            for fig in spec.figures:
+                weapon = _arm(state, side, fig.name, fig.weapon)
+                pos = Position(fig.at[0], fig.at[1], sight.section_at(fig.at), fig.floor)
+                state.figures[fig.id] = Figure(fig.id, fig.name, side, spec.id, weapon, pos)
+    return state
+
+
+def _arm(state: StreetFightState, side: str, name: str, weapon: str) -> WeaponName:
+    if weapon != "random":
+        return WeaponName(weapon)
+    face = roll(state.rng, "d100", f"random weapon for {name}")
+    drawn = weapon_for_d100(face.value).name
+    state.emit("weapon-drawn", {"name": name, "weapon": str(drawn), "roll": face.to_dict()},
+               (side,))
+    return drawn
+
+
+def check_scenario(scenario: Scenario) -> list[Problem]:
+    problems: list[Problem] = []
+    if len(scenario.sides) != 2:
+        problems.append(Problem("", "sides", "Street-Fight is played by exactly two sides"))
+        return problems
+    sight = sight_engine(scenario)
+    table = scenario.battlefield.table
+    seen: dict[str, str] = {}
+    for i, side in enumerate(scenario.sides):
+        forces: Forces = scenario.forces_of(side.name)
+        for j, unit in enumerate(forces.units):
+            for k, fig in enumerate(unit.figures):
+                path = f"sides[{i}].forces.units[{j}].figures[{k}]"
+                problems += _check_figure(sight, table.width, table.height, fig, path, seen)
+            if unit.id in seen:
+                problems.append(Problem("", f"sides[{i}].forces.units[{j}].id",
+                                        f"id {unit.id!r} is used twice"))
+            seen[unit.id] = unit.id
+    return problems
+
+
+def _check_figure(
+    sight: SightEngine, width: float, height: float, fig: Any, path: str, seen: dict[str, str]
+) -> list[Problem]:
+    problems = []
+    if fig.id in seen:
+        problems.append(Problem("", f"{path}.id", f"id {fig.id!r} is used twice"))
+    seen[fig.id] = fig.id
+    x, y = fig.at
+    if not (0 <= x <= width and 0 <= y <= height):
+        problems.append(Problem("", f"{path}.at", f"({x:g}, {y:g}) is off the {width:g} x "
+                                                  f"{height:g} table"))
+        return problems
+    section = sight.section_at(fig.at)
+    if section is None and fig.floor:
+        problems.append(Problem("", f"{path}.floor", "only a figure inside a building can "
+                                                     "stand on an upper floor"))
+    if section is not None:
+        levels = sight.battlefield.section(section).levels
+        if fig.floor >= levels:
+            problems.append(Problem("", f"{path}.floor",
+                                    f"section {section!r} has floors 0..{levels - 1}"))
+    return problems

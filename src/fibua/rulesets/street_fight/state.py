@@ -1,0 +1,155 @@
+"""Street-Fight game state: figures, units, what each side has seen, the turn and phase."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from fibua.battlefield.model import Battlefield, Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng
+from fibua.core.events import Event
+from fibua.core.ruleset import Result
+from fibua.rulesets.street_fight.forces import Options
+from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
+from fibua.scenario.schema import Scenario
+
+
+class Phase(StrEnum):
+    MOVE = "move"
+    SHOOT = "shoot"
+
+
+@dataclass(slots=True)
+class Overwatch:
+    x: float
+    y: float
+    radius: float
+    large: bool
+
+    def covers(self, x: float, y: float) -> bool:
+        return (x - self.x) ** 2 + (y - self.y) ** 2 <= self.radius**2
+
+
+@dataclass(slots=True)
+class Figure:
+    id: str
+    name: str
+    side: str
+    unit: str
+    weapon: WeaponName
+    pos: Position
+    alive: bool = True
+    moved: float = 0.0  # inches moved this turn
+    ran_last_turn: bool = False
+    aim: int = 0  # turns spent aiming, capped at AIM_MAX_TURNS
+    fired: bool = False
+    took_cover: bool = False  # gave its take-cover order this turn
+    overwatch: Overwatch | None = None
+    full_cover: bool = False
+    charged: bool = False
+    lost_last_combat: bool = False
+    sheltering: int = 0  # turns left sheltering after falling back
+    fleeing_from: tuple[float, float] | None = None
+
+    @property
+    def arms(self) -> Weapon:
+        return WEAPONS[self.weapon]
+
+    @property
+    def ran(self) -> bool:
+        return self.moved > MOVE_NORMAL
+
+    @property
+    def counts_as_moving(self) -> bool:
+        return self.moved > 0 or self.ran_last_turn
+
+    @property
+    def steady(self) -> bool:
+        """Not falling back and not sheltering: the figure takes orders."""
+        return self.alive and self.fleeing_from is None and self.sheltering == 0
+
+    def snapshot(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id, "name": self.name, "side": self.side, "unit": self.unit,
+            "weapon": str(self.weapon), "x": self.pos.x, "y": self.pos.y,
+            "section": self.pos.section, "floor": self.pos.floor, "alive": self.alive,
+            "moved": self.moved, "ran_last_turn": self.ran_last_turn, "aim": self.aim,
+            "fired": self.fired, "took_cover": self.took_cover, "full_cover": self.full_cover,
+            "charged": self.charged, "lost_last_combat": self.lost_last_combat,
+            "sheltering": self.sheltering,
+            "fleeing_from": list(self.fleeing_from) if self.fleeing_from else None,
+            "overwatch": None,
+        }
+        if self.overwatch is not None:
+            ow = self.overwatch
+            out["overwatch"] = {"x": ow.x, "y": ow.y, "radius": ow.radius, "large": ow.large}
+        return out
+
+
+@dataclass(slots=True)
+class Unit:
+    id: str
+    name: str
+    side: str
+    figures: list[str]
+    tested_losses: int = 0  # casualties already covered by morale tests
+    last_casualty_from: tuple[float, float] | None = None
+
+    @property
+    def start(self) -> int:
+        return len(self.figures)
+
+
+@dataclass(slots=True)
+class Sighting:
+    """What a side knows of one enemy figure: where it was when last seen, and when."""
+
+    name: str
+    x: float
+    y: float
+    section: str | None
+    floor: int
+    turn: int
+    visible: bool
+    alive: bool = True
+
+
+@dataclass(slots=True)
+class StreetFightState:
+    scenario: Scenario
+    battlefield: Battlefield
+    sight: SightEngine
+    rng: Rng
+    options: Options
+    sides: tuple[str, str]
+    figures: dict[str, Figure]
+    units: dict[str, Unit]
+    turn: int = 0
+    phase: Phase = Phase.MOVE
+    initiative: list[str] = field(default_factory=list)  # sides, first to act first
+    acting: int = 0  # index into initiative for the current phase
+    #: line of sight between figures of opposite sides, (a, b) with a < b
+    los: dict[tuple[str, str], bool] = field(default_factory=dict)
+    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    result: Result | None = None
+    pending: list[Event] = field(default_factory=list)  # events of the order being carried out
+
+    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
+        self.pending.append(Event(kind, data, to, self.turn))
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def side_figures(self, side: str) -> list[Figure]:
+        return [f for f in self.figures.values() if f.side == side and f.alive]
+
+    def can_see(self, a: str, b: str) -> bool:
+        return self.los.get((a, b) if a < b else (b, a), False)
+
+    @property
+    def acting_side(self) -> str | None:
+        if self.result is not None:
+            return None
+        return self.initiative[self.acting]
