@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from fibua.core.errors import IllegalOrder
 from fibua.core.events import Event
@@ -77,6 +77,43 @@ class Game:
         return digest.hexdigest()
 
 
+class LegalOrders(Sequence[Order]):
+    """The legal orders of a side, listed only if a player reads them: a computer player
+    that makes its own candidates just asks `allows`, which is much cheaper."""
+
+    def __init__(self, game: Game, side: str) -> None:
+        self._game = game
+        self._side = side
+        self._orders: list[Order] | None = None
+
+    def _list(self) -> list[Order]:
+        if self._orders is None:
+            self._orders = self._game.legal_orders(self._side)
+        return self._orders
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    @overload
+    def __getitem__(self, index: int) -> Order: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Order]: ...
+
+    def __getitem__(self, index: int | slice) -> Order | Sequence[Order]:
+        return self._list()[index]
+
+    def allows(self, order: Order) -> bool:
+        if self._orders is not None:
+            return order in self._orders
+        return order.side == self._side and self._game.ruleset.allows(self._game.state, order)
+
+
+def allowed(legal: Sequence[Order], order: Order) -> bool:
+    """Whether `order` is among `legal`, asking a LegalOrders cheaply."""
+    return legal.allows(order) if isinstance(legal, LegalOrders) else order in legal
+
+
 def play_out(
     game: Game,
     players: dict[str, Player],
@@ -88,7 +125,7 @@ def play_out(
         side = game.to_act()
         if side is None:
             break
-        order = players[side].choose(game.observe(side), game.legal_orders(side))
+        order = players[side].choose(game.observe(side), LegalOrders(game, side))
         events = game.apply(order)
         if on_events is not None:
             on_events(events)

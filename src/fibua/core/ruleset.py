@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from fibua.core.errors import Problem, UnknownRuleset
+from fibua.core.errors import IllegalOrder, Problem, UnknownRuleset
 from fibua.core.events import Event
 from fibua.core.orders import Order
 
@@ -59,9 +59,13 @@ class OddsQuery:
 
 
 class Player(Protocol):
-    """Anything that gives orders: a person at a terminal, a computer opponent, a script."""
+    """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 
-    def choose(self, view: Any, legal: list[Order]) -> Order: ...
+    `legal` is the sequence of orders allowed now; it may be a `LegalOrders`, which works
+    the list out only when first read and answers `allows(order)` without it.
+    """
+
+    def choose(self, view: Any, legal: Sequence[Order]) -> Order: ...
 
 
 class RuleSet(ABC, Generic[S]):
@@ -98,6 +102,14 @@ class RuleSet(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, order: Order) -> list[Event]:
         """Validate then carry out an order. Raises IllegalOrder before changing anything."""
+
+    def allows(self, state: S, order: Order) -> bool:
+        """Whether an order is legal now, without carrying it out."""
+        try:
+            self.preview(state, order)
+        except IllegalOrder:
+            return False
+        return True
 
     @abstractmethod
     def preview(self, state: S, order: Order) -> str:

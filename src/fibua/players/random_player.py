@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from fibua.core.orders import Order
@@ -12,5 +13,5 @@ class RandomPlayer:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, view: Any, legal: list[Order]) -> Order:
+    def choose(self, view: Any, legal: Sequence[Order]) -> Order:
         return self._rng.choice(legal)

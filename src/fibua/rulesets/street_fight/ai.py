@@ -8,10 +8,14 @@ approaches it cannot see down, and charge when close combat favours it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import cos, pi, sin
+from weakref import WeakKeyDictionary
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.shooting import Situation, hit_chance, kill_chance
@@ -21,6 +25,9 @@ from fibua.rulesets.street_fight.views import SideView
 
 HEADINGS = 12
 STEPS = (2.5, MOVE_NORMAL)
+_COVER_MEMO: WeakKeyDictionary[SightEngine, dict[tuple[int, int, str | None], bool]] = (
+    WeakKeyDictionary()
+)
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -38,28 +45,25 @@ class Tactician:
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
         self._rng = random.Random(seed)
+        self._phase: tuple[int, Phase] = (0, Phase.MOVE)
+        self._done: set[str] = set()  # figures already given their order (or left alone)
 
-    def choose(self, view: SideView, legal: list[Order]) -> Order:
-        allowed = set(legal)
-        best: tuple[float, Order] | None = None
-        for order, score in self._candidates(view):
-            if order in allowed and (best is None or score > best[0]):
-                best = (score, order)
-        if best is not None and best[0] > 0:
-            return best[1]
-        return Order(self.side, "end")
-
-    def _candidates(self, view: SideView) -> list[tuple[Order, float]]:
+    def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
+        """Orders figures one at a time: the best allowed order of the next figure."""
+        if (view.turn, view.phase) != self._phase:
+            self._phase = (view.turn, view.phase)
+            self._done = set()
         threats = _threats(view)
-        out: list[tuple[Order, float]] = []
         for figure in view.own:
-            if not figure.alive:
+            if not figure.alive or figure.id in self._done:
                 continue
-            if view.phase is Phase.SHOOT:
-                out += self._fire_options(view, figure, threats)
-            else:
-                out += self._move_options(view, figure, threats)
-        return out
+            self._done.add(figure.id)
+            options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
+                       else self._move_options(view, figure, threats))
+            for order, score in sorted(options, key=lambda c: -c[1]):
+                if score > 0 and allowed(legal, order):
+                    return order
+        return Order(self.side, "end")
 
     # ------------------------------------------------------------------ fire
 
@@ -86,10 +90,11 @@ class Tactician:
 
     def _move_options(self, view: SideView, f: Figure,
                       threats: list[Threat]) -> list[tuple[Order, float]]:
-        here = self._place_score(view, f, f.pos, threats, moving=False)
+        spots = self._spots(view, f)
+        scores = self._place_scores(view, f, [f.pos, *spots], threats)
+        here = scores[0]
         options: list[tuple[Order, float]] = []
-        for spot in self._spots(view, f):
-            score = self._place_score(view, f, spot, threats, moving=True)
+        for spot, score in zip(spots, scores[1:], strict=True):
             if score > here + 0.05:
                 options.append((Order(self.side, "move", f.id, {"to": [spot.x, spot.y]}),
                                 1 + score - here))
@@ -99,7 +104,7 @@ class Tactician:
         watch = self._watch(view, f, threats)
         if watch is not None:
             options.append(watch)
-        elif has_cover_nearby(view.sight, f.pos) and not f.full_cover and not any(
+        elif _cover_nearby(view, f.pos) and not f.full_cover and not any(
                 t.visible for t in threats):
             options.append((Order(self.side, "take-cover", f.id), 0.3))
         return options
@@ -117,20 +122,25 @@ class Tactician:
                     spots.append(Position(x, y, view.sight.section_at((x, y))))
         return spots
 
-    def _place_score(self, view: SideView, f: Figure, spot: Position, threats: list[Threat],
-                     moving: bool) -> float:
-        """How good a place is: harm it can do next shoot phase minus harm it risks, plus
-        progress toward the objective and cover."""
+    def _place_scores(self, view: SideView, f: Figure, spots: list[Position],
+                      threats: list[Threat]) -> list[float]:
+        """How good each place is (the first is where the figure stands): harm it can do
+        next shoot phase minus harm it risks, plus cover and progress to the objective."""
         sight = view.sight
-        harm = risk = 0.0
-        for t in threats:
-            if not sight.visible(spot, t.pos):
-                continue
-            harm = max(harm, _kill_odds(view, f, spot, t.pos, moving, 0))
-            cover = position_cover(sight, t.pos, spot)
-            risk += _kill_odds_weapon(t.weapon, t.pos.distance(spot), cover, moving)
-        shelter = 0.15 if has_cover_nearby(sight, spot) else 0.0
-        return harm - 0.8 * risk + shelter - 0.02 * self._objective_distance(view, spot)
+        seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
+        scores = []
+        for i, spot in enumerate(spots):
+            moving = i > 0
+            harm = risk = 0.0
+            for j, t in enumerate(threats):
+                if seen is None or not seen[i, j]:
+                    continue
+                harm = max(harm, _kill_odds(view, f, spot, t.pos, moving, 0))
+                cover = position_cover(sight, t.pos, spot)
+                risk += _kill_odds_weapon(t.weapon, t.pos.distance(spot), cover, moving)
+            shelter = 0.15 if _cover_nearby(view, spot) else 0.0
+            scores.append(harm - 0.8 * risk + shelter - 0.02 * self._objective_distance(view, spot))
+        return scores
 
     def _objective_distance(self, view: SideView, spot: Position) -> float:
         goal = _objective(view)
@@ -158,6 +168,15 @@ class Tactician:
             return None
         return (Order(self.side, "overwatch", f.id,
                       {"point": [nearest.pos.x, nearest.pos.y], "radius": 3.0}), 1.2)
+
+
+def _cover_nearby(view: SideView, spot: Position) -> bool:
+    """has_cover_nearby, remembered per quarter inch: the map does not change."""
+    memo = _COVER_MEMO.setdefault(view.sight, {})
+    key = (round(spot.x * 4), round(spot.y * 4), spot.section)
+    if key not in memo:
+        memo[key] = has_cover_nearby(view.sight, spot)
+    return memo[key]
 
 
 def _threats(view: SideView) -> list[Threat]:

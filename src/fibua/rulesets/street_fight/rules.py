@@ -78,6 +78,13 @@ class StreetFight(RuleSet[StreetFightState]):
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
         return f"{order}: allowed"
 
+    def allows(self, state: StreetFightState, order: Order) -> bool:
+        try:
+            self._validated(state, order)
+        except IllegalOrder:
+            return False
+        return True
+
     def _validated(self, state: StreetFightState, order: Order) -> Any:
         """Check an order completely and return the function that carries it out."""
         if order.side != state.acting_side:
@@ -209,11 +216,7 @@ def _figure_orders(state: StreetFightState, figure: Figure) -> list[Order]:
 
 
 def _allowed(state: StreetFightState, order: Order) -> bool:
-    try:
-        StreetFight()._validated(state, order)
-    except IllegalOrder:
-        return False
-    return True
+    return RULES.allows(state, order)
 
 
 def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> str:
@@ -228,4 +231,5 @@ def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]
     return "; ".join(lines)
 
 
-register(StreetFight())
+RULES = StreetFight()
+register(RULES)

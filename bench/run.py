@@ -1,0 +1,36 @@
+"""`make bench`: line of sight and whole-game speed. The last line is one JSON object."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from games_bench import measure_games  # noqa: E402
+from sight_bench import measure_sight  # noqa: E402
+
+
+def pin_one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def main() -> None:
+    pin_one_core()
+    figures: dict[str, object] = {}
+    sight = measure_sight()
+    print(f"line of sight: {sight['los_checks_per_s']:,.0f} checks/s, "
+          f"{sight['los_speedup_vs_shapely']:,.0f}x plain Shapely")
+    figures.update(sight)
+    games = measure_games()
+    for name, rate in games.items():
+        print(f"{name}: {rate:,.1f} complete computer-vs-computer games/s")
+    figures["games_per_s"] = games
+    print(json.dumps(figures, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
