@@ -32,6 +32,8 @@ class Game:
         self.state: Any = self.ruleset.new_state(scenario, seed, rng)
         self.orders: list[Order] = []
         self.log: list[Event] = list(self.ruleset.start(self.state))
+        #: where each order's events begin: marks[0] set-up events, marks[i] after order i
+        self.marks: list[int] = [len(self.log)]
 
     @property
     def over(self) -> bool:
@@ -54,6 +56,7 @@ class Game:
         events = self.ruleset.apply(self.state, order)
         self.orders.append(order)
         self.log.extend(events)
+        self.marks.append(len(self.log))
         return events
 
     def view(self, side: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
+from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.rulesets.street_fight.contact import engaged, in_contact
@@ -114,7 +115,7 @@ def _trace(
             length += FLOOR_CHANGE_COST * here.floor
             here = Position(here.x, here.y, here.section, 0)
         there = Position(x, y, section, here.floor if section == here.section else 0)
-        blocked = leg_blocked(state, here, there)
+        blocked = leg_blocked(sight, here, there)
         if blocked:
             raise IllegalOrder(f"cannot move from ({here.x:g}, {here.y:g}) to ({x:g}, {y:g}): "
                                f"{blocked}", code="blocked")
@@ -128,10 +129,10 @@ def _trace(
     return MovePlan(tuple(legs), length, descend)
 
 
-def leg_blocked(state: StreetFightState, a: Position, b: Position) -> str | None:
+def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing)."""
-    check = state.sight.move_check(a, b)
+    check = sight.move_check(a, b)
     if check.crosses_wall:
         return "it goes through a building wall (enter and leave by doors)"
     for obstacle, _ in check.obstacles:

@@ -1,8 +1,9 @@
 """The computer opponent for Street-Fight. It decides from its side's view alone.
 
-Doctrine: shoot what it can hurt most, aim when the shot is poor, move from cover to cover
-toward the objective, keep figures out of enemy sight lines it cannot answer, watch the
-approaches it cannot see down, and charge when close combat favours it.
+Doctrine: shoot what it can hurt most and aim when the shot is poor; move along real paths
+toward the scenario's objective, from cover to cover, weighing the harm a place lets it do
+against the fire it draws there; run when nothing is in sight; hold an objective once in
+it; watch the approaches when no enemy shows; charge when close combat favours it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import cos, pi, sin
+from functools import lru_cache
+from math import atan2, cos, pi, sin
 from weakref import WeakKeyDictionary
 
 from fibua.battlefield.model import Position
@@ -18,17 +20,65 @@ from fibua.battlefield.sight import SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
-from fibua.rulesets.street_fight.shooting import Situation, hit_chance, kill_chance
+from fibua.rulesets.street_fight.shooting import Situation, hit_chance, increments, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase
-from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, WeaponName
+from fibua.rulesets.street_fight.tables import CONTACT, MOVE_MAX, MOVE_NORMAL, WEAPONS, WeaponName
 from fibua.rulesets.street_fight.views import SideView
 
 HEADINGS = 12
-STEPS = (2.5, MOVE_NORMAL)
+WALK = (2.5, MOVE_NORMAL)
+RUN = (MOVE_MAX,)
+PROGRESS = 0.07  # value of an inch nearer the objective
+HOLDING = 0.4  # value of standing in the objective
+SHELTER = 0.1  # value of cover within reach
+RISK = 0.9  # weight of the fire a place draws
+WATCH_RANGE = 6.0
+ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
+EXPECTED_ROUNDS = {None: 1.0, "d10/2": 3.0, "d10": 5.5}
+
+SECTORS = 8
+PROBE = 6.0  # inches: how far out the cover map looks from, in each direction
+
 _COVER_MEMO: WeakKeyDictionary[SightEngine, dict[tuple[int, int, str | None], bool]] = (
     WeakKeyDictionary()
 )
-ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
+_COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
+
+
+class CoverMap:
+    """Cover (in quarters) of a figure standing in each 1 in cell, against fire from each
+    of eight directions: the computer's quick estimate of `position_cover`, worked out
+    once per map (the exact rule decides every real shot)."""
+
+    def __init__(self, sight: SightEngine) -> None:
+        table = sight.battlefield.table
+        self.nx, self.ny = int(table.width) + 1, int(table.height) + 1
+        self._cover: dict[tuple[int, int, str | None, int], int] = {}
+        self._sight = sight
+
+    def cover(self, at: Position, fire_from: Position) -> int:
+        sector = int((atan2(fire_from.y - at.y, fire_from.x - at.x) / (2 * pi)) * SECTORS
+                      + 0.5) % SECTORS
+        key = (int(at.x), int(at.y), at.section, sector)
+        found = self._cover.get(key)
+        if found is None:
+            found = self._cover[key] = self._probe(key, at.floor)
+        return found
+
+    def _probe(self, key: tuple[int, int, str | None, int], floor: int) -> int:
+        i, j, section, sector = key
+        angle = 2 * pi * sector / SECTORS
+        spot = Position(i + 0.5, j + 0.5, section, floor)
+        if section is not None and self._sight.section_at(spot.point) != section:
+            spot = Position(i + 0.5, j + 0.5, self._sight.section_at((i + 0.5, j + 0.5)), floor)
+        source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
+        return position_cover(self._sight, source, spot)
+
+
+def cover_map(sight: SightEngine) -> CoverMap:
+    if sight not in _COVER_MAPS:
+        _COVER_MAPS[sight] = CoverMap(sight)
+    return _COVER_MAPS[sight]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +104,8 @@ class Tactician:
             self._phase = (view.turn, view.phase)
             self._done = set()
         threats = _threats(view)
-        for figure in view.own:
-            if not figure.alive or figure.id in self._done:
+        for figure in self._by_distance(view):
+            if figure.id in self._done:
                 continue
             self._done.add(figure.id)
             options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
@@ -65,57 +115,65 @@ class Tactician:
                     return order
         return Order(self.side, "end")
 
+    def _by_distance(self, view: SideView) -> list[Figure]:
+        """Leading figures first, so those behind can follow into the space they leave."""
+        alive = [f for f in view.own if f.alive]
+        if view.goal is None:
+            return alive
+        goal = view.goal
+        return sorted(alive, key=lambda f: goal.distance(f.pos))
+
     # ------------------------------------------------------------------ fire
 
     def _fire_options(self, view: SideView, f: Figure,
                       threats: list[Threat]) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
-        best_kill = 0.0
-        for t in threats:
-            if not t.visible:
-                continue
-            value = _kill_odds(view, f, f.pos, t.pos, f.counts_as_moving, f.aim)
-            best_kill = max(best_kill, value)
-            options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + value))
-        if f.arms.aims and not f.counts_as_moving and f.aim < 3 and any(t.visible for t in threats):
-            aimed = max((_kill_odds(view, f, f.pos, t.pos, False, f.aim + 1)
-                         for t in threats if t.visible), default=0.0)
-            if best_kill < 0.15 and aimed > best_kill:
-                options.append((Order(self.side, "aim", f.id), 1.5 + aimed))
-        elif f.arms.aims and not f.counts_as_moving and f.aim < 3 and not threats:
-            options.append((Order(self.side, "aim", f.id), 0.5))
+        visible = [t for t in threats if t.visible]
+        best = 0.0
+        for t in visible:
+            odds = _kill_odds(view, f, f.pos, t.pos, f.counts_as_moving, f.aim)
+            best = max(best, odds)
+            options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
+        can_aim = f.arms.aims and not f.counts_as_moving and f.aim < 3
+        if can_aim:
+            aimed = max((_kill_odds(view, f, f.pos, t.pos, False, f.aim + 1) for t in visible),
+                        default=0.0)
+            if not visible:
+                options.append((Order(self.side, "aim", f.id), 0.5))
+            elif best < 0.1 and aimed > best * 1.5:
+                options.append((Order(self.side, "aim", f.id), 1 + aimed))
         return options
 
     # ------------------------------------------------------------------ movement
 
     def _move_options(self, view: SideView, f: Figure,
                       threats: list[Threat]) -> list[tuple[Order, float]]:
-        spots = self._spots(view, f)
+        quiet = not any(t.visible for t in threats)
+        spots = self._spots(view, f, WALK + RUN if quiet else WALK)
         scores = self._place_scores(view, f, [f.pos, *spots], threats)
         here = scores[0]
         options: list[tuple[Order, float]] = []
         for spot, score in zip(spots, scores[1:], strict=True):
-            if score > here + 0.05:
+            if score > here + 0.02:
                 options.append((Order(self.side, "move", f.id, {"to": [spot.x, spot.y]}),
                                 1 + score - here))
         charge = self._charge(view, f, threats)
         if charge is not None:
             options.append(charge)
-        watch = self._watch(view, f, threats)
-        if watch is not None:
-            options.append(watch)
-        elif _cover_nearby(view, f.pos) and not f.full_cover and not any(
-                t.visible for t in threats):
-            options.append((Order(self.side, "take-cover", f.id), 0.3))
+        options += self._clear_floors(view, f)
+        if quiet:
+            watch = self._watch(view, f)
+            if watch is not None:
+                options.append(watch)
         return options
 
-    def _spots(self, view: SideView, f: Figure) -> list[Position]:
+    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> list[Position]:
         spots = []
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
-            for dist in STEPS:
+            for dist in steps:
                 x = round(f.pos.x + dist * cos(angle), 2)
                 y = round(f.pos.y + dist * sin(angle), 2)
                 if 0 <= x <= table.width and 0 <= y <= table.height:
@@ -124,50 +182,83 @@ class Tactician:
 
     def _place_scores(self, view: SideView, f: Figure, spots: list[Position],
                       threats: list[Threat]) -> list[float]:
-        """How good each place is (the first is where the figure stands): harm it can do
-        next shoot phase minus harm it risks, plus cover and progress to the objective."""
+        """How good each place is (the first is where the figure stands)."""
         sight = view.sight
         seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
+        covers = cover_map(sight)
+        start = view.goal.distance(f.pos) if view.goal else 0.0
         scores = []
         for i, spot in enumerate(spots):
-            moving = i > 0
+            moved = f.pos.distance(spot)
+            running = moved > MOVE_NORMAL
             harm = risk = 0.0
             for j, t in enumerate(threats):
                 if seen is None or not seen[i, j]:
                     continue
-                harm = max(harm, _kill_odds(view, f, spot, t.pos, moving, 0))
-                cover = position_cover(sight, t.pos, spot)
-                risk += _kill_odds_weapon(t.weapon, t.pos.distance(spot), cover, moving)
-            shelter = 0.15 if _cover_nearby(view, spot) else 0.0
-            scores.append(harm - 0.8 * risk + shelter - 0.02 * self._objective_distance(view, spot))
+                gap = t.pos.distance(spot)
+                if not running:
+                    theirs = covers.cover(t.pos, spot)
+                    harm = max(harm, _odds(f.weapon, gap, theirs, False, moved > 0, 0))
+                cover = 0 if running else covers.cover(spot, t.pos)
+                risk += _odds(t.weapon, gap, cover, moved > 0, False, 0)
+            score = harm - RISK * risk
+            if _cover_nearby(view, spot):
+                score += SHELTER
+            if view.goal is not None:
+                left = view.goal.distance(spot)
+                score += PROGRESS * (start - left) + (HOLDING if left == 0 else 0.0)
+            scores.append(score)
         return scores
-
-    def _objective_distance(self, view: SideView, spot: Position) -> float:
-        goal = _objective(view)
-        return 0.0 if goal is None else spot.distance(goal)
 
     def _charge(self, view: SideView, f: Figure,
                 threats: list[Threat]) -> tuple[Order, float] | None:
         for t in threats:
-            if t.visible and f.pos.distance(t.pos) <= MOVE_NORMAL:
-                mine = 1 + f.arms.close_combat
-                theirs = WEAPONS[t.weapon].close_combat
-                if mine > theirs and view.sight.visible(f.pos, t.pos):
-                    x = t.pos.x + (f.pos.x - t.pos.x) * 0.5 / max(f.pos.distance(t.pos), 0.5)
-                    y = t.pos.y + (f.pos.y - t.pos.y) * 0.5 / max(f.pos.distance(t.pos), 0.5)
-                    return Order(self.side, "move", f.id, {"to": [round(x, 2), round(y, 2)]}), 1.6
+            gap = f.pos.distance(t.pos)
+            if not t.visible or gap > MOVE_NORMAL or gap <= CONTACT:
+                continue
+            mine = 1 + f.arms.close_combat  # the charge bonus
+            if mine > WEAPONS[t.weapon].close_combat:
+                x = t.pos.x + (f.pos.x - t.pos.x) * 0.6 / gap
+                y = t.pos.y + (f.pos.y - t.pos.y) * 0.6 / gap
+                return Order(self.side, "move", f.id, {"to": [round(x, 2), round(y, 2)]}), 1.5
         return None
 
-    def _watch(self, view: SideView, f: Figure,
-               threats: list[Threat]) -> tuple[Order, float] | None:
-        hidden = [t for t in threats if not t.visible]
-        if any(t.visible for t in threats) or not hidden or f.ran_last_turn:
+    def _clear_floors(self, view: SideView, f: Figure) -> list[tuple[Order, float]]:
+        """In an objective building, send figures to the floors no friend stands on: an
+        enemy upstairs is unseen from below, and holding means none is left inside."""
+        section = f.pos.section
+        if section is None or view.goal is None or view.goal.distance(f.pos) > 0:
+            return []
+        levels = view.sight.battlefield.section(section).levels
+        held = {g.pos.floor for g in view.own if g.alive and g.pos.section == section}
+        others = sum(1 for g in view.own if g.alive and g.pos.section == section
+                     and g.pos.floor == f.pos.floor and g.id != f.id)
+        if not others:
+            return []  # the last friend on this floor stays
+        return [
+            (Order(self.side, "move", f.id, {"to": [f.pos.x, f.pos.y], "floor": floor}),
+             1.3 + 0.01 * floor)
+            for floor in range(levels)
+            if floor not in held
+        ]
+
+    def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
+        """Overwatch a visible point toward the enemy, when holding a place."""
+        if view.enemy_zone is None or f.ran_last_turn:
             return None
-        nearest = min(hidden, key=lambda t: t.pos.distance(f.pos))
-        if not view.sight.visible(f.pos, nearest.pos):
+        if view.goal is not None and view.goal.distance(f.pos) > 0:
             return None
-        return (Order(self.side, "overwatch", f.id,
-                      {"point": [nearest.pos.x, nearest.pos.y], "radius": 3.0}), 1.2)
+        points = self._spots(view, f, (WATCH_RANGE,))
+        if not points:
+            return None
+        seen = view.sight.visible_matrix([f.pos], points)[0]
+        zone = view.enemy_zone
+        choices = [p for p, s in zip(points, seen, strict=True) if s]
+        if not choices:
+            return None
+        point = min(choices, key=lambda p: p.distance(zone))
+        return Order(self.side, "overwatch", f.id,
+                     {"point": [point.x, point.y], "radius": 3.0}), 1.05
 
 
 def _cover_nearby(view: SideView, spot: Position) -> bool:
@@ -180,28 +271,31 @@ def _cover_nearby(view: SideView, spot: Position) -> bool:
 
 
 def _threats(view: SideView) -> list[Threat]:
-    out = []
-    for enemy_id, s in view.enemies:
-        if s.alive:
-            out.append(Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible,
-                              ENEMY_GUESS))
-    return out
-
-
-def _objective(view: SideView) -> Position | None:
-    """Where this side wants to be (the nearest of its objectives to its figures)."""
-    return view.objectives[0] if view.objectives else None
+    return [
+        Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible, ENEMY_GUESS)
+        for enemy_id, s in view.enemies
+        if s.alive
+    ]
 
 
 def _kill_odds(view: SideView, f: Figure, at: Position, target: Position, moving: bool,
                aim: int) -> float:
+    """Chance that one firing action of f from `at` removes a target at `target`."""
     cover = position_cover(view.sight, at, target)
-    s = Situation(f.weapon, view.sight.range_between(at, target), cover, False, moving, aim)
-    rounds = {None: 1.0, "d10/2": 3.0, "d10": 5.5}[f.arms.rounds]
-    single = hit_chance(s) / 100 * kill_chance(f.weapon)
-    return float(1 - (1 - single) ** rounds)
+    return _odds(f.weapon, view.sight.range_between(at, target), cover, False, moving, aim)
 
 
-def _kill_odds_weapon(weapon: WeaponName, distance: float, cover: int, moving: bool) -> float:
-    s = Situation(weapon, distance, 0 if moving else cover, moving, False, 0)
-    return hit_chance(s) / 100 * kill_chance(weapon)
+def _odds(weapon: WeaponName, distance: float, cover: int, target_moving: bool,
+          firer_moving: bool, aim: int) -> float:
+    """Chance that one firing action removes the target (the average number of rounds)."""
+    steps = increments(distance, WEAPONS[weapon].increment)
+    return _odds_by_steps(weapon, steps, cover, target_moving, firer_moving, aim)
+
+
+@lru_cache(maxsize=4096)
+def _odds_by_steps(weapon: WeaponName, steps: int, cover: int, target_moving: bool,
+                   firer_moving: bool, aim: int) -> float:
+    increment = WEAPONS[weapon].increment
+    s = Situation(weapon, steps * increment, cover, target_moving, firer_moving, aim)
+    single = hit_chance(s) / 100 * kill_chance(weapon)
+    return float(1 - (1 - single) ** EXPECTED_ROUNDS[WEAPONS[weapon].rounds])

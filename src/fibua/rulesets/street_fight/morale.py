@@ -65,7 +65,7 @@ def fall_back(state: StreetFightState, figure: Figure) -> None:
         if safe:
             break
         there = _step(state, figure.pos, ux, uy, i * FALL_BACK_STEP)
-        if there is None or leg_blocked(state, here, there):
+        if there is None or leg_blocked(state.sight, here, there):
             safe = True  # cornered: it shelters where it is
             break
         here = there

@@ -47,36 +47,57 @@ def increments(distance: float, step: int) -> int:
     return ceil(round(distance / step, 9))
 
 
-def hit_basis(s: Situation) -> tuple[Modifier, ...]:
-    """Every term of the chance to hit, by name, the base included."""
+def hit_terms(s: Situation) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """The value of every term of the chance, in the order of TERM_NAMES."""
     weapon = WEAPONS[s.weapon]
-    aim = 0
-    if s.overwatch is OverwatchKind.NONE and weapon.aims:
-        aim = AIM_STEP * min(s.aim, AIM_MAX_TURNS)
-    overwatch = {
-        OverwatchKind.NONE: 0,
-        OverwatchKind.POINT: OVERWATCH_POINT,
-        OverwatchKind.AREA: OVERWATCH_AREA,
-    }[s.overwatch]
-    terms = (
-        Modifier("base", BASE_CHANCE),
-        Modifier(f"range {increments(s.range, weapon.increment)} x {weapon.increment}in",
-                 RANGE_STEP * increments(s.range, weapon.increment)),
-        Modifier(f"cover {s.cover}/4", COVER_STEP * s.cover),
-        Modifier("moving target", MOVING_TARGET if s.target_moving else 0),
-        Modifier("moving firer", MOVING_FIRER if s.firer_moving else 0),
-        Modifier(f"aiming {min(s.aim, AIM_MAX_TURNS)} turns", aim),
-        Modifier(f"{weapon.title} bonus", weapon.bonus),
-        Modifier("overwatch, large area" if s.overwatch is OverwatchKind.AREA
-                 else "overwatch", overwatch),
-        Modifier(f"spread over {increments(s.spread, 1)}in", SPREAD_STEP * increments(s.spread, 1)),
+    aims = s.overwatch is OverwatchKind.NONE and weapon.aims
+    return (
+        BASE_CHANCE,
+        RANGE_STEP * increments(s.range, weapon.increment),
+        COVER_STEP * s.cover,
+        MOVING_TARGET if s.target_moving else 0,
+        MOVING_FIRER if s.firer_moving else 0,
+        AIM_STEP * min(s.aim, AIM_MAX_TURNS) if aims else 0,
+        weapon.bonus,
+        OVERWATCH_PENALTY[s.overwatch],
+        SPREAD_STEP * increments(s.spread, 1),
     )
-    return tuple(t for t in terms if t.value or t.name == "base")
+
+
+OVERWATCH_PENALTY = {
+    OverwatchKind.NONE: 0,
+    OverwatchKind.POINT: OVERWATCH_POINT,
+    OverwatchKind.AREA: OVERWATCH_AREA,
+}
+
+
+def term_names(s: Situation) -> tuple[str, ...]:
+    weapon = WEAPONS[s.weapon]
+    return (
+        "base",
+        f"range {increments(s.range, weapon.increment)} x {weapon.increment}in",
+        f"cover {s.cover}/4",
+        "moving target",
+        "moving firer",
+        f"aiming {min(s.aim, AIM_MAX_TURNS)} turns",
+        f"{weapon.title} bonus",
+        "overwatch, large area" if s.overwatch is OverwatchKind.AREA else "overwatch",
+        f"spread over {increments(s.spread, 1)}in",
+    )
+
+
+def hit_basis(s: Situation) -> tuple[Modifier, ...]:
+    """Every term of the chance to hit, by name, the base included (zero terms left out)."""
+    return tuple(
+        Modifier(name, value)
+        for i, (name, value) in enumerate(zip(term_names(s), hit_terms(s), strict=True))
+        if value or i == 0
+    )
 
 
 def hit_chance(s: Situation) -> int:
     """Percent chance that one shot (one round) hits, clamped to 0..100."""
-    return max(0, min(100, sum(t.value for t in hit_basis(s))))
+    return max(0, min(100, sum(hit_terms(s))))
 
 
 def kill_chance(weapon: WeaponName) -> float:

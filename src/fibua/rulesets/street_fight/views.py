@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
-from fibua.scenario.schema import Scenario
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,8 @@ class SideView:
     own: tuple[Figure, ...]
     enemies: tuple[tuple[str, Sighting], ...]
     sight: SightEngine  # the map is public
-    objectives: tuple[Position, ...]  # where the scenario sends this side (public)
+    goal: DistanceField | None  # walking distance to where the scenario sends this side
+    enemy_zone: Position | None  # centre of the enemy's deployment zone (public)
     options: Options
     result: dict[str, Any] | None
 
@@ -58,35 +60,53 @@ def observe(state: StreetFightState, side: str) -> SideView:
         own=tuple(replace(f) for f in state.figures.values() if f.side == side),
         enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
         sight=state.sight,
-        objectives=objectives(state, side),
+        goal=goal_field(state, side),
+        enemy_zone=_zone_centre(state, state.enemy_of(side)),
         options=state.options,
         result=state.result.to_dict() if state.result else None,
     )
 
 
-def objectives(state: StreetFightState, side: str) -> tuple[Position, ...]:
-    """Centres of the side's hold or reach objectives, else of the enemy's deployment."""
-    memo = state.scenario.memo.setdefault("street-fight-objectives", {})
+def goal_field(state: StreetFightState, side: str) -> DistanceField | None:
+    """Walking distances to the side's hold or reach objectives (else to the enemy's
+    deployment zone), worked out once per scenario: the scenario is public."""
+    memo = state.scenario.memo.setdefault("street-fight-goals", {})
     if side not in memo:
-        memo[side] = _objective_points(state.scenario, side, state.enemy_of(side))
-    found: tuple[Position, ...] = memo[side]
+        memo[side] = _build_goal(state, side)
+    found: DistanceField | None = memo[side]
     return found
 
 
-def _objective_points(scenario: Scenario, side: str, enemy: str) -> tuple[Position, ...]:
-    points = []
+def _zone_centre(state: StreetFightState, side: str) -> Position | None:
+    zone = state.scenario.side(side).deployment
+    if not zone:
+        return None
+    centre = Polygon(zone).centroid
+    return Position(centre.x, centre.y)
+
+
+def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
+    scenario = state.scenario
+    sections: set[str] = set()
+    zones = []
     for spec in scenario.victory:
-        if spec.side != side or spec.kind not in ("hold", "reach"):
-            continue
-        shapes = [Polygon(spec.zone)] if spec.zone else []
-        shapes += [Polygon(scenario.battlefield.section(s).footprint) for s in spec.sections]
-        for shape in shapes:
-            points.append(Position(shape.centroid.x, shape.centroid.y))
-    deployment = scenario.side(enemy).deployment
-    if not points and deployment:
-        centre = Polygon(deployment).centroid
-        points.append(Position(centre.x, centre.y))
-    return tuple(points)
+        if spec.side == side and spec.kind in ("hold", "reach"):
+            sections.update(spec.sections)
+            if spec.zone:
+                zones.append(Polygon(spec.zone))
+    deployment = scenario.side(state.enemy_of(side)).deployment
+    if not sections and not zones and deployment:
+        zones.append(Polygon(deployment))
+    if not sections and not zones:
+        return None
+
+    def is_goal(pos: Position) -> bool:
+        return pos.section in sections or any(z.covers(Point(pos.x, pos.y)) for z in zones)
+
+    def passable(a: Position, b: Position) -> bool:
+        return leg_blocked(state.sight, a, b) is None
+
+    return DistanceField(state.sight, is_goal, passable)
 
 
 def view_dict(view: SideView) -> dict[str, Any]:

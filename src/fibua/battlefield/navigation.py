@@ -1,0 +1,80 @@
+"""Path distances over the table for computer players: a Dijkstra distance field on a grid
+of cells, from goal cells outward, through whatever moves a rule set allows.
+
+The field is built once per map and goal and then read many times, so it is computed
+with plain Python at set-up and queried by table look-up.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from math import hypot, inf
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+
+Passable = Callable[[Position, Position], bool]
+
+NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+class DistanceField:
+    """Shortest walking distance from any cell to the nearest goal cell."""
+
+    def __init__(
+        self,
+        sight: SightEngine,
+        is_goal: Callable[[Position], bool],
+        passable: Passable,
+        step: float = 1.0,
+    ) -> None:
+        table = sight.battlefield.table
+        self.step = step
+        self.contains = is_goal
+        self.nx = max(1, int(table.width / step))
+        self.ny = max(1, int(table.height / step))
+        self._cells = [
+            [self._cell_position(sight, i, j) for j in range(self.ny)] for i in range(self.nx)
+        ]
+        self._dist = [[inf] * self.ny for _ in range(self.nx)]
+        self._fill(is_goal, passable)
+
+    def _cell_position(self, sight: SightEngine, i: int, j: int) -> Position:
+        x, y = (i + 0.5) * self.step, (j + 0.5) * self.step
+        return Position(x, y, sight.section_at((x, y)))
+
+    def _fill(self, is_goal: Callable[[Position], bool], passable: Passable) -> None:
+        heap: list[tuple[float, int, int]] = []
+        for i in range(self.nx):
+            for j in range(self.ny):
+                if is_goal(self._cells[i][j]):
+                    self._dist[i][j] = 0.0
+                    heap.append((0.0, i, j))
+        heapq.heapify(heap)
+        while heap:
+            d, i, j = heapq.heappop(heap)
+            if d > self._dist[i][j]:
+                continue
+            here = self._cells[i][j]
+            for di, dj in NEIGHBOURS:
+                a, b = i + di, j + dj
+                if not (0 <= a < self.nx and 0 <= b < self.ny):
+                    continue
+                nd = d + self.step * hypot(di, dj)
+                if nd < self._dist[a][b] and passable(self._cells[a][b], here):
+                    self._dist[a][b] = nd
+                    heapq.heappush(heap, (nd, a, b))
+
+    def distance(self, pos: Position) -> float:
+        """Walking distance from a point to the goal (via the cell it stands in); 0 in it."""
+        if self.contains(pos):
+            return 0.0
+        i = min(self.nx - 1, max(0, int(pos.x / self.step)))
+        j = min(self.ny - 1, max(0, int(pos.y / self.step)))
+        cell = self._cells[i][j]
+        return self._dist[i][j] + hypot(pos.x - cell.x, pos.y - cell.y)
+
+    @property
+    def reachable_cells(self) -> int:
+        return sum(1 for column in self._dist for d in column if d < inf)

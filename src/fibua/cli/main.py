@@ -1,0 +1,327 @@
+"""The `fibua` command: play, autoplay, replay, validate, scenarios, map, odds, rulesets.
+
+Every command works for any registered rule set. Bad input never ends in a traceback: the
+typed errors fibua raises (`FibuaError`) are printed as messages with exit status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from fibua.battlefield.svg import Marker, render_svg
+from fibua.cli.odds import OddsUsageError, run_odds
+from fibua.cli.terminal import PlaySession
+from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
+from fibua.core.game import Game, play_out
+from fibua.core.replay import ReplayReport, replay, write_log
+from fibua.core.ruleset import Player, find_ruleset, ruleset_names
+from fibua.scenario.loader import bundled_scenarios, load_scenario
+from fibua.scenario.schema import Scenario
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: the scenario `fibua play` opens when none is named
+DEFAULT_RULESET = "street-fight"
+DEFAULT_SCENARIO = "corner-shop"
+#: marker colours for sides in the order the scenario lists them
+SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
+EXIT_MISMATCH = 1
+EXIT_BAD_INPUT = 2
+
+app = typer.Typer(
+    name="fibua",
+    help="Engine and computer umpire for WWII urban-combat wargames.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def console() -> Console:
+    # made per call: the test runner swaps sys.stdout between invocations
+    return Console(highlight=False)
+
+
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(status)
+
+
+def guarded(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn fibua's own errors (bad files, names, arguments) into a message and status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except InputError as error:
+            for problem in error.problems:
+                typer.echo(f"error: {problem}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except FibuaError as error:
+            raise fail(str(error)) from None
+        except OSError as error:
+            # a file that cannot be read or written: its name and the system's reason
+            where = f"{error.filename}: " if error.filename else ""
+            raise fail(f"{where}{error.strerror or error}") from None
+
+    return wrapper
+
+
+def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
+    if side not in scenario.side_names:
+        names = ", ".join(scenario.side_names)
+        raise InputError(
+            [Problem(option, "", f"no side {side!r} in {scenario.name}; sides: {names}")]
+        )
+    return side
+
+
+def computer_players(
+    scenario: Scenario, seed: int, humans: tuple[str, ...] = ()
+) -> dict[str, Player]:
+    """The rule set's computer for every side not played by a person."""
+    ruleset = find_ruleset(scenario.ruleset)
+    return {
+        side: ruleset.computer(side, seed + 1 + i)
+        for i, side in enumerate(scenario.side_names)
+        if side not in humans
+    }
+
+
+# -- play ---------------------------------------------------------------------------------
+
+
+def default_scenario() -> str:
+    """corner-shop if bundled, else the first bundled Street-Fight scenario, else any."""
+    bundled = bundled_scenarios()
+    street = [name for name, path in bundled.items() if path.parent.name == DEFAULT_RULESET]
+    if DEFAULT_SCENARIO in street:
+        return DEFAULT_SCENARIO
+    if street or bundled:
+        return (street or list(bundled))[0]
+    raise InputError([Problem("play", "", "no bundled scenarios: name a scenario file")])
+
+
+def human_side(scenario: Scenario, side: str | None) -> str:
+    if side is not None:
+        return check_side(scenario, side)
+    humans = [spec.name for spec in scenario.sides if spec.player == "human"]
+    return (humans or list(scenario.side_names))[0]
+
+
+@app.command()
+@guarded
+def play(
+    scenario: Annotated[str | None, typer.Argument(help="scenario file or bundled name")] = None,
+    side: Annotated[str | None, typer.Option(help="the side you play")] = None,
+    seed: Annotated[int | None, typer.Option(min=0, help="dice seed (random if not given)")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="write the full game log here at the end")
+    ] = None,
+) -> None:
+    """Play a scenario at the terminal against the computer."""
+    loaded = load_scenario(scenario or default_scenario())
+    you = human_side(loaded, side)
+    game_seed = seed if seed is not None else secrets.randbelow(2**31)
+    game = Game(loaded, game_seed)
+    out_console = console()
+    out_console.print(f"{loaded.scenario.title} ({loaded.ruleset}): you play {you}. Type help.")
+    session = PlaySession(
+        game,
+        you,
+        computer_players(loaded, game_seed, (you,)),
+        out_console,
+        echo=not sys.stdin.isatty(),
+    )
+    outcome = session.run()
+    if outcome == "eof":
+        out_console.print("End of input: leaving the game unfinished.")
+    elif outcome == "quit":
+        out_console.print("You left the game.")
+    if out is not None:
+        write_log(game, out)
+        out_console.print(f"Log written to {out} (seed {game_seed}).", markup=False)
+
+
+# -- autoplay and replay --------------------------------------------------------------------
+
+
+@app.command()
+@guarded
+def autoplay(
+    scenario: Annotated[str, typer.Argument(help="scenario file or bundled name")],
+    seed: Annotated[int, typer.Option(min=0, help="dice seed")],
+    out: Annotated[Path, typer.Option(help="where to write the log (JSON Lines)")],
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="write only what this side may know")
+    ] = None,
+    max_orders: Annotated[int, typer.Option(min=1, help="stop a game that runs longer")] = 100_000,
+) -> None:
+    """Let the computer play every side and write the game log."""
+    loaded = load_scenario(scenario)
+    if as_side is not None:
+        check_side(loaded, as_side, "--as")
+    game = Game(loaded, seed)
+    try:
+        result = play_out(game, computer_players(loaded, seed), max_orders=max_orders)
+    except RuntimeError as error:
+        raise fail(str(error), 1) from None
+    lines = write_log(game, out, side=as_side)
+    outcome = f"{result.winner} wins" if result.winner else "draw"
+    view = f" ({as_side}'s view)" if as_side else ""
+    typer.echo(
+        f"{loaded.name} seed {seed}: {outcome} ({result.reason}) after {len(game.orders)} "
+        f"orders; {lines} lines written to {out}{view}"
+    )
+
+
+def print_mismatch(report: ReplayReport, error: ReplayMismatch) -> None:
+    typer.echo(f"MISMATCH in {report.source} at line {error.line}:")
+    typer.echo(f"  log:    {error.expected}")
+    typer.echo(f"  replay: {error.actual}")
+
+
+@app.command("replay")
+@guarded
+def replay_command(
+    log: Annotated[Path, typer.Argument(help="a full game log written by fibua")],
+) -> None:
+    """Play a log's orders again and check every line and the final state hash."""
+    report = replay(log)
+    if report.mismatch is not None:
+        print_mismatch(report, report.mismatch)
+        raise typer.Exit(EXIT_MISMATCH)
+    typer.echo(f"OK: {report.orders} orders, {report.lines} lines, state hash {report.state_hash}")
+
+
+# -- scenarios ------------------------------------------------------------------------------
+
+
+@app.command()
+@guarded
+def validate(file: Annotated[str, typer.Argument(help="scenario file (TOML)")]) -> None:
+    """Check a scenario file and list every problem."""
+    loaded = load_scenario(file)
+    typer.echo(
+        f"OK: {loaded.name} - {loaded.scenario.title} ({loaded.ruleset}, "
+        f"{len(loaded.sides)} sides, {loaded.scenario.turns} turns)"
+    )
+
+
+@app.command()
+@guarded
+def scenarios() -> None:
+    """List the bundled scenarios."""
+    table = Table(title="Bundled scenarios")
+    for column in ("name", "rule set", "title", "turns", "sides"):
+        table.add_column(column)
+    for name, path in bundled_scenarios().items():
+        try:
+            found = load_scenario(path)
+        except ScenarioError as error:
+            table.add_row(name, path.parent.name, f"(invalid: {error.problems[0].message})", "", "")
+            continue
+        table.add_row(
+            name,
+            found.ruleset,
+            found.scenario.title,
+            str(found.scenario.turns),
+            ", ".join(found.side_names),
+        )
+    console().print(table)
+
+
+def side_markers(scenario: Scenario, sides: tuple[str, ...]) -> list[Marker]:
+    """Markers for the figures each side starts with, as the rule set's view reports them
+    (forces are the rule set's own format; its view is the common one)."""
+    game = Game(scenario, 0)
+    markers: list[Marker] = []
+    for side in sides:
+        colour = SIDE_COLOURS[scenario.side_names.index(side) % len(SIDE_COLOURS)]
+        for figure in game.view(side).get("own", []):
+            if isinstance(figure.get("x"), int | float) and isinstance(
+                figure.get("y"), int | float
+            ):
+                label = str(figure.get("id") or figure.get("name") or "")
+                markers.append(Marker(figure["x"], figure["y"], label, side, colour))
+    return markers
+
+
+@app.command("map")
+@guarded
+def map_command(
+    scenario: Annotated[str, typer.Argument(help="scenario file or bundled name")],
+    svg: Annotated[Path, typer.Option("--svg", help="the SVG file to write")],
+    side: Annotated[str | None, typer.Option(help="show only this side's figures")] = None,
+) -> None:
+    """Draw a scenario's battlefield and starting figures as SVG."""
+    loaded = load_scenario(scenario)
+    sides = (check_side(loaded, side),) if side else loaded.side_names
+    text = render_svg(loaded.battlefield, markers=side_markers(loaded, sides))
+    svg.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {svg}")
+
+
+# -- rule sets and odds ---------------------------------------------------------------------
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rule sets fibua knows."""
+    table = Table(title="Rule sets")
+    for column in ("name", "title", "orders", "odds queries"):
+        table.add_column(column)
+    for name in ruleset_names():
+        try:
+            ruleset = find_ruleset(name)
+        except (FibuaError, ImportError) as error:
+            table.add_row(name, f"(not available: {error})", "", "")
+            continue
+        table.add_row(
+            name,
+            ruleset.title,
+            ", ".join(ruleset.order_syntax),
+            ", ".join(ruleset.odds_queries),
+        )
+    console().print(table)
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+@guarded
+def odds(
+    args: Annotated[
+        list[str] | None, typer.Argument(help="RULESET QUERY [options] [--json] [--help]")
+    ] = None,
+) -> None:
+    """Exact odds of an action, e.g. fibua odds street-fight shoot --help."""
+    try:
+        status = run_odds(list(args or []), console(), typer.echo)
+    except OddsUsageError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(status)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
