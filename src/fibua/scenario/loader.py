@@ -34,7 +34,10 @@ def _problems(
                 problems.append(Problem(source, field_path((*loc, *rel)), message))
             last_union = None
             continue
-        path, message = field_path(loc), _message(item)
+        message = _message(item, loc)
+        if message == _POINT and len(loc) > 1 and all(isinstance(p, int) for p in loc[-2:]):
+            loc = loc[:-1]  # a coordinate missing: report the point
+        path = field_path(loc)
         if last_union is not None and last_union[0] == path and problems:
             message = _either(last_union[1], message)
             problems[-1] = Problem(source, path, message + _got(item))
@@ -44,11 +47,29 @@ def _problems(
     return problems
 
 
-def _message(item: Any) -> str:
-    if item["type"] == "extra_forbidden":
+_POINT_LISTS = frozenset({"footprint", "polygon", "points", "deployment", "zone"})
+_POINT = "a point is written as two numbers, [x, y]"
+
+
+def _message(item: Any, loc: Loc) -> str:
+    """pydantic's message in the words of a TOML file (tables and lists, keys and values)."""
+    kind = item["type"]
+    last = loc[-1] if loc else None
+    point = last == "at" or (isinstance(last, int) and any(p in _POINT_LISTS for p in loc))
+    if kind == "extra_forbidden":
         return "unknown key (not part of the format)"
-    if item["type"] == "missing":
+    if kind == "missing" and isinstance(last, int):
+        kind = "too_short"  # a missing position in a fixed-length list
+    if kind == "missing":
         return "required key is missing"
+    if kind in ("tuple_type", "too_short", "too_long") and point:
+        return _POINT
+    if kind in ("tuple_type", "too_short", "too_long") and "connections" in loc:
+        return 'a connection is written as two section ids, ["a", "b"]'
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return "should be a table of keys and values"
+    if kind in ("tuple_type", "list_type"):
+        return "should be a list [...]"
     return str(item["msg"]).removeprefix("Value error, ")
 
 

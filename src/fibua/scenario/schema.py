@@ -10,7 +10,7 @@ from functools import cached_property
 from math import hypot
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from fibua.battlefield.model import (
@@ -28,7 +28,8 @@ from fibua.battlefield.model import (
     TerrainKind,
 )
 
-XY = tuple[float, float]
+#: a point on the table; `nan` and `inf`, which TOML allows, are refused
+XY = tuple[FiniteFloat, FiniteFloat]
 PolygonPoints = Annotated[list[XY], Field(min_length=3)]
 
 #: A place in a scenario table: keys and list indexes, as in pydantic's error locations.
@@ -90,15 +91,15 @@ class ObstacleSpec(Strict):
     id: str
     kind: ObstacleKind
     points: Annotated[list[XY], Field(min_length=2)]
-    height: float | None = Field(default=None, gt=0)
+    height: FiniteFloat | None = Field(default=None, gt=0)
 
 
 class OpeningSpec(Strict):
     kind: OpeningKind
     wall: int = Field(ge=0)
     floor: int = Field(default=0, ge=0)
-    at: float = Field(ge=0)
-    width: float = Field(default=1.0, gt=0)
+    at: FiniteFloat = Field(ge=0)
+    width: FiniteFloat = Field(default=1.0, gt=0)
 
 
 class SectionSpec(Strict):
@@ -124,10 +125,10 @@ class SectionSpec(Strict):
         for i, spec in enumerate(self.openings):
             if spec.floor >= levels:
                 roof = " (the flat roof is the top one)" if self.flat_roof else ""
+                has = "only floor 0" if levels == 1 else f"floors 0..{levels - 1}{roof}"
                 found.append((
                     ("openings", i, "floor"),
-                    f"floor {spec.floor} does not exist: the section has floors "
-                    f"0..{levels - 1}{roof}",
+                    f"floor {spec.floor} does not exist: the section has {has}",
                 ))
             if spec.wall >= walls:
                 found.append((
@@ -193,8 +194,8 @@ class BuildingSpec(Strict):
 
 
 class MapSpec(Strict):
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: FiniteFloat = Field(gt=0)
+    height: FiniteFloat = Field(gt=0)
     unit: LengthUnit = LengthUnit.INCH
     terrain: list[TerrainSpec] = []
     obstacles: list[ObstacleSpec] = []
@@ -385,12 +386,35 @@ def _side_names(raw: dict[str, Any]) -> list[str] | None:
     return names
 
 
+def _connection_problems(raw_map: Any) -> list[tuple[Loc, str]]:
+    """Connections naming a section that is not in their building."""
+    found: list[tuple[Loc, str]] = []
+    for i, building in _tables(raw_map, "buildings"):
+        sections = building.get("sections")
+        connections = building.get("connections", [])
+        if not isinstance(sections, list) or not isinstance(connections, list):
+            continue
+        ids = [s.get("id") if isinstance(s, dict) else None for s in sections]
+        if not all(isinstance(name, str) for name in ids):
+            continue  # a section without a readable id: the schema reports that
+        for k, pair in enumerate(connections):
+            for j, name in enumerate(pair if isinstance(pair, list | tuple) else []):
+                if isinstance(name, str) and name not in ids:
+                    found.append((
+                        ("map", "buildings", i, "connections", k, j),
+                        f"section {name!r} is not in this building (its sections: "
+                        f"{', '.join(str(n) for n in ids)})",
+                    ))
+    return found
+
+
 def reference_problems(raw: Any) -> list[tuple[Loc, str]]:
     """What refers across parts of a scenario table: ids on the map, side names, the sides
     and sections that victory conditions name."""
     if not isinstance(raw, dict):
         return []
     found = [(("map", *loc), message) for loc, message in duplicate_ids(raw.get("map"))]
+    found += _connection_problems(raw.get("map"))
     names = _side_names(raw)
     if names is not None:
         for i, name in enumerate(names):
