@@ -405,6 +405,7 @@ openings = [
     { kind = "door", wall = 0, at = 2 },
     { kind = "window", wall = 1, floor = 1, at = 2 },
     { kind = "window", wall = 2, at = 2 },
+    { kind = "door", wall = 3, at = 2 },
 ]
 
 [[sides]]
@@ -732,3 +733,12 @@ def test_mutated_scenarios_load_or_raise_scenario_error(raw: dict[str, Any]) -> 
     else:
         event("loaded")
         assert isinstance(scenario, Scenario)
+
+
+def test_connected_sections_need_a_door_in_their_shared_wall() -> None:
+    text = MINIMAL.replace('    { kind = "door", wall = 3, at = 2 },\n', "")
+    with pytest.raises(ScenarioError) as caught:
+        scenario_from_text(text, "row.toml")
+    (problem,) = caught.value.problems
+    assert problem.path == "map.buildings[0].connections[0]"
+    assert "no ground-floor door" in problem.message

@@ -75,6 +75,44 @@ class DistanceField:
         cell = self._cells[i][j]
         return self._dist[i][j] + hypot(pos.x - cell.x, pos.y - cell.y)
 
+    def descend(self, pos: Position, length: float) -> list[tuple[float, float]]:
+        """Waypoints (cell centres) down the field from pos, walking at most `length`:
+        each step goes to the neighbouring cell nearest the goal, so each leg was found
+        passable when the field was built. Straight runs are merged into one leg."""
+        i = min(self.nx - 1, max(0, int(pos.x / self.step)))
+        j = min(self.ny - 1, max(0, int(pos.y / self.step)))
+        here = self._cells[i][j]
+        walked = hypot(pos.x - here.x, pos.y - here.y)
+        points: list[tuple[float, float]] = [(here.x, here.y)]
+        heading: tuple[int, int] | None = None
+        while self._dist[i][j] > 0:
+            best = self._next_cell(i, j)
+            if best is None:
+                break
+            a, b = best
+            walked += self.step * hypot(a - i, b - j)
+            if walked > length + 1e-9:
+                break
+            turn = (a - i, b - j)
+            cell = self._cells[a][b]
+            if turn == heading:
+                points[-1] = (cell.x, cell.y)
+            else:
+                points.append((cell.x, cell.y))
+            heading = turn
+            i, j = a, b
+        return points
+
+    def _next_cell(self, i: int, j: int) -> tuple[int, int] | None:
+        best: tuple[int, int] | None = None
+        lowest = self._dist[i][j]
+        for di, dj in NEIGHBOURS:
+            a, b = i + di, j + dj
+            if 0 <= a < self.nx and 0 <= b < self.ny and self._dist[a][b] < lowest:
+                lowest = self._dist[a][b]
+                best = (a, b)
+        return best
+
     @property
     def reachable_cells(self) -> int:
         return sum(1 for column in self._dist for d in column if d < inf)

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
+from shapely.errors import ShapelyError
+from shapely.geometry import LineString, Polygon
 
 from fibua.battlefield.model import (
     Battlefield,
@@ -188,9 +190,32 @@ class BuildingSpec(Strict):
                     ))
             if pair[0] == pair[1]:
                 found.append((("connections", i), f"connects section {pair[0]!r} to itself"))
+            elif pair[0] in ids and pair[1] in ids:
+                problem = self._passage_problem(pair)
+                if problem:
+                    found.append((("connections", i), problem))
         if found:
             raise problems_error(found)
         return self
+
+
+    def _passage_problem(self, pair: tuple[str, str]) -> str | None:
+        """Connected sections must share a wall with a door in it: the way through."""
+        by_id = {s.id: s.to_section() for s in self.sections}
+        a, b = by_id[pair[0]], by_id[pair[1]]
+        try:
+            shared = Polygon(a.footprint).boundary.intersection(Polygon(b.footprint).boundary)
+        except ShapelyError:
+            return None  # a malformed footprint is reported on its own
+        if shared.length <= 0:
+            return f"sections {pair[0]!r} and {pair[1]!r} share no wall"
+        for section in (a, b):
+            for opening in section.openings:
+                if opening.kind is OpeningKind.DOOR and opening.floor == 0 and \
+                        LineString(section.opening_segment(opening)).distance(shared) < 1e-6:
+                    return None
+        return (f"sections {pair[0]!r} and {pair[1]!r} have no ground-floor door in the "
+                "wall they share (add one to either section)")
 
 
 class MapSpec(Strict):

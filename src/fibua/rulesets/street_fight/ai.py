@@ -16,9 +16,11 @@ from math import atan2, cos, pi, sin
 from weakref import WeakKeyDictionary
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.shooting import Situation, hit_chance, increments, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase
@@ -43,6 +45,7 @@ _COVER_MEMO: WeakKeyDictionary[SightEngine, dict[tuple[int, int, str | None], bo
     WeakKeyDictionary()
 )
 _COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
+_SECTION_FIELDS: WeakKeyDictionary[SightEngine, dict[str, DistanceField]] = WeakKeyDictionary()
 
 
 class CoverMap:
@@ -73,6 +76,18 @@ class CoverMap:
             spot = Position(i + 0.5, j + 0.5, self._sight.section_at((i + 0.5, j + 0.5)), floor)
         source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
         return position_cover(self._sight, source, spot)
+
+
+def section_field(sight: SightEngine, section: str) -> DistanceField:
+    """Walking distances into one building section, built once per map."""
+    fields = _SECTION_FIELDS.setdefault(sight, {})
+    if section not in fields:
+        fields[section] = DistanceField(
+            sight,
+            lambda pos: pos.section == section,
+            lambda a, b: leg_blocked(sight, a, b) is None,
+        )
+    return fields[section]
 
 
 def cover_map(sight: SightEngine) -> CoverMap:
@@ -157,10 +172,11 @@ class Tactician:
             if score > here + 0.02:
                 options.append((Order(self.side, "move", f.id, {"to": [spot.x, spot.y]}),
                                 1 + score - here))
+        options += self._advance(view, f, threats, quiet, here)
         charge = self._charge(view, f, threats)
         if charge is not None:
             options.append(charge)
-        options += self._clear_floors(view, f)
+        options += self._clear_objective(view, f)
         if quiet:
             watch = self._watch(view, f)
             if watch is not None:
@@ -212,35 +228,62 @@ class Tactician:
 
     def _charge(self, view: SideView, f: Figure,
                 threats: list[Threat]) -> tuple[Order, float] | None:
-        for t in threats:
+        """Charge a visible enemy within a move when close combat favours us; always join
+        a fight a friend is already locked in (each extra attacker costs the enemy 1)."""
+        for t in sorted(threats, key=lambda t: t.pos.distance(f.pos)):
             gap = f.pos.distance(t.pos)
             if not t.visible or gap > MOVE_NORMAL or gap <= CONTACT:
                 continue
             mine = 1 + f.arms.close_combat  # the charge bonus
-            if mine > WEAPONS[t.weapon].close_combat:
+            locked = any(g.alive and g.id != f.id and g.pos.distance(t.pos) <= CONTACT
+                         for g in view.own)
+            if locked or mine > WEAPONS[t.weapon].close_combat:
                 x = t.pos.x + (f.pos.x - t.pos.x) * 0.6 / gap
                 y = t.pos.y + (f.pos.y - t.pos.y) * 0.6 / gap
                 return Order(self.side, "move", f.id, {"to": [round(x, 2), round(y, 2)]}), 1.5
         return None
 
-    def _clear_floors(self, view: SideView, f: Figure) -> list[tuple[Order, float]]:
-        """In an objective building, send figures to the floors no friend stands on: an
-        enemy upstairs is unseen from below, and holding means none is left inside."""
-        section = f.pos.section
-        if section is None or view.goal is None or view.goal.distance(f.pos) > 0:
+    def _advance(self, view: SideView, f: Figure, threats: list[Threat], quiet: bool,
+                 here: float) -> list[tuple[Order, float]]:
+        """Move along the best path toward the objective (walls and gateways included)."""
+        if view.goal is None or view.goal.distance(f.pos) == 0:
             return []
-        levels = view.sight.battlefield.section(section).levels
-        held = {g.pos.floor for g in view.own if g.alive and g.pos.section == section}
-        others = sum(1 for g in view.own if g.alive and g.pos.section == section
-                     and g.pos.floor == f.pos.floor and g.id != f.id)
-        if not others:
-            return []  # the last friend on this floor stays
-        return [
-            (Order(self.side, "move", f.id, {"to": [f.pos.x, f.pos.y], "floor": floor}),
-             1.3 + 0.01 * floor)
-            for floor in range(levels)
-            if floor not in held
-        ]
+        options = []
+        for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
+            path = view.goal.descend(f.pos, length - 0.01)
+            if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
+                continue
+            end = Position(path[-1][0], path[-1][1], view.sight.section_at(path[-1]))
+            score = self._place_scores(view, f, [f.pos, end], threats)[1]
+            options.append((Order(self.side, "move", f.id,
+                                  {"path": [[round(x, 2), round(y, 2)] for x, y in path]}),
+                            1 + score - here + 0.01))
+        return options
+
+    def _clear_objective(self, view: SideView, f: Figure) -> list[tuple[Order, float]]:
+        """Holding needs every room of the objective free of enemies, and an enemy
+        upstairs or next door is unseen: send spare figures to the floors and sections
+        of the objective that no friend stands in."""
+        here = f.pos.section
+        if here is None or here not in view.goal_sections:
+            return []
+        alive = [g for g in view.own if g.alive and g.id != f.id]
+        if not any(g.pos.section == here and g.pos.floor == f.pos.floor for g in alive):
+            return []  # the last friend in this room stays
+        held = {(g.pos.section, g.pos.floor) for g in alive} | {(here, f.pos.floor)}
+        battlefield = view.sight.battlefield
+        for floor in range(battlefield.section(here).levels):
+            if (here, floor) not in held:
+                return [(Order(self.side, "move", f.id,
+                               {"to": [f.pos.x, f.pos.y], "floor": floor}), 1.3)]
+        for section in view.goal_sections:
+            if (section, 0) in held or section == here:
+                continue
+            path = section_field(view.sight, section).descend(f.pos, MOVE_NORMAL - 0.01)
+            if len(path) > 1:
+                route = [[round(x, 2), round(y, 2)] for x, y in path]
+                return [(Order(self.side, "move", f.id, {"path": route}), 1.25)]
+        return []
 
     def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
         """Overwatch a visible point toward the enemy, when holding a place."""

@@ -33,6 +33,7 @@ class SideView:
     sight: SightEngine  # the map is public
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     enemy_zone: Position | None  # centre of the enemy's deployment zone (public)
+    goal_sections: tuple[str, ...]  # building sections the side must hold (public)
     options: Options
     result: dict[str, Any] | None
 
@@ -62,6 +63,8 @@ def observe(state: StreetFightState, side: str) -> SideView:
         sight=state.sight,
         goal=goal_field(state, side),
         enemy_zone=_zone_centre(state, state.enemy_of(side)),
+        goal_sections=tuple(sorted({s for v in state.scenario.victory if v.side == side
+                                    and v.kind == "hold" for s in v.sections})),
         options=state.options,
         result=state.result.to_dict() if state.result else None,
     )
