@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from games_bench import measure_games  # noqa: E402
-from sight_bench import measure_sight  # noqa: E402
+from games_bench import measure_games
+from sight_bench import measure_sight
 
 
 def pin_one_core() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from math import ceil, hypot
+from math import ceil, hypot, inf, isfinite
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
@@ -34,8 +34,19 @@ def _point(value: Any, what: str) -> tuple[float, float]:
         isinstance(value, list | tuple) and len(value) == 2
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
     ):
-        return float(value[0]), float(value[1])
+        try:
+            x, y = float(value[0]), float(value[1])
+        except OverflowError:  # an integer too large for a float
+            x = y = inf
+        if isfinite(x) and isfinite(y):
+            return x, y
     raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
+
+
+def _require_on_table(state: StreetFightState, x: float, y: float) -> None:
+    table = state.battlefield.table
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
 
 
 def _require_phase(state: StreetFightState, phase: Phase, kind: str) -> None:
@@ -71,10 +82,8 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
     if figure.overwatch is not None or figure.took_cover:
         raise IllegalOrder(f"{figure.name} is staying put this turn", code="stationary")
     points = _waypoints(params)
-    table = state.battlefield.table
     for x, y in points:
-        if not (0 <= x <= table.width and 0 <= y <= table.height):
-            raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
+        _require_on_table(state, x, y)
     plan = _trace(state, figure, points, params.get("floor"))
     if plan.length > MOVE_MAX + 1e-9:
         raise IllegalOrder(f"that move is {plan.length:.1f} in; at most {MOVE_MAX:g} in",
@@ -296,15 +305,30 @@ def _targets(state: StreetFightState, figure: Figure, params: dict[str, Any]) ->
             raise IllegalOrder(f"{figure.name} sees no enemy {name!r}", code="no-target")
         if engaged(state, target):
             raise IllegalOrder(f"{target.name} is in close combat", code="target-in-combat")
-        if target.full_cover and position_cover(state.sight, figure.pos, target.pos) >= 2:
+        if shielded(state, figure, target):
             raise IllegalOrder(f"{target.name} has taken full cover from that side",
                                code="full-cover")
         targets.append(target)
     return targets
 
 
+def shielded(state: StreetFightState, firer: Figure, target: Figure) -> bool:
+    """A target in full cover cannot be fired on from a side its cover faces."""
+    return target.full_cover and position_cover(state.sight, firer.pos, target.pos) >= 2
+
+
 def frontage(targets: list[Figure]) -> float:
     return max((a.pos.distance(b.pos) for a, b in combinations(targets, 2)), default=0.0)
+
+
+def within_frontage(targets: list[Figure], rounds: int) -> list[Figure]:
+    """The named targets, in order, that fit in a frontage of as many inches as rounds
+    were fired: the rounds rolled decide how wide the fire can spread."""
+    kept = [targets[0]]
+    for target in targets[1:]:
+        if ceil(round(frontage([*kept, target]), 9)) <= rounds:
+            kept.append(target)
+    return kept
 
 
 def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figure]) -> None:
@@ -312,8 +336,9 @@ def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figur
     if not figure.alive:
         state.emit("fire-cancelled", {"figure": figure.id}, state.sides)
         return
-    spread = frontage(targets) if len(targets) > 1 else 0.0
     rounds = roll_rounds(state, figure)
+    targets = within_frontage(targets, rounds)
+    spread = frontage(targets) if len(targets) > 1 else 0.0
     for i in range(rounds):
         target = targets[i % len(targets)]
         if target.alive:
@@ -328,7 +353,7 @@ def _interrupting_overwatch(state: StreetFightState, firer: Figure) -> None:
         ow = watcher.overwatch
         if ow is None or not ow.covers(firer.pos.x, firer.pos.y) or engaged(state, watcher):
             continue
-        if state.can_see(watcher.id, firer.id):
+        if state.can_see(watcher.id, firer.id) and not shielded(state, watcher, firer):
             overwatch_fire(state, watcher, firer)
             if not firer.alive:
                 return
@@ -367,7 +392,11 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
     if figure.moved > 0 or figure.took_cover or figure.overwatch is not None:
         raise IllegalOrder(f"{figure.name} has already been given its move order",
                            code="already-moved")
+    if not figure.arms.moves_and_fires and figure.counts_as_moving:
+        # it ran last turn: it still counts as moving, and overwatch fire is fire
+        raise IllegalOrder(f"an {figure.arms.title} cannot move and fire", code="moved")
     x, y = _point(params.get("point"), "point")
+    _require_on_table(state, x, y)
     radius = params.get("radius", OVERWATCH_POINT_RADIUS)
     if not isinstance(radius, int | float) or isinstance(radius, bool) or \
             not 0 < radius <= OVERWATCH_AREA_MAX_RADIUS:

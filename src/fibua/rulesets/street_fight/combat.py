@@ -36,8 +36,9 @@ def close_combat_phase(state: StreetFightState) -> None:
             loser = fight(state, a, b, counts)
             for f in (a, b):
                 outcome[f.id] = f is loser
-    for figure_id, lost in outcome.items():
-        state.figures[figure_id].lost_last_combat = lost
+    for figure in state.figures.values():
+        # "lost the previous round" speaks of the round just fought, if any
+        figure.lost_last_combat = outcome.get(figure.id, False)
 
 
 def combat_modifiers(

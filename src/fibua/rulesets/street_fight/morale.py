@@ -54,7 +54,8 @@ def fall_back(state: StreetFightState, figure: Figure) -> None:
     """Run directly away from the danger, up to a full move, stopping at the first cover."""
     assert figure.fleeing_from is not None
     sx, sy = figure.fleeing_from
-    source = Position(sx, sy)
+    # the source's building matters: from inside it, it sees out through its openings
+    source = Position(sx, sy, state.sight.section_at((sx, sy)))
     dx, dy = figure.pos.x - sx, figure.pos.y - sy
     norm = hypot(dx, dy) or 1.0
     ux, uy = (dx / norm, dy / norm) if (dx, dy) != (0, 0) else (0.0, -1.0)

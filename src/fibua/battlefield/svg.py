@@ -1,0 +1,215 @@
+"""Top-down SVG picture of a battlefield, with optional figure markers.
+
+Drawing happens in table units inside a group whose transform flips the y axis (the table's
+y grows north, SVG's grows down); text is placed outside that group so it reads upright.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from math import floor, log10
+from xml.sax.saxutils import escape, quoteattr
+
+from fibua.battlefield.model import (
+    Battlefield,
+    Construction,
+    Obstacle,
+    ObstacleKind,
+    OpeningKind,
+    Point,
+    Section,
+    SectionState,
+    TerrainKind,
+)
+
+PIXELS_WIDE = 1000.0
+
+GROUND = "#ebe6d2"
+TERRAIN_FILL = {
+    TerrainKind.OPEN: GROUND,
+    TerrainKind.ROAD: "#bdb7aa",
+    TerrainKind.ROUGH: "#b5c48a",
+    TerrainKind.RUBBLE: "url(#rubble)",
+    TerrainKind.PLOT: "#e0dbc2",
+}
+CONSTRUCTION_FILL = {
+    Construction.WOODEN: ("#d2ad80", "#7a5530"),
+    Construction.BRICK: ("#c9745a", "#6e2f1d"),
+    Construction.STRONG: ("#a7a7a2", "#4a4a46"),
+    Construction.BUNKER: ("#7b7d6a", "#33342a"),
+}
+STATE_FILL = {
+    SectionState.BURNING: ("#ff6a2b", "#a82800"),
+    SectionState.RUBBLE: ("url(#rubble)", "#6d6458"),
+}
+OPENING_STROKE = {
+    OpeningKind.DOOR: "#fff4d6",
+    OpeningKind.WINDOW: "#7cc6ff",
+    OpeningKind.SLIT: "#111111",
+}
+OBSTACLE_STYLE = {
+    ObstacleKind.HIGH_WALL: ("#4d4d4d", 2.2, ""),
+    ObstacleKind.LOW_WALL: ("#8c8c8c", 1.6, ""),
+    ObstacleKind.HEDGE: ("#3f7d2c", 3.0, ""),
+    ObstacleKind.FENCE: ("#8a6d3b", 1.0, "2 1.5"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A figure or unit drawn as a dot with a label; `side` groups markers by player."""
+
+    x: float
+    y: float
+    label: str = ""
+    side: str = ""
+    colour: str = "#1f4fa0"
+
+
+def _num(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _points(points: Iterable[Point]) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _defs(unit: float) -> str:
+    step = _num(unit * 4)
+    return (
+        "<defs>"
+        f'<pattern id="rubble" patternUnits="userSpaceOnUse" width="{step}" height="{step}">'
+        f'<rect width="{step}" height="{step}" fill="#a69c8e"/>'
+        f'<path d="M0,0 L{step},{step}" stroke="#6d6458" stroke-width="{_num(unit * 0.8)}"/>'
+        "</pattern></defs>"
+    )
+
+
+def _terrain(battlefield: Battlefield) -> list[str]:
+    return [
+        f'<polygon class="terrain {area.kind.value}" points="{_points(area.polygon)}" '
+        f'fill="{TERRAIN_FILL[area.kind]}"/>'
+        for area in battlefield.terrain
+    ]
+
+
+def _obstacle(obstacle: Obstacle, unit: float) -> str:
+    colour, width, dash = OBSTACLE_STYLE[obstacle.kind]
+    dashes = f' stroke-dasharray="{_points_dash(dash, unit)}"' if dash else ""
+    return (
+        f'<polyline class="obstacle {obstacle.kind.value}" points="{_points(obstacle.points)}" '
+        f'fill="none" stroke="{colour}" stroke-width="{_num(width * unit)}" '
+        f'stroke-linecap="round" stroke-linejoin="round"{dashes}/>'
+    )
+
+
+def _points_dash(dash: str, unit: float) -> str:
+    return " ".join(_num(float(v) * unit) for v in dash.split())
+
+
+def _section(section: Section, state: SectionState, unit: float) -> str:
+    fill, stroke = STATE_FILL.get(state, CONSTRUCTION_FILL[section.construction])
+    return (
+        f'<polygon class="section {state.value}" data-id={quoteattr(section.id)} '
+        f'points="{_points(section.footprint)}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="{_num(unit * 1.2)}" stroke-linejoin="miter"/>'
+    )
+
+
+def _buildings(
+    battlefield: Battlefield, states: Mapping[str, SectionState], unit: float
+) -> list[str]:
+    # Openings go on top of every footprint, else a neighbour would hide an inside door.
+    sections = [s for b in battlefield.buildings for s in b.sections]
+    state = {s.id: states.get(s.id, SectionState.INTACT) for s in sections}
+    shapes = [_section(s, state[s.id], unit) for s in sections]
+    for section in sections:
+        if state[section.id] is not SectionState.RUBBLE:
+            shapes.extend(_openings(section, unit))
+    return shapes
+
+
+def _openings(section: Section, unit: float) -> list[str]:
+    # Ground-floor openings drawn broad, upper floors thinner on top, so both stay visible.
+    shapes = []
+    for opening in sorted(section.openings, key=lambda o: o.floor):
+        (x0, y0), (x1, y1) = section.opening_segment(opening)
+        width = unit * (1.6 if opening.floor == 0 else 0.8)
+        shapes.append(
+            f'<line class="opening {opening.kind.value}" data-floor="{opening.floor}" '
+            f'x1="{_num(x0)}" y1="{_num(y0)}" x2="{_num(x1)}" y2="{_num(y1)}" '
+            f'stroke="{OPENING_STROKE[opening.kind]}" stroke-width="{_num(width)}"/>'
+        )
+    return shapes
+
+
+def _nice_length(span: float) -> float:
+    """A round length (1, 2 or 5 times a power of ten) near a fifth of `span`."""
+    target = max(span / 5, 1e-9)
+    power = 10.0 ** floor(log10(target))
+    return max((m * power for m in (1, 2, 5) if m * power <= target), default=power)
+
+
+def _scale_bar(battlefield: Battlefield, unit: float, flip: float) -> list[str]:
+    table = battlefield.table
+    length = _nice_length(table.width)
+    x0, y = unit * 6, flip - unit * 6  # bottom-left corner, in flipped (screen) coordinates
+    height = unit * 1.5
+    text_size = unit * 5
+    return [
+        '<g class="scale-bar">',
+        f'<rect x="{_num(x0)}" y="{_num(y - height)}" width="{_num(length)}" '
+        f'height="{_num(height)}" fill="#222" stroke="#fff" stroke-width="{_num(unit * 0.4)}"/>',
+        f'<text x="{_num(x0)}" y="{_num(y - height * 2)}" font-size="{_num(text_size)}" '
+        f'font-family="sans-serif" fill="#222">{escape(_num(length))} {table.unit.value}</text>',
+        "</g>",
+    ]
+
+
+def _markers(markers: Sequence[Marker], unit: float, flip: float) -> list[str]:
+    shapes = []
+    for marker in markers:
+        cx, cy = marker.x, flip - marker.y
+        shapes.append(
+            f'<g class="marker" data-side={quoteattr(marker.side)}>'
+            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(unit * 2.2)}" '
+            f'fill={quoteattr(marker.colour)} stroke="#fff" '
+            f'stroke-width="{_num(unit * 0.6)}"/>'
+            f'<text x="{_num(cx + unit * 3)}" y="{_num(cy + unit * 1.5)}" '
+            f'font-size="{_num(unit * 4.5)}" font-family="sans-serif" fill="#111" '
+            f'stroke="#fff" stroke-width="{_num(unit * 0.8)}" paint-order="stroke">'
+            f"{escape(marker.label)}</text></g>"
+        )
+    return shapes
+
+
+def render_svg(
+    battlefield: Battlefield,
+    states: Mapping[str, SectionState] | None = None,
+    markers: Sequence[Marker] = (),
+) -> str:
+    """The battlefield seen from above as an SVG document (sections missing from `states`
+    are intact)."""
+    states = states or {}
+    table = battlefield.table
+    width, height = table.width, table.height
+    unit = max(width, height) / 400  # stroke widths and text scale with the table
+    pixels_high = PIXELS_WIDE * height / width if width else PIXELS_WIDE
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{_num(PIXELS_WIDE)}" height="{_num(pixels_high)}" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}">',
+        _defs(unit),
+        f'<rect class="table" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '
+        f'fill="{GROUND}"/>',
+        f'<g class="map" transform="matrix(1 0 0 -1 0 {_num(height)})">',
+        *_terrain(battlefield),
+        *(_obstacle(obstacle, unit) for obstacle in battlefield.obstacles),
+        *_buildings(battlefield, states, unit),
+        "</g>",
+        *_scale_bar(battlefield, unit, height),
+        *_markers(markers, unit, height),
+        "</svg>",
+    ]
+    return "\n".join(parts)

@@ -1,0 +1,242 @@
+"""The exact odds of a Street-Fight firing against hand-worked closed forms, and against
+brute-force enumeration of the dice (on paper and through the game itself)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from fibua.core.errors import IllegalOrder
+from fibua.core.orders import Order
+from fibua.rulesets.street_fight.odds import ShootQuestion, shoot_odds
+from sf_helpers import figure, forced_game, make_scenario
+
+# a hit kills on a d10 of at least: pistol 5, rifles 4, LMG 3, HMG 2
+KILL_PER_HIT = {"pistol": F(6, 10), "rifle": F(7, 10), "scoped-rifle": F(7, 10),
+                "assault-rifle": F(7, 10), "lmg": F(8, 10), "hmg": F(9, 10)}
+# rounds per firing: one; ceil(d10/2) = 1..5 each 2 in 10; d10 = 1..10 each 1 in 10
+MOST_ROUNDS = {"pistol": 1, "rifle": 1, "scoped-rifle": 1, "assault-rifle": 5, "lmg": 10,
+               "hmg": 10}
+
+
+def closed_kill(weapon: str, chance: int) -> F:
+    """1 - mean over the rounds n of (1 - p)^n, p = hit x kill; the sum is geometric:
+    sum_{n=1..N} q^n = q (1 - q^N) / (1 - q)."""
+    p = F(chance, 100) * KILL_PER_HIT[weapon]
+    q = 1 - p
+    most = MOST_ROUNDS[weapon]
+    if q == 1:
+        return F(0)
+    return 1 - q * (1 - q**most) / (1 - q) / most
+
+
+def question(**kw: Any) -> ShootQuestion:
+    return ShootQuestion.model_validate(kw)
+
+
+def odds(weapon: str, **kw: Any) -> dict[str, Any]:
+    return shoot_odds(question(weapon=weapon, **kw)).values
+
+
+def check(values: dict[str, Any], weapon: str, chance: int) -> None:
+    assert values["chance_percent"] == chance
+    assert values["hit"] == float(F(chance, 100))
+    assert values["kill_per_hit"] == float(KILL_PER_HIT[weapon])
+    assert values["kill"] == pytest.approx(float(closed_kill(weapon, chance)), abs=1e-12)
+
+
+# (weapon, question, chance to hit in percent, worked by hand)
+CASES: list[tuple[str, dict[str, Any], int]] = [
+    # range: 10% per increment or part of one
+    ("rifle", {"range": 8}, 90),  # 100 - 20 + 10
+    ("rifle", {"range": 8.1}, 80),  # 3 increments
+    ("rifle", {"range": 0.1}, 100),  # 100 - 10 + 10
+    ("pistol", {"range": 2}, 90),
+    ("pistol", {"range": 2.1}, 80),
+    ("pistol", {"range": 13}, 30),  # 7 increments
+    ("scoped-rifle", {"range": 16}, 80),  # 100 - 40 + 20
+    ("assault-rifle", {"range": 9}, 80),  # 100 - 30 + 10
+    ("assault-rifle", {"range": 9.5}, 70),
+    ("lmg", {"range": 10}, 70),
+    ("hmg", {"range": 10}, 80),  # 2 increments of 5
+    ("hmg", {"range": 10.5}, 70),
+    # cover: 25% per quarter
+    ("rifle", {"range": 8, "cover": "1/4"}, 65),
+    ("rifle", {"range": 8, "cover": "1/2"}, 40),
+    ("rifle", {"range": 8, "cover": "3/4"}, 15),
+    # movement
+    ("rifle", {"range": 8, "target_moving": True}, 70),
+    ("rifle", {"range": 8, "firer_moving": True}, 70),
+    ("rifle", {"range": 8, "target_moving": True, "firer_moving": True}, 50),
+    # aiming: 10% a turn, three turns at most
+    ("pistol", {"range": 8, "aim": 1}, 70),
+    ("pistol", {"range": 8, "aim": 2}, 80),
+    ("pistol", {"range": 8, "aim": 3}, 90),
+    ("pistol", {"range": 8, "aim": 7}, 90),
+    ("hmg", {"range": 15, "aim": 3}, 70),  # the HMG gets no aiming bonus
+    # overwatch: -10 at a point, -20 over a large area, no aiming, weapon bonus kept
+    ("rifle", {"range": 8, "overwatch": True}, 80),
+    ("rifle", {"range": 8, "overwatch": True, "large_area": True}, 70),
+    ("rifle", {"range": 8, "large_area": True}, 70),
+    ("rifle", {"range": 8, "overwatch": True, "aim": 3}, 80),
+    ("rifle", {"range": 8, "large_area": True, "aim": 2}, 70),
+    ("scoped-rifle", {"range": 8, "overwatch": True}, 90),  # keeps its +20
+    ("scoped-rifle", {"range": 12, "overwatch": True, "large_area": True, "aim": 3}, 70),
+    ("lmg", {"range": 8, "overwatch": True, "target_moving": True}, 50),
+    # spread: 10% per inch of frontage or part of one
+    ("lmg", {"range": 8, "spread": 2}, 60),
+    ("lmg", {"range": 8, "spread": 2.5}, 50),
+    ("lmg", {"range": 4, "spread": 6}, 30),  # the seed's example: 6 rounds over 6in, -60
+    ("assault-rifle", {"range": 3, "spread": 0.2}, 90),
+    ("hmg", {"range": 5, "spread": 10}, 0),
+    # clamped to 0..100
+    ("scoped-rifle", {"range": 1}, 100),  # 110
+    ("rifle", {"range": 1, "aim": 3}, 100),  # 130
+    ("pistol", {"range": 22}, 0),  # -10
+    ("hmg", {"range": 5, "cover": "3/4", "target_moving": True}, 0),  # -5
+    # everything at once: -30 range, -25 cover, -20, -20, +20 aim, +10 rifle
+    ("rifle", {"range": 9, "cover": "1/4", "target_moving": True, "firer_moving": True,
+               "aim": 2}, 35),
+]
+
+
+@pytest.mark.parametrize(("weapon", "question", "chance"), CASES,
+                         ids=[f"{w}-{q}" for w, q, _ in CASES])
+def test_odds_match_the_closed_form(weapon: str, question: dict[str, Any], chance: int) -> None:
+    check(odds(weapon, **question), weapon, chance)
+
+
+def test_lmg_at_ten_inches() -> None:
+    values = odds("lmg", range=10)
+    assert values["hit"] == 0.7
+    # kill = 1 - mean over r = 1..10 of (1 - 0.7 x 0.8)^r
+    expected = 1 - sum((1 - F(7, 10) * F(8, 10)) ** r for r in range(1, 11)) / 10
+    assert values["kill"] == pytest.approx(float(expected), abs=1e-12)
+    assert values["rounds"] == 5.5 and values["expected_hits"] == pytest.approx(5.5 * 0.7)
+
+
+def test_single_shot_kill_is_hit_times_kill_roll() -> None:
+    assert odds("pistol", range=4)["kill"] == pytest.approx(0.8 * 0.6)
+    assert odds("rifle", range=8)["kill"] == pytest.approx(0.9 * 0.7)
+    assert odds("rifle", range=8)["rounds"] == 1.0
+
+
+def test_assault_rifle_rounds_are_one_to_five_evenly() -> None:
+    values = odds("assault-rifle", range=9)
+    p = F(8, 10) * F(7, 10)
+    assert values["rounds"] == 3.0
+    assert values["kill"] == pytest.approx(
+        float(1 - sum((1 - p) ** r for r in range(1, 6)) / 5), abs=1e-12)
+
+
+def test_modifiers_are_named_in_the_report() -> None:
+    report = shoot_odds(question(weapon="scoped-rifle", range=9, cover="1/2",
+                                      target_moving=True, overwatch=True, aim=2))
+    assert report.values["modifiers"] == {
+        "base": 100, "range 3 x 4in": -30, "cover 2/4": -50, "moving target": -20,
+        "Scoped rifle bonus": 20, "overwatch": -10}
+    assert ("chance to hit (each round)", "10%") in report.breakdown
+    spread = odds("lmg", range=4, spread=3.2, firer_moving=True)["modifiers"]
+    assert spread == {"base": 100, "range 1 x 4in": -10, "moving firer": -20,
+                      "spread over 4in": -40}
+
+
+def test_hmg_cannot_move_and_fire() -> None:
+    with pytest.raises(IllegalOrder) as caught:
+        shoot_odds(question(weapon="hmg", range=5, firer_moving=True))
+    assert caught.value.code == "moved" and caught.value.reason
+
+
+@pytest.mark.parametrize("weapon", ["pistol", "rifle", "scoped-rifle"])
+def test_single_shot_weapons_cannot_spread(weapon: str) -> None:
+    with pytest.raises(IllegalOrder) as caught:
+        shoot_odds(question(weapon=weapon, range=5, spread=1))
+    assert caught.value.code == "not-automatic"
+
+
+@pytest.mark.parametrize("bad", [
+    {"weapon": "flamethrower", "range": 4}, {"weapon": "rifle", "range": -1},
+    {"weapon": "rifle", "range": 4, "cover": "1/3"}, {"weapon": "rifle", "range": 4, "aim": -1},
+    {"weapon": "rifle", "range": 4, "smoke": True},
+])
+def test_bad_questions_are_refused(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        question(**bad)
+
+
+# --------------------------------------------------------------- brute force on paper
+
+
+def enumerate_kill(weapon: str, chance: int) -> F:
+    """Walk every face: the rounds die, then per round every d100 face and, on a hit, every
+    d10 face, stopping at the first kill. Round outcomes are grouped by the faces that
+    give them, so the walk stays exact and small."""
+    kill_at = {"pistol": 5, "rifle": 4, "scoped-rifle": 4, "assault-rifle": 4, "lmg": 3,
+               "hmg": 2}[weapon]
+    pairs = [(h, k) for h in range(1, 101) for k in range(1, 11)]
+    killing = sum(1 for h, k in pairs if h <= chance and k >= kill_at)
+    p = F(killing, len(pairs))
+
+    def survive(rounds: int) -> F:
+        return F(1) if rounds == 0 else (1 - p) * survive(rounds - 1)
+
+    if weapon in ("assault-rifle", "lmg", "hmg"):
+        faces = range(1, 11)
+        counts = [-(-f // 2) if weapon == "assault-rifle" else f for f in faces]
+    else:
+        counts = [1]
+    return 1 - sum((survive(n) for n in counts), F(0)) / len(counts)
+
+
+@pytest.mark.parametrize(("weapon", "question", "chance"), [
+    ("pistol", {"range": 5}, 70), ("rifle", {"range": 8.1, "cover": "1/4"}, 55),
+    ("scoped-rifle", {"range": 4, "aim": 1}, 100), ("assault-rifle", {"range": 7}, 80),
+    ("lmg", {"range": 10, "target_moving": True}, 50), ("hmg", {"range": 25}, 50),
+])
+def test_odds_match_enumerating_every_face(
+    weapon: str, question: dict[str, Any], chance: int
+) -> None:
+    values = odds(weapon, **question)
+    assert values["chance_percent"] == chance
+    assert values["kill"] == pytest.approx(float(enumerate_kill(weapon, chance)), abs=1e-12)
+
+
+# ------------------------------------------------------------ brute force in the game
+
+
+def test_the_game_agrees_with_the_odds_over_every_face() -> None:
+    """A rifle at 8.1in in the open: every d100 face and every d10 kill face, fired in a
+    real game; the share that hits and kills is the odds' answer exactly."""
+    scenario = make_scenario([figure("b1", "rifle", (20, 10))],
+                             [figure("r1", "rifle", (20, 18.1))])
+    hits = kills = 0
+    for hit_face in range(1, 101):
+        for kill_face in range(1, 11):
+            game = forced_game(scenario, [2, 1, hit_face, kill_face])
+            game.apply(Order("blue", "end"))
+            game.apply(Order("red", "end"))
+            events = game.apply(Order("blue", "shoot", "b1", {"target": "r1"}))
+            (shot,) = [e.data for e in events if e.kind == "shot"]
+            hits += shot["hit"]
+            kills += shot["killed"]
+    values = odds("rifle", range=8.1)
+    assert F(hits, 1000) == F(values["chance_percent"], 100) == F(80, 100)
+    assert F(kills, 1000) == F(80 * 7, 1000)
+    assert values["kill"] == pytest.approx(kills / 1000, abs=1e-12)
+
+
+def test_the_game_fires_the_mean_number_of_rounds_the_odds_give() -> None:
+    scenario = make_scenario([figure("b1", "assault-rifle", (20, 10))],
+                             [figure("r1", "rifle", (20, 22))])
+    fired = 0
+    for face in range(1, 11):
+        rounds = -(-face // 2)
+        game = forced_game(scenario, [2, 1, face] + [100] * rounds)
+        game.apply(Order("blue", "end"))
+        game.apply(Order("red", "end"))
+        events = game.apply(Order("blue", "shoot", "b1", {"target": "r1"}))
+        fired += sum(1 for e in events if e.kind == "shot")
+    assert F(fired, 10) == F(3) == odds("assault-rifle", range=12)["rounds"]
