@@ -254,7 +254,7 @@ class ToyRuleSet(RuleSet[ToyState]):
         scores = {side: float(n) for side, n in counts.items()}
         return Result(winner, reason if winner else "drawn", scores)
 
-    def computer(self, side: str, seed: int) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
         return FirstShot(side)
 
     def random_player(self, side: str, seed: int) -> Player:

@@ -58,6 +58,16 @@ class OddsQuery:
     compute: Callable[[Any], OddsReport]
 
 
+@dataclass(frozen=True)
+class Seat:
+    """One player's place at the table: a side, and the units that player commands
+    (None: all of the side's units). Several seats can share a side (commanders)."""
+
+    name: str
+    side: str
+    units: frozenset[str] | None = None
+
+
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 
@@ -140,9 +150,20 @@ class RuleSet(ABC, Generic[S]):
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""
 
+    def after_action(self, state: S) -> list[str]:
+        """The after-action report, shown once the game is over: everything revealed
+        (where every unit was, what it saw). Lines of text; none by default."""
+        return []
+
+    def seats(self, scenario: Scenario, side: str) -> list[Seat]:
+        """The seats of a side, in the order they give orders; by default one seat."""
+        return [Seat(side, side)]
+
     @abstractmethod
-    def computer(self, side: str, seed: int) -> Player:
-        """The computer opponent for a side."""
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+        """The computer player for a side, or for some of its units (a seat no person
+        took). Limited to units, it answers `end` once those units have their orders:
+        the caller then passes to the side's next seat."""
 
     @abstractmethod
     def random_player(self, side: str, seed: int) -> Player:
@@ -154,6 +175,8 @@ _REGISTRY: dict[str, RuleSet[Any]] = {}
 #: Rule sets that ship with fibua, imported on first use so the core never imports them.
 BUILTIN: dict[str, str] = {
     "street-fight": "fibua.rulesets.street_fight",
+    "street-fighter": "fibua.rulesets.street_fighter",
+    "house-clearing": "fibua.rulesets.house_clearing",
 }
 
 

@@ -127,10 +127,10 @@ class StreetFight(RuleSet[StreetFightState]):
     def result(self, state: StreetFightState) -> Result | None:
         return state.result
 
-    def computer(self, side: str, seed: int) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
         from fibua.rulesets.street_fight.ai import Tactician
 
-        return Tactician(side, seed)
+        return Tactician(side, seed, units)
 
     def random_player(self, side: str, seed: int) -> Player:
         from fibua.players.random_player import RandomPlayer
