@@ -23,7 +23,7 @@ from fibua.cli.terminal import PlaySession
 from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
 from fibua.core.game import Game, play_out
 from fibua.core.replay import ReplayReport, replay, write_log
-from fibua.core.ruleset import Player, find_ruleset, ruleset_names
+from fibua.core.ruleset import Player, Seat, find_ruleset, ruleset_names
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
 
@@ -113,6 +113,17 @@ def default_scenario() -> str:
     raise InputError([Problem("play", "", "no bundled scenarios: name a scenario file")])
 
 
+def human_seats(seats: list[Seat], chosen: list[str] | None) -> set[str]:
+    names = [s.name for s in seats]
+    if not chosen:
+        return set(names)
+    unknown = [c for c in chosen if c not in names]
+    if unknown:
+        raise InputError([Problem("--seat", "", f"no seat {unknown[0]!r}; the seats are "
+                                                f"{', '.join(names)}")])
+    return set(chosen)
+
+
 def human_side(scenario: Scenario, side: str | None) -> str:
     if side is not None:
         return check_side(scenario, side)
@@ -129,20 +140,37 @@ def play(
     out: Annotated[
         Path | None, typer.Option(help="write the full game log here at the end")
     ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(help="a seat (commander) of your side played by a person; repeat for "
+                          "several; the other seats are played by the computer (default: "
+                          "every seat by people)"),
+    ] = None,
 ) -> None:
     """Play a scenario at the terminal against the computer."""
     loaded = load_scenario(scenario or default_scenario())
     you = human_side(loaded, side)
     game_seed = seed if seed is not None else secrets.randbelow(2**31)
     game = Game(loaded, game_seed)
+    seats = game.ruleset.seats(loaded, you)
+    people = human_seats(seats, seat)
     out_console = console()
     out_console.print(f"{loaded.scenario.title} ({loaded.ruleset}): you play {you}. Type help.")
+    if len(seats) > 1:
+        out_console.print("Seats, in order: " + ", ".join(
+            f"{s.name} ({'person' if s.name in people else 'computer'})" for s in seats),
+            markup=False)
     session = PlaySession(
         game,
         you,
         computer_players(loaded, game_seed, (you,)),
         out_console,
         echo=not sys.stdin.isatty(),
+        seats=seats,
+        seat_players={
+            s.name: game.ruleset.computer(you, game_seed + 100 + i, s.units)
+            for i, s in enumerate(seats) if s.name not in people
+        },
     )
     outcome = session.run()
     if outcome == "eof":

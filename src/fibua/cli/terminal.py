@@ -25,7 +25,7 @@ from fibua.core.errors import IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player
+from fibua.core.ruleset import Player, Seat
 
 # -- orders as typed ------------------------------------------------------------------------
 
@@ -487,7 +487,9 @@ def read_stdin_line() -> str | None:
 
 @dataclass
 class PlaySession:
-    """One person plays `side` at the terminal; the computer plays `computers`."""
+    """People play `side` at the terminal, one seat after another (the side's commanders
+    take turns at the keyboard); the computer plays the other sides (`computers`) and the
+    seats of `side` that no person took (`seat_players`)."""
 
     game: Game
     side: str
@@ -497,15 +499,20 @@ class PlaySession:
     #: repeat what was read after the prompt, so a piped transcript reads like a session
     echo: bool = False
     max_orders_listed: int = 30
+    #: the side's seats in order; empty means one seat with every unit
+    seats: Sequence[Seat] = ()
+    #: computer players for seats of `side` that no person took, by seat name
+    seat_players: Mapping[str, Player] = field(default_factory=dict)
     _shown: int = field(default=0, init=False)
     _letters: Letters = field(default_factory=Letters, init=False)
+    _seat: Seat | None = field(default=None, init=False)
 
     def run(self) -> Outcome:
         while (acting := self.game.to_act()) is not None:
             if acting != self.side:
                 self._computer_order(acting)
                 continue
-            stop = self._human_turn()
+            stop = self._side_turn() if len(self.seats) > 1 else self._human_turn()
             if stop is not None:
                 return stop
         self.show_new_events()
@@ -516,6 +523,36 @@ class PlaySession:
         player = self.computers[side]
         order = player.choose(self.game.observe(side), LegalOrders(self.game, side))
         self.game.apply(order)
+
+    def _side_turn(self) -> Outcome | None:
+        """Each seat gives its units' orders; the side's phase ends after the last."""
+        mark = len(self.game.orders)
+        for seat in self.seats:
+            self._seat = seat
+            stop = self._seat_turn(seat)
+            self._seat = None
+            if stop is not None:
+                return stop
+            if self.game.to_act() != self.side or self._phase_moved_on(mark):
+                return None
+        self.game.apply(Order(self.side, "end"))
+        return None
+
+    def _phase_moved_on(self, mark: int) -> bool:
+        # an order can end the side's phase by itself (nothing left to do)
+        return any(o.kind == "end" for o in self.game.orders[mark:])
+
+    def _seat_turn(self, seat: Seat) -> Outcome | None:
+        player = self.seat_players.get(seat.name)
+        if player is None:
+            self.console.print(Rule(f"{seat.name}: your orders (type done when finished)"))
+            return self._human_turn()
+        while self.game.to_act() == self.side:
+            order = player.choose(self.game.observe(self.side), LegalOrders(self.game, self.side))
+            if order.kind == "end":
+                return None
+            self.game.apply(order)
+        return None
 
     def _human_turn(self) -> Outcome | None:
         self.show_screen()
@@ -530,7 +567,8 @@ class PlaySession:
                 return "quit"
 
     def _ask(self) -> str | None:
-        self.console.print(f"{self.side}> ", end="", markup=False, highlight=False)
+        who = self._seat.name if self._seat is not None else self.side
+        self.console.print(f"{who}> ", end="", markup=False, highlight=False)
         line = self.read_line()
         if line is None:
             self.console.print()
@@ -561,8 +599,11 @@ class PlaySession:
         return self.give(text)
 
     def give(self, text: str) -> Step:
+        if self._seat is not None and text.split()[0].lower() in ("done", "end"):
+            return "done"  # this seat has finished; the next one takes the keyboard
         try:
             order = parse_order(text, self.side)
+            self._check_seat(order)
             self.game.apply(order)
         except OrderSyntaxError as error:
             self._warn(f"{error} (type help for the syntax)")
@@ -570,7 +611,17 @@ class PlaySession:
         except IllegalOrder as error:
             self._warn(f"not allowed: {error.reason}")
             return "again"
+        if self._seat is not None and self.game.to_act() == self.side:
+            self.show_new_events()
+            return "again"  # a seat gives all its orders before passing the keyboard on
         return "done"
+
+    def _check_seat(self, order: Order) -> None:
+        seat = self._seat
+        if seat is None or seat.units is None or order.unit is None:
+            return
+        if order.unit not in seat.units:
+            raise IllegalOrder(f"{order.unit} is not under {seat.name}'s command", order, "seat")
 
     def preview(self, text: str) -> None:
         try:
@@ -646,3 +697,8 @@ class PlaySession:
         self.console.print(f"{result.reason}", markup=False)
         for side, score in result.scores.items():
             self.console.print(f"  {side}: {score:g}", markup=False)
+        report = self.game.ruleset.after_action(self.game.state)
+        if report:
+            self.console.print(Rule("After-action report"))
+            for line in report:
+                self.console.print(line, markup=False, highlight=False)

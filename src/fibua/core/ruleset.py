@@ -60,8 +60,9 @@ class OddsQuery:
 
 @dataclass(frozen=True)
 class Seat:
-    """One player's place at the table: a side, and the units that player commands
-    (None: all of the side's units). Several seats can share a side (commanders)."""
+    """One player's place at the table: a side, and the units that player commands, as
+    the ids its orders name in `Order.unit` (None: all of the side's). Several seats can
+    share a side (commanders)."""
 
     name: str
     side: str

@@ -109,7 +109,7 @@ class Threat:
 class Tactician:
     def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
         self.side = side
-        self.units = units  # the units (here: figures' units) it commands; None for all
+        self.units = units  # the figures it commands; None for all
         self._rng = random.Random(seed)
         self._phase: tuple[int, Phase] = (0, Phase.MOVE)
         self._done: set[str] = set()  # figures already given their order (or left alone)
@@ -134,7 +134,7 @@ class Tactician:
     def _by_distance(self, view: SideView) -> list[Figure]:
         """Leading figures first, so those behind can follow into the space they leave."""
         alive = [f for f in view.own
-                 if f.alive and (self.units is None or f.unit in self.units)]
+                 if f.alive and (self.units is None or f.id in self.units)]
         if view.goal is None:
             return alive
         goal = view.goal

@@ -1,0 +1,57 @@
+"""Several commanders on one side take turns at the keyboard; seats no person took are
+played by the computer, limited to their own units."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rich.console import Console
+
+from fibua.cli.main import computer_players
+from fibua.cli.terminal import PlaySession
+from fibua.core.game import Game
+from fibua.core.ruleset import Seat
+from fibua.scenario.loader import load_scenario
+
+BREN = frozenset({"dunn", "ashworth", "kelly"})
+RIFLES = frozenset({"hollis", "morgan", "whitcombe", "barnes", "fenwick"})
+
+
+def session(lines: list[str], people: set[str]) -> tuple[PlaySession, Console]:
+    scenario = load_scenario("corner-shop")
+    game = Game(scenario, 3)
+    while game.to_act() != "british":  # let the Germans move first if they won initiative
+        player = computer_players(scenario, 3, ("british",))["germans"]
+        game.apply(player.choose(game.observe("germans"), game.legal_orders("germans")))
+    seats = [Seat("bren", "british", BREN), Seat("rifles", "british", RIFLES)]
+    feed: Iterator[str] = iter(lines)
+    out = Console(record=True, width=100)
+    play = PlaySession(
+        game, "british", computer_players(scenario, 3, ("british",)), out,
+        read_line=lambda: next(feed, None), echo=True, seats=seats,
+        seat_players={s.name: game.ruleset.computer("british", 9, s.units)
+                      for s in seats if s.name not in people},
+    )
+    return play, out
+
+
+def test_each_seat_orders_only_its_own_units_then_the_computer_seat_plays() -> None:
+    play, out = session(["move hollis to=16,4", "move dunn to=4,4", "done"], {"bren"})
+    assert play.run() == "eof"
+    text = out.export_text()
+    assert "hollis is not under bren's command" in text
+    orders = play.game.orders
+    mine = [o for o in orders if o.side == "british" and o.kind != "end"]
+    assert mine[0].unit == "dunn"
+    assert {o.unit for o in mine[1:]} <= RIFLES  # the computer seat moved only its own
+    assert any(o.side == "british" and o.kind == "end" for o in orders)
+
+
+def test_two_people_pass_the_keyboard() -> None:
+    play, out = session(["move dunn to=4,4", "done", "move hollis to=16,4", "done"],
+                        {"bren", "rifles"})
+    play.run()
+    text = out.export_text()
+    assert "bren> " in text and "rifles> " in text
+    british = [o.unit for o in play.game.orders if o.side == "british" and o.unit]
+    assert british[:2] == ["dunn", "hollis"]
