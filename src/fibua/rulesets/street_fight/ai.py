@@ -27,13 +27,14 @@ from fibua.rulesets.street_fight.state import Figure, Phase
 from fibua.rulesets.street_fight.tables import CONTACT, MOVE_MAX, MOVE_NORMAL, WEAPONS, WeaponName
 from fibua.rulesets.street_fight.views import SideView
 
-HEADINGS = 12
+HEADINGS = 8
 WALK = (2.5, MOVE_NORMAL)
 RUN = (MOVE_MAX,)
 PROGRESS = 0.07  # value of an inch nearer the objective
 HOLDING = 0.4  # value of standing in the objective
 SHELTER = 0.1  # value of cover within reach
-RISK = 0.9  # weight of the fire a place draws
+RISK = 0.9  # weight of the fire a place draws, for a figure holding its place
+RISK_ADVANCING = 0.1  # an attack that waits for safety never arrives (tuned by win rate)
 WATCH_RANGE = 6.0
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 EXPECTED_ROUNDS = {None: 1.0, "d10/2": 3.0, "d10": 5.5}
@@ -205,6 +206,8 @@ class Tactician:
         seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
         covers = cover_map(sight)
         start = view.goal.distance(f.pos) if view.goal else 0.0
+        risk_weight = RISK_ADVANCING if start > 0 else RISK
+        progress = PROGRESS * self._urgency(view, start)
         scores = []
         for i, spot in enumerate(spots):
             moved = f.pos.distance(spot)
@@ -219,14 +222,21 @@ class Tactician:
                     harm = max(harm, _odds(f.weapon, gap, theirs, False, moved > 0, 0))
                 cover = 0 if running else covers.cover(spot, t.pos)
                 risk += _odds(t.weapon, gap, cover, moved > 0, False, 0)
-            score = harm - RISK * risk
+            score = harm - risk_weight * risk
             if _cover_nearby(view, spot):
                 score += SHELTER
             if view.goal is not None:
                 left = view.goal.distance(spot)
-                score += PROGRESS * (start - left) + (HOLDING if left == 0 else 0.0)
+                score += progress * (start - left) + (HOLDING if left == 0 else 0.0)
             scores.append(score)
         return scores
+
+    @staticmethod
+    def _urgency(view: SideView, distance: float) -> float:
+        """How much more an inch toward the objective is worth as the turns run out: the
+        walk still needed against the walking left."""
+        turns_left = max(1, view.turns - view.turn + 1)
+        return max(1.0, distance / (MOVE_NORMAL * turns_left)) ** 2
 
     def _charge(self, view: SideView, f: Figure,
                 threats: list[Threat]) -> tuple[Order, float] | None:
@@ -270,14 +280,17 @@ class Tactician:
         if here is None or here not in view.goal_sections:
             return []
         alive = [g for g in view.own if g.alive and g.id != f.id]
-        if not any(g.pos.section == here and g.pos.floor == f.pos.floor for g in alive):
-            return []  # the last friend in this room stays
         held = {(g.pos.section, g.pos.floor) for g in alive} | {(here, f.pos.floor)}
+        alone_here = not any(g.pos.section == here for g in alive)
         battlefield = view.sight.battlefield
         for floor in range(battlefield.section(here).levels):
-            if (here, floor) not in held:
+            # changing floor keeps the section held, so even the last friend in it goes
+            if (here, floor) not in held and (alone_here or not any(
+                    g.pos.section == here and g.pos.floor == floor for g in alive)):
                 return [(Order(self.side, "move", f.id,
                                {"to": [f.pos.x, f.pos.y], "floor": floor}), 1.3)]
+        if alone_here:
+            return []  # the last friend in this section stays to hold it
         for section in view.goal_sections:
             if (section, 0) in held or section == here:
                 continue
@@ -317,7 +330,8 @@ def _cover_nearby(view: SideView, spot: Position) -> bool:
 
 def _threats(view: SideView) -> list[Threat]:
     return [
-        Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible, ENEMY_GUESS)
+        Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible,
+               s.weapon or ENEMY_GUESS)
         for enemy_id, s in view.enemies
         if s.alive
     ]

@@ -10,6 +10,7 @@ from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
 def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
     """Recompute sight lines touching the figures that moved, appeared or fell, then tell
     each side what came into or went out of its view."""
+    state.version += 1
     for figure in changed:
         enemies = [f for f in state.figures.values() if f.side != figure.side]
         if not enemies:
@@ -59,7 +60,8 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
 
 def _sighting(state: StreetFightState, enemy: Figure) -> Sighting:
     p = enemy.pos
-    return Sighting(enemy.name, p.x, p.y, p.section, p.floor, state.turn, True)
+    return Sighting(enemy.name, p.x, p.y, p.section, p.floor, state.turn, True,
+                    weapon=enemy.weapon)
 
 
 def _seen_data(enemy: Figure) -> dict[str, object]:

@@ -63,6 +63,7 @@ class StreetFight(RuleSet[StreetFightState]):
     def apply(self, state: StreetFightState, order: Order) -> list[Event]:
         action = self._validated(state, order)
         action()
+        state.version += 1
         return _drain(state)
 
     def preview(self, state: StreetFightState, order: Order) -> str:
@@ -86,7 +87,20 @@ class StreetFight(RuleSet[StreetFightState]):
         return True
 
     def _validated(self, state: StreetFightState, order: Order) -> Any:
-        """Check an order completely and return the function that carries it out."""
+        """Check an order completely and return the function that carries it out. A
+        computer player asks `allows` and then gives the same order: the check is kept
+        until the state changes, so it is not made twice."""
+        last = self._last_check
+        if last is not None and last[0] is state and last[1] == state.version and \
+                last[2] is order:
+            return last[3]
+        action = self._check(state, order)
+        self._last_check = (state, state.version, order, action)
+        return action
+
+    _last_check: tuple[StreetFightState, int, Order, Any] | None = None
+
+    def _check(self, state: StreetFightState, order: Order) -> Any:
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
         if order.kind == "end":

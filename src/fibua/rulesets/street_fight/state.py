@@ -114,6 +114,7 @@ class Sighting:
     turn: int
     visible: bool
     alive: bool = True
+    weapon: WeaponName | None = None  # as seen
 
 
 @dataclass(slots=True)
@@ -135,6 +136,8 @@ class StreetFightState:
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
+    #: bumped whenever the state changes, so a validation can be reused until then
+    version: int = 0
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))

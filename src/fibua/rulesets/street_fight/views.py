@@ -47,8 +47,31 @@ class SideView:
         return [(i, s) for i, s in self.enemies if s.visible and s.alive]
 
 
+@dataclass(frozen=True)
+class Briefing:
+    """What a side is told by the scenario itself, the same all game long."""
+
+    goal: DistanceField | None
+    enemy_zone: Position | None
+    goal_sections: tuple[str, ...]
+
+
+def briefing(state: StreetFightState, side: str) -> Briefing:
+    memo = state.scenario.memo.setdefault("street-fight-briefings", {})
+    if side not in memo:
+        memo[side] = Briefing(
+            goal=goal_field(state, side),
+            enemy_zone=_zone_centre(state, state.enemy_of(side)),
+            goal_sections=tuple(sorted({s for v in state.scenario.victory if v.side == side
+                                        and v.kind == "hold" for s in v.sections})),
+        )
+    found: Briefing = memo[side]
+    return found
+
+
 def observe(state: StreetFightState, side: str) -> SideView:
     memory = state.seen.get(side, {})
+    brief = briefing(state, side)
     return SideView(
         scenario=state.scenario.name,
         side=side,
@@ -61,10 +84,9 @@ def observe(state: StreetFightState, side: str) -> SideView:
         own=tuple(replace(f) for f in state.figures.values() if f.side == side),
         enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
         sight=state.sight,
-        goal=goal_field(state, side),
-        enemy_zone=_zone_centre(state, state.enemy_of(side)),
-        goal_sections=tuple(sorted({s for v in state.scenario.victory if v.side == side
-                                    and v.kind == "hold" for s in v.sections})),
+        goal=brief.goal,
+        enemy_zone=brief.enemy_zone,
+        goal_sections=brief.goal_sections,
         options=state.options,
         result=state.result.to_dict() if state.result else None,
     )
@@ -158,4 +180,4 @@ def status(f: Figure) -> str:
 def _enemy(figure_id: str, s: Sighting) -> dict[str, Any]:
     return {"id": figure_id, "name": s.name, "x": s.x, "y": s.y, "floor": s.floor,
             "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
-            "alive": s.alive}
+            "alive": s.alive, "weapon": str(s.weapon) if s.weapon else None}
