@@ -12,8 +12,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from math import atan2, cos, pi, sin
+from typing import Any
 from weakref import WeakKeyDictionary
+
+import numpy as np
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
@@ -21,7 +25,7 @@ from fibua.battlefield.sight import SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.actions import leg_blocked
-from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
+from fibua.rulesets.street_fight.cover import COVER_REACH, OBSTACLE_COVER, position_cover
 from fibua.rulesets.street_fight.shooting import Situation, hit_chance, increments, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase
 from fibua.rulesets.street_fight.tables import CONTACT, MOVE_MAX, MOVE_NORMAL, WEAPONS, WeaponName
@@ -34,6 +38,7 @@ PROGRESS = 0.07  # value of an inch nearer the objective
 HOLDING = 0.4  # value of standing in the objective
 SHELTER = 0.1  # value of cover within reach
 RISK = 0.9  # weight of the fire a place draws, for a figure holding its place
+ROOM_LOAD = 6.0  # inches a friend already bound for a section counts against it
 RISK_ADVANCING = 0.1  # an attack that waits for safety never arrives (tuned by win rate)
 WATCH_RANGE = 6.0
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
@@ -42,7 +47,8 @@ EXPECTED_ROUNDS = {None: 1.0, "d10/2": 3.0, "d10": 5.5}
 SECTORS = 8
 PROBE = 6.0  # inches: how far out the cover map looks from, in each direction
 
-_COVER_MEMO: WeakKeyDictionary[SightEngine, dict[tuple[int, int, str | None], bool]] = (
+GRID_CELLS = 4  # cells per inch of the computer's cover-nearby grid
+_COVER_GRIDS: WeakKeyDictionary[SightEngine, np.ndarray[Any, np.dtype[np.bool_]]] = (
     WeakKeyDictionary()
 )
 _COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
@@ -114,12 +120,14 @@ class Tactician:
         self._rng = random.Random(seed)
         self._phase: tuple[int, Phase] = (0, Phase.MOVE)
         self._done: set[str] = set()  # figures already given their order (or left alone)
+        self._rooms: dict[str, str] = {}  # figure -> objective section it heads for
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
         if (view.turn, view.phase) != self._phase:
             self._phase = (view.turn, view.phase)
             self._done = set()
+            self._rooms = self._assign_rooms(view)
         threats = _threats(view)
         for figure in self._by_distance(view):
             if figure.id in self._done:
@@ -255,14 +263,34 @@ class Tactician:
                 return Order(self.side, "move", f.id, {"to": [round(x, 2), round(y, 2)]}), 1.5
         return None
 
+    def _assign_rooms(self, view: SideView) -> dict[str, str]:
+        """Spread the figures still on their way over the objective's sections: each goes
+        to the nearest section, counting the friends already bound there against it."""
+        if len(view.goal_sections) < 2:
+            return {}
+        load = {s: 0 for s in view.goal_sections}
+        rooms = {}
+        for f in self._by_distance(view):
+            if f.pos.section in load:
+                load[f.pos.section] += 1
+                continue
+            best = min(load, key=lambda s: section_field(view.sight, s).distance(f.pos)
+                       + ROOM_LOAD * load[s])
+            rooms[f.id] = best
+            load[best] += 1
+        return rooms
+
     def _advance(self, view: SideView, f: Figure, threats: list[Threat], quiet: bool,
                  here: float) -> list[tuple[Order, float]]:
-        """Move along the best path toward the objective (walls and gateways included)."""
+        """Move along the best path toward the objective (walls and gateways included),
+        to the section of it the figure was given."""
         if view.goal is None or view.goal.distance(f.pos) == 0:
             return []
+        room = self._rooms.get(f.id)
+        field = section_field(view.sight, room) if room else view.goal
         options = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
-            path = view.goal.descend(f.pos, length - 0.01)
+            path = field.descend(f.pos, length - 0.01)
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
             end = Position(path[-1][0], path[-1][1], view.sight.section_at(path[-1]))
@@ -280,8 +308,13 @@ class Tactician:
         if here is None or here not in view.goal_sections:
             return []
         alive = [g for g in view.own if g.alive and g.id != f.id]
-        held = {(g.pos.section, g.pos.floor) for g in alive} | {(here, f.pos.floor)}
         alone_here = not any(g.pos.section == here for g in alive)
+        hostile = self._enemy_rooms(view)
+        if hostile and (here, f.pos.floor) not in hostile:
+            go = self._toward_enemy_room(view, f, hostile, alone_here)
+            if go:
+                return go
+        held = {(g.pos.section, g.pos.floor) for g in alive} | {(here, f.pos.floor)}
         battlefield = view.sight.battlefield
         for floor in range(battlefield.section(here).levels):
             # changing floor keeps the section held, so even the last friend in it goes
@@ -299,6 +332,30 @@ class Tactician:
                 route = [[round(x, 2), round(y, 2)] for x, y in path]
                 return [(Order(self.side, "move", f.id, {"path": route}), 1.25)]
         return []
+
+    @staticmethod
+    def _enemy_rooms(view: SideView) -> set[tuple[str, int]]:
+        """Rooms of the objective where an enemy was last seen, alive."""
+        return {(s.section, s.floor) for _, s in view.enemies
+                if s.alive and s.section in view.goal_sections}
+
+    def _toward_enemy_room(self, view: SideView, f: Figure, hostile: set[tuple[str, int]],
+                           alone_here: bool) -> list[tuple[Order, float]]:
+        """Take the fight to an enemy inside the objective: up or down to its floor, or
+        through to its section (unless this figure alone holds where it stands)."""
+        here = f.pos.section
+        for section, floor in sorted(hostile):
+            if section == here:
+                return [(Order(self.side, "move", f.id,
+                               {"to": [f.pos.x, f.pos.y], "floor": floor}), 1.35)]
+        if alone_here:
+            return []
+        section = sorted(hostile)[0][0]
+        path = section_field(view.sight, section).descend(f.pos, MOVE_NORMAL - 0.01)
+        if len(path) < 2:
+            return []
+        route = [[round(x, 2), round(y, 2)] for x, y in path]
+        return [(Order(self.side, "move", f.id, {"path": route}), 1.3)]
 
     def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
         """Overwatch a visible point toward the enemy, when holding a place."""
@@ -320,12 +377,33 @@ class Tactician:
 
 
 def _cover_nearby(view: SideView, spot: Position) -> bool:
-    """has_cover_nearby, remembered per quarter inch: the map does not change."""
-    memo = _COVER_MEMO.setdefault(view.sight, {})
-    key = (round(spot.x * 4), round(spot.y * 4), spot.section)
-    if key not in memo:
-        memo[key] = has_cover_nearby(view.sight, spot)
-    return memo[key]
+    """has_cover_nearby, read from a grid the computer works out once per map."""
+    if spot.section is not None:
+        return True
+    grid = _COVER_GRIDS.get(view.sight)
+    if grid is None:
+        grid = _COVER_GRIDS[view.sight] = cover_grid(view.sight)
+    i = min(grid.shape[0] - 1, max(0, int(spot.x * GRID_CELLS)))
+    j = min(grid.shape[1] - 1, max(0, int(spot.y * GRID_CELLS)))
+    return bool(grid[i, j])
+
+
+def cover_grid(sight: SightEngine) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Cells (1/GRID_CELLS in) whose centre is within reach of a wall worth 1/2 cover."""
+    table = sight.battlefield.table
+    xs = (np.arange(int(table.width * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
+    ys = (np.arange(int(table.height * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
+    px, py = np.meshgrid(xs, ys, indexing="ij")
+    near = np.zeros(px.shape, dtype=bool)
+    for obstacle in sight.battlefield.obstacles:
+        if OBSTACLE_COVER[obstacle.kind] < 2:
+            continue
+        for (ax, ay), (bx, by) in pairwise(obstacle.points):
+            dx, dy = bx - ax, by - ay
+            span = dx * dx + dy * dy or 1.0
+            t = np.clip(((px - ax) * dx + (py - ay) * dy) / span, 0.0, 1.0)
+            near |= np.hypot(px - ax - t * dx, py - ay - t * dy) <= COVER_REACH
+    return near
 
 
 def _threats(view: SideView) -> list[Threat]:

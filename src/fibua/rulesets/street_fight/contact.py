@@ -19,4 +19,10 @@ def opponents(state: StreetFightState, figure: Figure) -> list[Figure]:
 
 
 def engaged(state: StreetFightState, figure: Figure) -> bool:
-    return bool(opponents(state, figure))
+    # asked for every order checked: look only at figures close enough to matter
+    x, y = figure.pos.x, figure.pos.y
+    for other in state.figures.values():
+        if abs(other.pos.x - x) <= CONTACT and abs(other.pos.y - y) <= CONTACT and \
+                in_contact(state, figure, other):
+            return True
+    return False

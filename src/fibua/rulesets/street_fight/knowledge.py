@@ -22,17 +22,28 @@ def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
         for enemy, visible in zip(enemies, seen, strict=True):
             key = (figure.id, enemy.id) if figure.id < enemy.id else (enemy.id, figure.id)
             state.los[key] = bool(visible) and enemy.alive
+    seen = _seen_by_side(state)
     for side in state.sides:
-        _update_side(state, side)
+        _update_side(state, side, seen[side])
 
 
-def _update_side(state: StreetFightState, side: str) -> None:
-    watchers = state.side_figures(side)
+def _seen_by_side(state: StreetFightState) -> dict[str, set[str]]:
+    """The enemy figures each side's living figures can see now."""
+    seen: dict[str, set[str]] = {side: set() for side in state.sides}
+    figures = state.figures
+    for (a, b), visible in state.los.items():
+        if visible and figures[a].alive and figures[b].alive:
+            seen[figures[a].side].add(b)
+            seen[figures[b].side].add(a)
+    return seen
+
+
+def _update_side(state: StreetFightState, side: str, seen: set[str]) -> None:
     memory = state.seen.setdefault(side, {})
     for enemy in state.figures.values():
         if enemy.side == side or not enemy.alive:
             continue
-        now = any(state.can_see(w.id, enemy.id) for w in watchers)
+        now = enemy.id in seen
         known = memory.get(enemy.id)
         if now:
             moved = known is None or (known.x, known.y, known.floor) != (
