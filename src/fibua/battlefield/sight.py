@@ -821,6 +821,14 @@ class SightEngine:
         k = _locate_point(float(point[0]), float(point[1]), False, self._tables)
         return None if k < 0 else self._section_ids[k]
 
+    def sections_at(self, points: Sequence[Point]) -> list[str | None]:
+        """section_at for many points in one call."""
+        if not points:
+            return []
+        xy = np.array(points, dtype=np.float64).reshape(len(points), 2)
+        ids = self._section_ids
+        return [None if k < 0 else ids[k] for k in _locate_many(xy, False, self._tables)]
+
     def terrain_at(self, point: Point) -> TerrainKind:
         """Topmost (last listed) terrain area containing the point, else OPEN; inside a
         collapsed section the ground is rubble."""

@@ -121,9 +121,12 @@ class Tactician:
         self._phase: tuple[int, Phase] = (0, Phase.MOVE)
         self._done: set[str] = set()  # figures already given their order (or left alone)
         self._rooms: dict[str, str] = {}  # figure -> objective section it heads for
+        self._defending: bool | None = None  # started in its objective: holds, not clears
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
+        if self._defending is None:
+            self._defending = any(f.pos.section in view.goal_sections for f in view.own)
         if (view.turn, view.phase) != self._phase:
             self._phase = (view.turn, view.phase)
             self._done = set()
@@ -195,7 +198,7 @@ class Tactician:
         return options
 
     def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> list[Position]:
-        spots = []
+        points = []
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
         for k in range(HEADINGS):
@@ -204,8 +207,9 @@ class Tactician:
                 x = round(f.pos.x + dist * cos(angle), 2)
                 y = round(f.pos.y + dist * sin(angle), 2)
                 if 0 <= x <= table.width and 0 <= y <= table.height:
-                    spots.append(Position(x, y, view.sight.section_at((x, y))))
-        return spots
+                    points.append((x, y))
+        sections = view.sight.sections_at(points)
+        return [Position(x, y, s) for (x, y), s in zip(points, sections, strict=True)]
 
     def _place_scores(self, view: SideView, f: Figure, spots: list[Position],
                       threats: list[Threat]) -> list[float]:
@@ -314,6 +318,8 @@ class Tactician:
             go = self._toward_enemy_room(view, f, hostile, alone_here)
             if go:
                 return go
+        if self._defending:
+            return []  # defenders hold their posts; they move to fight, not to search
         held = {(g.pos.section, g.pos.floor) for g in alive} | {(here, f.pos.floor)}
         battlefield = view.sight.battlefield
         for floor in range(battlefield.section(here).levels):
