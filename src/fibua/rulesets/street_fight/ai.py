@@ -167,7 +167,9 @@ class Tactician:
         if can_aim:
             aimed = max((_kill_odds(view, f, f.pos, t.pos, False, f.aim + 1) for t in visible),
                         default=0.0)
-            if not visible:
+            holding = view.goal is None or view.goal.distance(f.pos) == 0
+            if not visible and holding:
+                # a figure that will move on loses its aim: only those holding prepare
                 options.append((Order(self.side, "aim", f.id), 0.5))
             elif best < 0.1 and aimed > best * 1.5:
                 options.append((Order(self.side, "aim", f.id), 1 + aimed))
