@@ -1,0 +1,447 @@
+"""Control: the computer player. It decides from its side's view alone (what its troops
+have observed, the reports of being fired on, the public map and objectives), never from
+the state, so it cannot act on anything the side has not seen.
+
+Doctrine when defending: hold the building areas, keep quiet and observe, spring the
+ambush at short range, move a sniper after it fires, keep anti-tank guns on the streets,
+bring mortars down on what is seen, and counter-attack with tanks or reserves when a
+building area of the objective is lost or the enemy is at its door and it pays.
+Doctrine when attacking: ride forward, dismount short of the objective, close assault
+each building area of it together, shoot what can be hurt, tanks in support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from math import atan2, cos, pi, sin
+
+from shapely.geometry import Point, Polygon
+
+from fibua.battlefield.model import Position
+from fibua.core.errors import IllegalOrder
+from fibua.core.game import allowed
+from fibua.core.orders import Order
+from fibua.rulesets.street_fighter.ground import (
+    cover_for,
+    distance_to_section,
+    range_between,
+    section_spots,
+)
+from fibua.rulesets.street_fighter.paths import Route, route
+from fibua.rulesets.street_fighter.shooting import Shot, hit_chance
+from fibua.rulesets.street_fighter.state import Unit
+from fibua.rulesets.street_fighter.tables import (
+    CATALOGUE,
+    FOOT_MOVE,
+    INDIRECT_RADIUS,
+    Body,
+    Cover,
+    Kind,
+    Row,
+)
+from fibua.rulesets.street_fighter.views import SideView
+
+AMBUSH_RANGE = 20.0  # cm: hidden defenders hold their fire until the enemy is this close
+REACH = 4.0  # cm from a building area: close enough to assault it
+DISMOUNT_AT = 3.0  # cm of route left to the assault position when passengers get out
+STANDOFF = 12.0  # cm of route tanks keep short of the objective
+COUNTER_RANGE = 15.0  # cm: enemy this close to a held area calls for a counter-attack
+DANGER_CLOSE = 2 * INDIRECT_RADIUS  # no indirect fire this close to friends
+FRESH = 1  # turns a sighting stays worth acting on once out of view
+VALUE = {Body.TANK: 3.0, Body.GUN: 3.0, Body.FOOT: 2.0, Body.ARMOURED: 1.5, Body.SOFT: 1.0}
+EXIT_STEP = 1.5  # cm outside a door or window where a unit leaving a building stands
+GATHER_POINTS = 16  # assault points worth waiting for before going in
+MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    id: str
+    kind: Kind
+    pos: Position
+    visible: bool
+    turn: int
+
+    @property
+    def body(self) -> Body:
+        return CATALOGUE[self.kind].body
+
+
+#: (expected value, range, target, extra order parameters) of one possible firing
+ShotChoice = tuple[float, float, Threat, dict[str, object]]
+
+
+class Control:
+    def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
+        self.side = side
+        self.units = units  # the units of the seat it plays; None for the whole side
+        self.seed = seed  # the doctrine is deterministic: the same view, the same orders
+        self._turn = -1
+        self._done: set[str] = set()
+
+    def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
+        """The best allowed order for the next unit that has none yet."""
+        if view.turn != self._turn:
+            self._turn, self._done = view.turn, set()
+        for unit in self._in_order(view):
+            if unit.id in self._done:
+                continue
+            self._done.add(unit.id)
+            if not self._ready(view, unit):
+                continue
+            for order in self._orders(view, unit):
+                if allowed(legal, order):
+                    self._done.update(order.params.get("with", []))
+                    return order
+        return Order(self.side, "end")
+
+    def _ready(self, view: SideView, unit: Unit) -> bool:
+        demoralised = any(f.demoralised for f in view.formations if f.id == unit.formation)
+        return unit.alive and not unit.acted and not demoralised
+
+    def _in_order(self, view: SideView) -> list[Unit]:
+        """Passengers decide first (whether to get out before their vehicle moves), then
+        units on foot, then vehicles."""
+        mine = [u for u in view.own if self.units is None or u.id in self.units]
+        return sorted(mine, key=lambda u: (u.rides is None, u.spec.vehicle, u.id))
+
+    def _orders(self, view: SideView, unit: Unit) -> Iterator[Order]:
+        brain = Tactics(view, unit)
+        if view.doctrine == "defend":
+            yield from brain.defend()
+        else:
+            yield from brain.attack()
+        yield brain.order("observe")
+
+
+class Tactics:
+    """The choices for one unit, best first, from the side's view."""
+
+    def __init__(self, view: SideView, unit: Unit) -> None:
+        self.view = view
+        self.unit = unit
+        self.threats = [Threat(i, s.kind, Position(s.x, s.y, s.section), s.visible, s.turn)
+                        for i, s in view.enemies if s.alive]
+        self.seen = [t for t in self.threats if t.visible]
+
+    def order(self, kind: str, **params: object) -> Order:
+        return Order(self.view.side, kind, self.unit.id, dict(params))
+
+    # ------------------------------------------------------------ objectives
+
+    def objective_sections(self) -> list[str]:
+        return sorted({s for v in self.view.objectives if v.side == self.view.side
+                       and v.kind in ("hold", "reach") for s in v.sections})
+
+    def objective_zones(self) -> list[Polygon]:
+        return [Polygon(v.zone) for v in self.view.objectives if v.side == self.view.side
+                and v.kind == "reach" and v.zone]
+
+    def to_take(self) -> list[str]:
+        return [s for s in self.objective_sections() if s not in self.view.held]
+
+    def route_to(self, section: str) -> Route:
+        sight = self.view.sight
+        poly = Polygon(sight.battlefield.section(section).footprint)
+        return route(sight, f"section:{section}",
+                     lambda p: poly.distance(Point(p)) <= REACH)
+
+    def zone_route(self) -> Route | None:
+        zones = self.objective_zones()
+        if not zones:
+            return None
+        key = "zones:" + ";".join(z.wkt for z in zones)
+        return route(self.view.sight, key, lambda p: any(z.covers(Point(p)) for z in zones))
+
+    def nearest_goal(self) -> tuple[Route, str | None] | None:
+        """The nearest building area still to take, else the zone to reach."""
+        best: tuple[float, Route, str | None] | None = None
+        for section in self.to_take():
+            r = self.route_to(section)
+            d = r.distance(self.unit.pos)
+            if best is None or d < best[0]:
+                best = (d, r, section)
+        if best is not None:
+            return best[1], best[2]
+        zone = self.zone_route()
+        return (zone, None) if zone is not None else None
+
+    # ------------------------------------------------------------ fire
+
+    def cover_of(self, t: Threat) -> Cover:
+        return cover_for(self.view.sight, t.body, t.pos)
+
+    def rows(self, t: Threat) -> list[tuple[Row, dict[str, object]]]:
+        spec = self.unit.spec
+        out: list[tuple[Row, dict[str, object]]] = []
+        if spec.row is not None and (t.body is not Body.TANK or spec.kills_tanks):
+            out.append((spec.row, {}))
+        if spec.rocket and CATALOGUE[t.kind].vehicle:
+            out.append((Row.ROCKET, {"weapon": "rocket"}))
+        return out
+
+    def shots(self, at: Position, moved: bool) -> list[ShotChoice]:
+        """(expected value, range, target, extra params) of every shot from `at`."""
+        out = []
+        for t in self.seen:
+            if not self.view.sight.visible(at, t.pos):
+                continue
+            distance = range_between(self.view.sight, at, t.pos)
+            for row, extra in self.rows(t):
+                try:
+                    p = hit_chance(Shot(row, distance, self.cover_of(t), moved,
+                                        self.unit.pinned))
+                except IllegalOrder:
+                    continue
+                out.append((float(p) * VALUE[t.body], distance, t, extra))
+        return sorted(out, key=lambda s: (-s[0], s[1], s[2].id))
+
+    def shoot_best(self, max_range: float = 1e9, floor: float = MIN_SHOT) -> Iterator[Order]:
+        for value, distance, t, extra in self.shots(self.unit.pos, moved=False):
+            if value >= floor and distance <= max_range:
+                yield self.order("shoot", target=t.id, **extra)
+
+    def indirect(self) -> Iterator[Order]:
+        """Mortars (and HQs with artillery) on seen enemy well clear of friends."""
+        spec = self.unit.spec
+        if not spec.indirect and not (self.unit.kind is Kind.HQ and self.view.artillery > 0):
+            return
+        friends = [u.pos for u in self.view.own if u.alive and u.id != self.unit.id]
+        for t in sorted(self.seen, key=lambda t: (-VALUE[t.body], t.id)):
+            if t.body is Body.TANK:
+                continue
+            if all(f.distance(t.pos) > DANGER_CLOSE for f in friends):
+                yield self.order("shoot", point=[t.pos.x, t.pos.y])
+        if spec.indirect and self.view.doctrine == "attack":
+            # soften the next building area to take, where its defenders would stand
+            for section in self.to_take():
+                x, y = section_spots(self.view.sight, section)[0]
+                if all(f.distance(Position(x, y)) > DANGER_CLOSE for f in friends):
+                    yield self.order("shoot", point=[x, y])
+
+    # ------------------------------------------------------------ movement
+
+    def advance(self, r: Route, stop: float = 0.0) -> Iterator[Order]:
+        quiet = not any(t.pos.distance(self.unit.pos) <= 30 for t in self.threats) and \
+            r.distance(self.unit.pos) > 30
+        kinds = (("flat-out", 2.0), ("move", 1.0)) if quiet else (("move", 1.0),)
+        for kind, factor in kinds:
+            path = r.descend(self.unit.pos, self.unit.spec.move * factor - 0.05, stop)
+            first = Position(path[0][0], path[0][1]) if path else self.unit.pos
+            if len(path) > 1 or first.distance(self.unit.pos) > 0.5:
+                yield self.order(kind, path=path)
+
+    # ------------------------------------------------------------ attack
+
+    def attack(self) -> Iterator[Order]:
+        unit = self.unit
+        if unit.rides is not None:
+            yield from self.ride()
+            return
+        if unit.kind is Kind.MORTAR or (unit.kind is Kind.HQ and self.view.artillery > 0):
+            yield from self.indirect()
+        if unit.spec.assault_points and not unit.pinned:
+            yield from self.assault()
+        if unit.pinned:
+            yield from self.shoot_best(floor=0.1)
+            return
+        yield from self.shoot_best(max_range=10.0, floor=1.0)
+        if unit.is_tank or unit.spec.kills_tanks:
+            yield from self.shoot_best(floor=0.5)
+        if unit.passengers or (unit.spec.capacity and unit.spec.vehicle and not unit.is_tank):
+            yield from self.transport()
+            return
+        goal = self.nearest_goal()
+        if goal is not None and unit.pos.section is not None and self.spare_here():
+            yield from self.leave(goal[0])
+        if goal is not None and unit.kind is not Kind.MORTAR:
+            r, _ = goal
+            stop = STANDOFF if unit.spec.vehicle else 0.0
+            if r.distance(unit.pos) > stop:
+                yield from self.advance(r, stop)
+        yield from self.shoot_best()
+
+    def assault(self) -> Iterator[Order]:
+        """Go in together: wait a turn for friends still on their way unless enough
+        points are at the door or time is short."""
+        for section in self.to_take():
+            if distance_to_section(self.view.sight, self.unit.pos, section) > REACH:
+                continue
+            with_ = [u for u in self.assaulters(section, self.unit.spec.move) if u.rides is None]
+            points = self.unit.spec.assault_points + sum(u.spec.assault_points for u in with_)
+            late = self.view.turn >= self.view.turns - 2
+            coming = [u for u in self.assaulters(section, 3 * FOOT_MOVE) if u not in with_]
+            if points < GATHER_POINTS and coming and not late:
+                continue
+            ids = [u.id for u in with_]
+            yield self.order("assault", section=section, **({"with": ids} if ids else {}))
+            yield self.order("assault", section=section)
+
+    def assaulters(self, section: str, within: float) -> list[Unit]:
+        """Friends on foot who could join an assault on the area from within `within`."""
+        sight = self.view.sight
+        return [u for u in self.view.own if u.id != self.unit.id and u.alive
+                and not u.acted and not u.pinned and u.spec.assault_points
+                and distance_to_section(sight, u.pos, section) <= within]
+
+    def spare_here(self) -> bool:
+        """Whether the unit can leave its building area: another friend keeps it held, or
+        it is not one the side must hold."""
+        here = self.unit.pos.section
+        friends = [u for u in self.view.own if u.alive and u.id != self.unit.id
+                   and u.rides is None and u.pos.section == here]
+        return bool(friends) or here not in self.objective_sections()
+
+    def leave(self, r: Route) -> Iterator[Order]:
+        """Out by the opening nearest the next goal, then on along the street route."""
+        here = self.unit.pos
+        assert here.section is not None
+        reach = self.unit.spec.move - 0.05
+        exits = []
+        for x, y in _exits(self.view, here.section):
+            door = Position(x, y)
+            gap = here.distance(door)
+            if gap <= reach:
+                path = [[x, y], *r.descend(door, reach - gap)[1:]]
+            else:  # a big hall: cross it toward the door first
+                t = reach / gap
+                path = [[round(here.x + (x - here.x) * t, 2), round(here.y + (y - here.y) * t, 2)]]
+            exits.append((r.distance(door), path))
+        for _, path in sorted(exits):
+            yield self.order("move", path=path)
+
+    def ride(self) -> Iterator[Order]:
+        vehicle = self.view.unit(self.unit.rides or "")
+        goal = self.nearest_goal()
+        close = goal is None or goal[0].distance(vehicle.pos) <= DISMOUNT_AT
+        if close or self.unit.kind is Kind.MORTAR:
+            yield self.order("dismount")
+            for dx, dy in ((0, -3), (-3, 0), (3, 0), (0, 3)):
+                yield self.order("dismount", to=[vehicle.pos.x + dx, vehicle.pos.y + dy])
+
+    def transport(self) -> Iterator[Order]:
+        goal = self.nearest_goal()
+        if self.unit.passengers and goal is not None:
+            r, _ = goal
+            if r.distance(self.unit.pos) > 0:
+                yield from self.advance(r)
+        yield from self.shoot_best()
+
+    # ------------------------------------------------------------ defend
+
+    def defend(self) -> Iterator[Order]:
+        unit = self.unit
+        if unit.rides is not None:
+            yield self.order("dismount")
+            return
+        yield from self.indirect()
+        if unit.is_tank:
+            yield from self.counter_attack_tank()
+            return
+        if unit.kind is Kind.AT_GUN:
+            yield from (o for o in self.shoot_best() if self._is_vehicle(o))
+            yield from self.shoot_best(max_range=10.0)
+            return
+        revealed = unit.last_fired_turn >= self.view.turn - 1 or \
+            any(r.unit == unit.id for r in self.view.reports)
+        if unit.kind is Kind.SNIPER and 0 < unit.last_fired_turn == self.view.turn - 1 \
+                and not unit.pinned:
+            yield from self.relocate()
+        if unit.spec.assault_points and not unit.pinned:
+            yield from self.counter_assault()
+        yield from self.shoot_best(max_range=1e9 if revealed else AMBUSH_RANGE)
+
+    def _is_vehicle(self, order: Order) -> bool:
+        target = order.params.get("target")
+        return any(t.id == target and CATALOGUE[t.kind].vehicle for t in self.seen)
+
+    def relocate(self) -> Iterator[Order]:
+        """A sniper that fired moves: to the far side of its building area."""
+        here = self.unit.pos
+        if here.section is None:
+            return
+        spots = sorted(section_spots(self.view.sight, here.section),
+                       key=lambda p: -Position(*p).distance(here))
+        for x, y in spots[:3]:
+            if Position(x, y).distance(here) <= self.unit.spec.move:
+                yield self.order("move", to=[x, y])
+
+    def threatened(self) -> list[str]:
+        """Objective areas lost, or with the enemy seen inside or at the door."""
+        out = []
+        for section in self.objective_sections():
+            lost = section not in self.view.held
+            close = any(t.turn >= self.view.turn - FRESH and (
+                t.pos.section == section or
+                distance_to_section(self.view.sight, t.pos, section) <= COUNTER_RANGE)
+                for t in self.threats if t.body is not Body.TANK)
+            if lost or close:
+                out.append(section)
+        return out
+
+    def counter_assault(self) -> Iterator[Order]:
+        """Reserves retake a lost area of the objective when they can reach it."""
+        if self.unit.kind is not Kind.INFANTRY or self.unit.pos.section in \
+                self.objective_sections():
+            return
+        for section in self.threatened():
+            if section in self.view.held:
+                continue
+            if distance_to_section(self.view.sight, self.unit.pos, section) <= REACH:
+                yield self.order("assault", section=section)
+            elif self.unit.pos.section is not None and self.spare_here():
+                yield from self.leave(self.route_to(section))
+            else:
+                yield from self.advance(self.route_to(section))
+
+    def counter_attack_tank(self) -> Iterator[Order]:
+        yield from self.shoot_best(floor=0.5)
+        danger = [t for t in self.seen if t.body in (Body.TANK, Body.GUN)]
+        mine = sum(1 for u in self.view.own if u.alive and u.is_tank)
+        targets = [t for t in self.threats if t.turn >= self.view.turn - FRESH]
+        if not self.threatened() or len(danger) > mine or not targets:
+            return
+        mark = min(targets, key=lambda t: t.pos.distance(self.unit.pos))
+        yield from self.approach(mark)
+
+    def approach(self, mark: Threat) -> Iterator[Order]:
+        """Half a move to a place that sees the enemy and fire, else a full move closer."""
+        sight = self.view.sight
+        here = self.unit.pos
+        half = self.unit.spec.move * 0.5 - 0.05
+        for k in range(8):
+            spot = _towards(here, mark.pos, half, k)
+            if spot is not None and sight.visible(spot, mark.pos):
+                yield self.order("move-fire", to=[spot.x, spot.y], target=mark.id)
+        full = _towards(here, mark.pos, self.unit.spec.move - 0.05, 0)
+        if full is not None:
+            yield self.order("move", to=[full.x, full.y])
+
+
+def _exits(view: SideView, section_id: str) -> list[tuple[float, float]]:
+    """Points just outside each door and window of a building area."""
+    section = view.sight.battlefield.section(section_id)
+    out = []
+    for opening in section.openings:
+        (ax, ay), (bx, by) = section.opening_segment(opening)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        (x0, y0), (x1, y1) = section.wall(opening.wall)
+        length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+        # footprints run anticlockwise, so the outside is to the right of each wall
+        nx, ny = (y1 - y0) / length, -(x1 - x0) / length
+        out.append((round(mx + EXIT_STEP * nx, 2), round(my + EXIT_STEP * ny, 2)))
+    return out
+
+
+def _towards(here: Position, there: Position, length: float, k: int) -> Position | None:
+    """A point `length` from here, toward there turned by k eighths of a turn."""
+    gap = here.distance(there)
+    if gap < 1.0:
+        return None
+    angle = atan2(there.y - here.y, there.x - here.x) + (k - 8 if k > 4 else k) * pi / 4
+    step = min(length, max(0.0, gap - 3.0))
+    if step <= 0.1:
+        return None
+    return Position(round(here.x + step * cos(angle), 2), round(here.y + step * sin(angle), 2))
+

@@ -1,0 +1,134 @@
+"""What each side has observed. Everything a side is told about the enemy passes through
+here: spotting by the observation tables, the memory of last-seen places, the report of
+being fired on, and the enemy units a side saw knocked out.
+
+Spotting is worked out again after every order: a target is seen while some unit of the
+side (not moving flat out, not riding inside a vehicle) has line of sight to it and the
+observation table, read with the unit's formation's d10 for the turn, says so.
+"""
+
+from __future__ import annotations
+
+from fibua.rulesets.street_fighter.ground import compass, in_cover, range_between
+from fibua.rulesets.street_fighter.spotting import sign_of, spot_need
+from fibua.rulesets.street_fighter.state import (
+    FIRING,
+    MOVING,
+    Activity,
+    Report,
+    Sighting,
+    StreetFighterState,
+    Unit,
+)
+from fibua.rulesets.street_fighter.tables import Kind
+
+REPORT_TURNS = 2  # fired-on reports kept in a side's view: this turn and the last
+
+
+def observers(state: StreetFighterState, side: str) -> list[Unit]:
+    return [u for u in state.side_units(side)
+            if u.rides is None and u.activity is not Activity.FLAT_OUT]
+
+
+def targets(state: StreetFighterState, side: str) -> list[Unit]:
+    """Enemy units that can be seen: passengers are hidden inside their vehicle."""
+    return [u for u in state.side_units(state.enemy_of(side)) if u.rides is None]
+
+
+def spotted(state: StreetFighterState, observer: Unit, target: Unit) -> bool:
+    """Whether the observer picks out the target, line of sight being given."""
+    die = state.formations[observer.formation].die
+    sign = sign_of(
+        vehicle=target.spec.vehicle,
+        sniper=target.kind is Kind.SNIPER,
+        firing=target.activity in FIRING,
+        moving=target.activity in MOVING,
+        in_cover=in_cover(state.sight, target.pos),
+    )
+    observing = observer.activity is Activity.OBSERVING
+    need = spot_need(sign, observing, 0.0)
+    if need is not None and need <= 0 and spot_need(sign, observing, 1e9) == need:
+        return True  # seen at any range: no need to measure it
+    need = spot_need(sign, observing, range_between(state.sight, observer.pos, target.pos))
+    return need is not None and die is not None and die >= need
+
+
+def visible_to(state: StreetFighterState, side: str) -> set[str]:
+    """Ids of the enemy units the side sees now."""
+    eyes = observers(state, side)
+    marks = targets(state, side)
+    if not eyes or not marks:
+        return set()
+    los = state.sight.visible_matrix([u.pos for u in eyes], [t.pos for t in marks])
+    seen: set[str] = set()
+    for j, target in enumerate(marks):
+        for i, eye in enumerate(eyes):
+            if los[i, j] and spotted(state, eye, target):
+                seen.add(target.id)
+                break
+    return seen
+
+
+def refresh(state: StreetFighterState) -> None:
+    """Work out again what each side sees, and tell it what came into or left its view."""
+    for side in state.sides:
+        _update(state, side, visible_to(state, side))
+
+
+def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
+    memory = state.seen.setdefault(side, {})
+    for target in state.side_units(state.enemy_of(side)):
+        known = memory.get(target.id)
+        if target.id in now:
+            if known is None or not known.visible or (known.x, known.y) != target.pos.point:
+                memory[target.id] = sighting(state, target)
+                state.emit("enemy-seen", seen_data(target), (side,))
+        elif known is not None and known.visible:
+            known.visible = False
+            state.emit("enemy-lost", {"unit": target.id, "name": known.name,
+                                      "last_x": known.x, "last_y": known.y}, (side,))
+
+
+def reveal(state: StreetFighterState, side: str, unit: Unit) -> None:
+    """The side meets the unit face to face (a close assault): it is seen."""
+    memory = state.seen.setdefault(side, {})
+    known = memory.get(unit.id)
+    if known is None or not known.visible:
+        memory[unit.id] = sighting(state, unit)
+        state.emit("enemy-seen", seen_data(unit), (side,))
+
+
+def sighting(state: StreetFighterState, unit: Unit) -> Sighting:
+    p = unit.pos
+    return Sighting(unit.name, unit.kind, p.x, p.y, p.section, state.turn, True)
+
+
+def seen_data(unit: Unit) -> dict[str, object]:
+    p = unit.pos
+    return {"unit": unit.id, "name": unit.name, "kind": str(unit.kind), "x": p.x, "y": p.y,
+            "section": p.section, "activity": str(unit.activity)}
+
+
+def report_fire(state: StreetFighterState, target: Unit, source: tuple[float, float],
+                hits: int) -> None:
+    """A unit fired on is always told so, with the direction the fire came from."""
+    direction = compass(target.pos.point, source)
+    state.reports.setdefault(target.side, []).append(
+        Report(target.id, direction, state.turn, hits))
+    state.emit("fired-on", {"unit": target.id, "direction": direction, "hits": hits},
+               (target.side,))
+
+
+def recent_reports(state: StreetFighterState, side: str) -> list[Report]:
+    return [r for r in state.reports.get(side, []) if r.turn > state.turn - REPORT_TURNS]
+
+
+def record_loss(state: StreetFighterState, unit: Unit, how: str) -> None:
+    """A unit is out of the fight; the enemy knows only if it sees the unit now."""
+    state.emit("unit-lost", {"unit": unit.id, "name": unit.name, "how": how}, (unit.side,))
+    enemy = state.enemy_of(unit.side)
+    known = state.seen.get(enemy, {}).get(unit.id)
+    if known is not None and known.visible:
+        known.alive = False
+        known.visible = False
+        state.emit("enemy-out", {"unit": unit.id, "name": unit.name, "how": how}, (enemy,))

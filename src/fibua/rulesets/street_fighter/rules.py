@@ -1,0 +1,298 @@
+"""The Street Fighter rule set: the one interface the engine talks to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import cos, pi, sin
+from typing import Any, ClassVar
+
+from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.events import Event
+from fibua.core.orders import Order
+from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.rulesets.street_fighter import actions, setup, turn
+from fibua.rulesets.street_fighter.forces import Forces, Options, placements
+from fibua.rulesets.street_fighter.ground import distance_to_section
+from fibua.rulesets.street_fighter.knowledge import refresh
+from fibua.rulesets.street_fighter.odds import ODDS_QUERIES
+from fibua.rulesets.street_fighter.report import after_action_report
+from fibua.rulesets.street_fighter.state import Activity, StreetFighterState, Unit
+from fibua.rulesets.street_fighter.views import SideView, observe, view_dict
+from fibua.scenario.schema import Scenario
+
+HEADINGS = 8
+Carry = Callable[[], None]
+
+
+class StreetFighter(RuleSet[StreetFighterState]):
+    name: ClassVar[str] = "street-fighter"
+    title: ClassVar[str] = "Street Fighter: platoon FIBUA against a hidden enemy, Control umpires"
+    forces_model = Forces
+    options_model = Options
+    odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
+    order_syntax: ClassVar[dict[str, str]] = {
+        "move": "move UNIT to=X,Y | path=[[X,Y],...]: the full move (tanks, halftracks 8cm, "
+                "infantry 5cm, guns 2cm, lorries 10cm), no firing",
+        "move-fire": "move-fire UNIT to=X,Y target=ID [weapon=rocket]: half a move, then "
+                     "fire with low effect (-4)",
+        "shoot": "shoot UNIT target=ID [weapon=rocket] | point=X,Y (indirect: mortars; HQs "
+                 "call the artillery): fire with maximum effect, no move",
+        "assault": "assault UNIT section=ID [with=[ID,...]]: close assault a building area "
+                   "within a move (infantry only; clearing takes the whole action)",
+        "mount": "mount UNIT vehicle=ID: climb into a vehicle within 5cm",
+        "dismount": "dismount UNIT [to=X,Y]: get out, within 5cm of the vehicle",
+        "observe": "observe UNIT: watch (the better observation table) until its next action",
+        "flat-out": "flat-out UNIT to=X,Y | path=...: double move, no fire, sees nothing",
+        "end": "end: the side (or this commander) has given its orders for the turn",
+    }
+
+    def check_scenario(self, scenario: Scenario) -> list[Problem]:
+        return setup.check_scenario(scenario)
+
+    def new_state(self, scenario: Scenario, seed: int, rng: Any = None) -> StreetFighterState:
+        return setup.new_state(scenario, seed, rng)
+
+    def start(self, state: StreetFighterState) -> list[Event]:
+        for side in state.sides:
+            own = [{"unit": u.id, "name": u.name, "kind": str(u.kind), "at": list(u.pos.point),
+                    "rides": u.rides} for u in state.units.values() if u.side == side]
+            state.emit("deployed", {"side": side, "units": own}, (side,))
+        turn.begin_turn(state)
+        return _drain(state)
+
+    def to_act(self, state: StreetFighterState) -> str | None:
+        return state.acting_side
+
+    def apply(self, state: StreetFighterState, order: Order) -> list[Event]:
+        carry = self._validated(state, order)
+        carry()
+        if state.result is None and order.kind != "end":
+            refresh(state)
+            _end_if_idle(state)
+        return _drain(state)
+
+    def allows(self, state: StreetFighterState, order: Order) -> bool:
+        try:
+            self._validated(state, order)
+        except IllegalOrder:
+            return False
+        return True
+
+    def preview(self, state: StreetFighterState, order: Order) -> str:
+        self._validated(state, order)
+        unit = state.units.get(order.unit or "")
+        if unit is not None and order.kind in ("shoot", "move-fire") and "target" in order.params:
+            from fibua.rulesets.street_fighter.odds import preview_shot
+
+            return preview_shot(state, unit, order)
+        return f"{order}: allowed"
+
+    def _validated(self, state: StreetFighterState, order: Order) -> Carry:
+        """Check an order completely and return what carries it out."""
+        if order.side != state.acting_side:
+            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        if order.kind == "end":
+            return lambda: turn.end_side(state)
+        check = _CHECKS.get(order.kind)
+        if check is None:
+            known = ", ".join(self.order_syntax)
+            raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order,
+                               "unknown")
+        unit = _own_unit(state, order)
+        try:
+            return check(state, unit, order.params)
+        except IllegalOrder as error:
+            error.order = order
+            raise
+
+    def legal_orders(self, state: StreetFighterState, side: str) -> list[Order]:
+        if state.acting_side != side:
+            return []
+        orders = [Order(side, "end")]
+        for unit in state.side_units(side):
+            if turn.can_act(state, unit):
+                orders += [o for o in _candidates(state, unit) if self.allows(state, o)]
+        return orders
+
+    def observe(self, state: StreetFighterState, side: str) -> SideView:
+        return observe(state, side)
+
+    def view(self, state: StreetFighterState, side: str) -> dict[str, Any]:
+        return view_dict(observe(state, side))
+
+    def snapshot(self, state: StreetFighterState) -> dict[str, Any]:
+        return {
+            "turn": state.turn, "acting": state.acting, "rng": state.rng.snapshot(),
+            "units": [u.snapshot() for u in state.units.values()],
+            "formations": [f.snapshot() for f in state.formations.values()],
+            "markers": [[m.side, m.by, m.x, m.y, m.turn] for m in state.markers],
+            "seen": {side: {k: [s.x, s.y, s.section, s.turn, s.visible, s.alive]
+                            for k, s in sorted(mem.items())}
+                     for side, mem in sorted(state.seen.items())},
+            "reports": {side: [[r.unit, r.direction, r.turn, r.hits] for r in rs]
+                        for side, rs in sorted(state.reports.items())},
+            "artillery": dict(sorted(state.artillery.items())),
+            "result": state.result.to_dict() if state.result else None,
+        }
+
+    def result(self, state: StreetFighterState) -> Result | None:
+        return state.result
+
+    def after_action(self, state: StreetFighterState) -> list[str]:
+        return after_action_report(state)
+
+    def seats(self, scenario: Scenario, side: str) -> list[Seat]:
+        """One seat per commander; formations without one share the side's seat."""
+        forces: Forces = scenario.forces_of(side)
+        groups: dict[str, set[str]] = {}
+        for formation in forces.formations:
+            key = formation.commander or side
+            groups.setdefault(key, set()).update(p.id for p in placements(formation))
+        if len(groups) == 1:
+            return [Seat(side, side)]
+        return [Seat(name, side, frozenset(ids)) for name, ids in groups.items()]
+
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+        from fibua.rulesets.street_fighter.ai import Control
+
+        return Control(side, seed, units)
+
+    def random_player(self, side: str, seed: int) -> Player:
+        from fibua.players.random_player import RandomPlayer
+
+        return RandomPlayer(seed)
+
+
+def _drain(state: StreetFighterState) -> list[Event]:
+    events, state.pending = state.pending, []
+    return events
+
+
+def _end_if_idle(state: StreetFighterState) -> None:
+    """Nothing left to order this turn: the side's orders are done."""
+    side = state.acting_side
+    if side is not None and not any(turn.can_act(state, u) for u in state.side_units(side)):
+        turn.end_side(state)
+
+
+def _own_unit(state: StreetFighterState, order: Order) -> Unit:
+    unit = state.units.get(order.unit or "")
+    if unit is None or unit.side != order.side:
+        raise IllegalOrder(f"{order.side} has no unit {order.unit!r}", order, "no-unit")
+    if not unit.alive:
+        raise IllegalOrder(f"{unit.name} is out of the fight", order, "lost")
+    return unit
+
+
+def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[str, Any]],
+                                                 Carry]:
+    def check(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+        plan = actions.plan_move(state, unit, params, activity)
+        return lambda: actions.carry_out_move(state, unit, plan)
+
+    return check
+
+
+def _check_move_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    move = actions.plan_move(state, unit, params, Activity.MOVED_FIRED)
+    shot = actions.check_fire(state, unit, params, move.legs[-1], moved=True)
+
+    def carry() -> None:
+        actions.carry_out_move(state, unit, move)
+        actions.carry_out_fire(state, unit, shot)
+
+    return carry
+
+
+def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    actions.require_ready(state, unit)
+    if "point" in params:
+        if "target" in params:
+            raise IllegalOrder("give target=ID or point=x,y, not both", code="bad-parameter")
+        plan = actions.check_indirect(state, unit, params)
+
+        def indirect() -> None:
+            actions.carry_out_indirect(state, unit, plan)
+            _done(unit, Activity.FIRED)
+
+        return indirect
+    shot = actions.check_fire(state, unit, params, unit.pos, moved=False)
+
+    def direct() -> None:
+        _done(unit, Activity.FIRED)
+        actions.carry_out_fire(state, unit, shot)
+
+    return direct
+
+
+def _done(unit: Unit, activity: Activity) -> None:
+    unit.activity = activity
+    unit.acted = True
+
+
+def _check_assault(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    plan = actions.check_assault(state, unit, params)
+    return lambda: actions.carry_out_assault(state, plan)
+
+
+def _check_mount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    vehicle = actions.check_mount(state, unit, params)
+    return lambda: actions.carry_out_mount(state, unit, vehicle)
+
+
+def _check_dismount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    there = actions.check_dismount(state, unit, params)
+    return lambda: actions.carry_out_dismount(state, unit, there)
+
+
+def _check_observe(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    actions.check_observe(state, unit)
+    return lambda: actions.carry_out_observe(state, unit)
+
+
+_CHECKS: dict[str, Callable[[StreetFighterState, Unit, dict[str, Any]], Carry]] = {
+    "move": _check_move(Activity.MOVED),
+    "flat-out": _check_move(Activity.FLAT_OUT),
+    "move-fire": _check_move_fire,
+    "shoot": _check_shoot,
+    "assault": _check_assault,
+    "mount": _check_mount,
+    "dismount": _check_dismount,
+    "observe": _check_observe,
+}
+
+
+def _candidates(state: StreetFighterState, unit: Unit) -> list[Order]:
+    """A useful sample of a unit's orders (moves at eight headings, every seen target)."""
+    side, uid = unit.side, unit.id
+    out = [Order(side, "observe", uid)]
+    if unit.rides is not None:
+        return [*out, Order(side, "dismount", uid)]
+    for kind, factor in (("move", 1.0), ("flat-out", 2.0)):
+        out += [Order(side, kind, uid, {"to": to}) for to in _around(unit, factor)]
+    seen = [i for i, s in state.seen.get(side, {}).items() if s.visible and s.alive]
+    for target in seen[:3]:
+        out.append(Order(side, "shoot", uid, {"target": target}))
+        if unit.spec.rocket:
+            out.append(Order(side, "shoot", uid, {"target": target, "weapon": "rocket"}))
+        out += [Order(side, "move-fire", uid, {"to": to, "target": target})
+                for to in _around(unit, 0.5)[::2]]
+        if unit.spec.indirect:
+            known = state.seen[side][target]
+            out.append(Order(side, "shoot", uid, {"point": [known.x, known.y]}))
+    if unit.spec.assault_points:
+        out += [Order(side, "assault", uid, {"section": s}) for s in state.battlefield.section_ids
+                if distance_to_section(state.sight, unit.pos, s) <= unit.spec.move]
+        out += [Order(side, "mount", uid, {"vehicle": v.id}) for v in state.side_units(side)
+                if v.spec.capacity and v.pos.distance(unit.pos) <= 5.0]
+    return out
+
+
+def _around(unit: Unit, factor: float) -> list[list[float]]:
+    reach = unit.spec.move * factor - 0.01
+    return [[round(unit.pos.x + reach * cos(2 * pi * k / HEADINGS), 2),
+             round(unit.pos.y + reach * sin(2 * pi * k / HEADINGS), 2)] for k in range(HEADINGS)]
+
+
+RULES = StreetFighter()
+register(RULES)

@@ -1,0 +1,138 @@
+"""Setting up a Street Fighter game: formations made from presets or listed units, and
+Control's hidden deployment plan, where a unit's place is picked by the game's seed."""
+
+from __future__ import annotations
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng, roll
+from fibua.core.errors import Problem
+from fibua.rulesets.street_fighter.forces import Forces, Options, Placement, placements
+from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
+from fibua.rulesets.street_fighter.tables import CATALOGUE, Body
+from fibua.scenario.schema import Scenario
+
+
+def sight_engine(scenario: Scenario) -> SightEngine:
+    """One engine per scenario, shared by its games: no building ever burns or falls."""
+    memo = scenario.memo
+    if "sight" not in memo:
+        memo["sight"] = SightEngine(scenario.battlefield)
+    engine: SightEngine = memo["sight"]
+    return engine
+
+
+def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterState:
+    sight = sight_engine(scenario)
+    a, b = scenario.side_names
+    state = StreetFighterState(
+        scenario=scenario, battlefield=scenario.battlefield, sight=sight,
+        rng=rng if rng is not None else Rng(seed),
+        options=scenario.rule_options or Options(), sides=(a, b), units={}, formations={},
+    )
+    for side in (a, b):
+        forces: Forces = scenario.forces_of(side)
+        state.artillery[side] = forces.artillery
+        for spec in forces.formations:
+            made = placements(spec)
+            for p in made:
+                state.units[p.id] = _unit(state, side, spec.id, p)
+            for p in made:
+                if p.rides is not None:
+                    _board(state, state.units[p.id], p.rides)
+            ids = [p.id for p in made]
+            state.formations[spec.id] = Formation(
+                spec.id, spec.name, side, spec.commander, ids,
+                sum(state.units[u].start_hp for u in ids))
+    return state
+
+
+def _unit(state: StreetFighterState, side: str, formation: str, p: Placement) -> Unit:
+    at = p.at or (0.0, 0.0)
+    if p.candidates:
+        pick = state.record(roll(state.rng, f"d{len(p.candidates)}", f"deployment of {p.name}"))
+        at = p.candidates[pick.total - 1]
+        state.deployment[p.id] = at
+        state.emit("deployment-picked", {"unit": p.id, "choice": pick.total,
+                                         "of": len(p.candidates), "at": list(at)}, ())
+    hp = CATALOGUE[p.kind].hit_points
+    pos = Position(at[0], at[1], state.sight.section_at(at))
+    return Unit(p.id, p.name, side, formation, p.kind, pos, hp, hp)
+
+
+def _board(state: StreetFighterState, unit: Unit, vehicle_id: str) -> None:
+    vehicle = state.units[vehicle_id]
+    unit.rides = vehicle.id
+    unit.pos = vehicle.pos
+    vehicle.passengers.append(unit.id)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_scenario(scenario: Scenario) -> list[Problem]:
+    if len(scenario.sides) != 2:
+        return [Problem("", "sides", "Street Fighter is played by exactly two sides")]
+    sight = sight_engine(scenario)
+    problems: list[Problem] = []
+    owner: dict[str, str] = {}
+    for i, side in enumerate(scenario.sides):
+        forces: Forces = scenario.forces_of(side.name)
+        for j, formation in enumerate(forces.formations):
+            where = f"sides[{i}].forces.formations[{j}]"
+            problems += _check_formation(sight, side.name, placements(formation), where,
+                                         owner)
+    options: Options = scenario.rule_options or Options()
+    for k, goal in enumerate(options.destroy):
+        if goal.side not in scenario.side_names:
+            problems.append(Problem("", f"options.destroy[{k}].side",
+                                    f"no side {goal.side!r}"))
+        for m, uid in enumerate(goal.units):
+            if owner.get(uid, goal.side) == goal.side:
+                problems.append(Problem("", f"options.destroy[{k}].units[{m}]",
+                                        f"{uid!r} is not a unit of the enemy of {goal.side}"))
+    return problems
+
+
+def _check_formation(sight: SightEngine, side: str, made: list[Placement], where: str,
+                     owner: dict[str, str]) -> list[Problem]:
+    problems: list[Problem] = []
+    ids = {p.id: p for p in made}
+    for k, p in enumerate(made):
+        path = f"{where}.units[{k}]"
+        if p.id in owner:
+            problems.append(Problem("", f"{path}.id", f"id {p.id!r} is used twice"))
+        owner[p.id] = side
+        for spot in ([p.at] if p.at else []) + list(p.candidates):
+            problems += _check_spot(sight, p, spot, path)
+        if p.rides is not None:
+            problems += _check_ride(ids, p, made, path)
+    return problems
+
+
+def _check_spot(sight: SightEngine, p: Placement, spot: tuple[float, float],
+                path: str) -> list[Problem]:
+    table = sight.battlefield.table
+    x, y = spot
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        return [Problem("", path, f"({x:g}, {y:g}) is off the {table.width:g} x "
+                                  f"{table.height:g} table")]
+    if sight.section_at(spot) is not None and CATALOGUE[p.kind].body not in (Body.FOOT,
+                                                                            Body.GUN):
+        return [Problem("", path, f"a {CATALOGUE[p.kind].title} cannot stand in a building "
+                                  f"area ({x:g}, {y:g})")]
+    return []
+
+
+def _check_ride(ids: dict[str, Placement], p: Placement, made: list[Placement],
+                path: str) -> list[Problem]:
+    vehicle = ids.get(p.rides or "")
+    if vehicle is None:
+        return [Problem("", f"{path}.rides", f"no vehicle {p.rides!r} in this formation")]
+    room = CATALOGUE[vehicle.kind].capacity
+    riders = sum(1 for q in made if q.rides == vehicle.id)
+    if CATALOGUE[p.kind].body is not Body.FOOT:
+        return [Problem("", path, f"a {CATALOGUE[p.kind].title} cannot ride in a vehicle")]
+    if riders > room:
+        return [Problem("", f"{path}.rides", f"{vehicle.name} carries {room} unit(s) at most")]
+    return []

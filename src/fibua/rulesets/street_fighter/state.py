@@ -1,0 +1,176 @@
+"""Street Fighter game state: units, formations, fire markers, what each side has seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from fibua.battlefield.model import Battlefield, Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng, Roll
+from fibua.core.events import Event
+from fibua.core.ruleset import Result
+from fibua.rulesets.street_fighter.forces import Options
+from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, Kind, UnitType
+from fibua.scenario.schema import Scenario
+
+
+class Activity(StrEnum):
+    """A unit's latest action: what the enemy sees it doing until its next action."""
+
+    IDLE = "idle"  # given no order (or not yet this turn)
+    MOVED = "moved"
+    MOVED_FIRED = "moved-and-fired"
+    FIRED = "fired"
+    ASSAULTED = "assaulted"
+    MOUNTED = "mounted-or-dismounted"
+    OBSERVING = "observing"
+    FLAT_OUT = "flat-out"
+
+
+MOVING = frozenset({Activity.MOVED, Activity.MOVED_FIRED, Activity.FLAT_OUT,
+                    Activity.ASSAULTED, Activity.MOUNTED})
+FIRING = frozenset({Activity.FIRED, Activity.MOVED_FIRED, Activity.ASSAULTED})
+
+
+@dataclass(slots=True)
+class Unit:
+    id: str
+    name: str
+    side: str
+    formation: str
+    kind: Kind
+    pos: Position
+    hp: int
+    start_hp: int
+    activity: Activity = Activity.IDLE
+    acted: bool = False  # has had its action this turn
+    pinned: bool = False
+    pinned_turn: int = 0
+    rides: str | None = None  # the vehicle it is in
+    passengers: list[str] = field(default_factory=list)
+    surrendered: bool = False
+    last_fired_turn: int = 0
+
+    @property
+    def spec(self) -> UnitType:
+        return CATALOGUE[self.kind]
+
+    @property
+    def alive(self) -> bool:
+        """Still on the table and in the fight (it may be demoralised)."""
+        return self.hp > 0 and not self.surrendered
+
+    @property
+    def is_tank(self) -> bool:
+        return self.spec.body is Body.TANK
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "side": self.side, "formation": self.formation,
+            "kind": str(self.kind), "x": self.pos.x, "y": self.pos.y,
+            "section": self.pos.section, "hp": self.hp, "start_hp": self.start_hp,
+            "activity": str(self.activity), "acted": self.acted, "pinned": self.pinned,
+            "pinned_turn": self.pinned_turn, "rides": self.rides,
+            "passengers": list(self.passengers), "surrendered": self.surrendered,
+            "last_fired_turn": self.last_fired_turn,
+        }
+
+
+@dataclass(slots=True)
+class Formation:
+    id: str
+    name: str
+    side: str
+    commander: str | None
+    units: list[str]
+    start_hp: int
+    demoralised: bool = False
+    die: int | None = None  # this turn's observation d10, one for the whole formation
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"id": self.id, "demoralised": self.demoralised, "die": self.die}
+
+
+@dataclass(slots=True)
+class Marker:
+    """Indirect fire called down this turn, to land at the start of the next."""
+
+    side: str
+    by: str  # the mortar section or HQ that called it
+    x: float
+    y: float
+    turn: int
+    source: tuple[float, float]  # where the fire comes from (for the fired-on report)
+    artillery: bool
+
+
+@dataclass(slots=True)
+class Sighting:
+    """What a side knows of one enemy unit: where it was last seen, when, what it looked
+    like, and whether it is known to be out of the fight."""
+
+    name: str
+    kind: Kind
+    x: float
+    y: float
+    section: str | None
+    turn: int
+    visible: bool
+    alive: bool = True
+
+
+@dataclass(slots=True)
+class Report:
+    """A unit of this side was fired on: always told, with the direction of the source."""
+
+    unit: str
+    direction: str
+    turn: int
+    hits: int
+
+
+@dataclass(slots=True)
+class StreetFighterState:
+    scenario: Scenario
+    battlefield: Battlefield
+    sight: SightEngine
+    rng: Rng
+    options: Options
+    sides: tuple[str, str]
+    units: dict[str, Unit]
+    formations: dict[str, Formation]
+    turn: int = 0
+    acting: int = 0  # index into sides of the side giving orders
+    markers: list[Marker] = field(default_factory=list)
+    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    reports: dict[str, list[Report]] = field(default_factory=dict)
+    artillery: dict[str, int] = field(default_factory=dict)  # fire missions left
+    deployment: dict[str, tuple[float, float]] = field(default_factory=dict)  # Control's picks
+    result: Result | None = None
+    pending: list[Event] = field(default_factory=list)
+    rolls: list[tuple[int, Roll]] = field(default_factory=list)  # every roll, for the report
+
+    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
+        self.pending.append(Event(kind, data, to, self.turn))
+
+    def record(self, roll: Roll) -> Roll:
+        self.rolls.append((self.turn, roll))
+        return roll
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def side_units(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side and u.alive]
+
+    def formation_of(self, unit: Unit) -> Formation:
+        return self.formations[unit.formation]
+
+    def demoralised(self, unit: Unit) -> bool:
+        return self.formations[unit.formation].demoralised
+
+    @property
+    def acting_side(self) -> str | None:
+        return None if self.result is not None else self.sides[self.acting]

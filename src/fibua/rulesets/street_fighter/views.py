@@ -1,0 +1,140 @@
+"""What a side knows, built by allow-list from its own units and what they observed; the
+copy a player (person or computer) decides from. Nothing unobserved can be reached from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.street_fighter.actions import held_sections
+from fibua.rulesets.street_fighter.knowledge import recent_reports
+from fibua.rulesets.street_fighter.state import (
+    Marker,
+    Report,
+    Sighting,
+    StreetFighterState,
+    Unit,
+)
+from fibua.scenario.schema import VictorySpec
+
+
+@dataclass(frozen=True, slots=True)
+class OwnFormation:
+    id: str
+    name: str
+    commander: str | None
+    units: tuple[str, ...]
+    demoralised: bool
+
+
+@dataclass(frozen=True)
+class SideView:
+    scenario: str
+    side: str
+    enemy: str
+    doctrine: str
+    turn: int
+    turns: int
+    to_act: str | None
+    own: tuple[Unit, ...]
+    formations: tuple[OwnFormation, ...]
+    enemies: tuple[tuple[str, Sighting], ...]
+    reports: tuple[Report, ...]
+    markers: tuple[Marker, ...]
+    artillery: int
+    held: frozenset[str]
+    objectives: tuple[VictorySpec, ...]  # the scenario's, public
+    goals: tuple[str, ...]  # descriptions of the side's destroy objectives
+    sight: SightEngine  # the map is public
+    result: dict[str, Any] | None
+
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.own:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def visible_enemies(self) -> list[tuple[str, Sighting]]:
+        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
+
+
+def observe(state: StreetFighterState, side: str) -> SideView:
+    memory = state.seen.get(side, {})
+    forces = state.scenario.forces_of(side)
+    return SideView(
+        scenario=state.scenario.name,
+        side=side,
+        enemy=state.enemy_of(side),
+        doctrine=forces.doctrine,
+        turn=state.turn,
+        turns=state.scenario.scenario.turns,
+        to_act=state.acting_side,
+        own=tuple(replace(u, passengers=list(u.passengers))
+                  for u in state.units.values() if u.side == side),
+        formations=tuple(OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
+                         for f in state.formations.values() if f.side == side),
+        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
+        reports=tuple(replace(r) for r in recent_reports(state, side)),
+        markers=tuple(replace(m) for m in state.markers if m.side == side),
+        artillery=state.artillery.get(side, 0),
+        held=held_sections(state, side),
+        objectives=tuple(state.scenario.victory),
+        goals=tuple(g.description or "destroy the named enemy units"
+                    for g in state.options.destroy if g.side == side),
+        sight=state.sight,
+        result=state.result.to_dict() if state.result else None,
+    )
+
+
+def view_dict(view: SideView) -> dict[str, Any]:
+    return {
+        "ruleset": "street-fighter",
+        "scenario": view.scenario,
+        "side": view.side,
+        "turn": view.turn,
+        "turns": view.turns,
+        "phase": "orders",
+        "to_act": view.to_act,
+        "own": [_own(u) for u in view.own],
+        "formations": [{"id": f.id, "name": f.name, "commander": f.commander,
+                        "units": list(f.units), "demoralised": f.demoralised}
+                       for f in view.formations],
+        "enemies": [_enemy(i, s) for i, s in view.enemies],
+        "fired_on": [{"unit": r.unit, "direction": r.direction, "turn": r.turn, "hits": r.hits}
+                     for r in view.reports],
+        "fire_markers": [{"by": m.by, "x": m.x, "y": m.y, "turn": m.turn} for m in view.markers],
+        "artillery_missions": view.artillery,
+        "held_sections": sorted(view.held),
+        "objectives": [v.description or f"{v.side}: {v.kind}" for v in view.objectives]
+        + list(view.goals),
+        "result": view.result,
+    }
+
+
+def _own(u: Unit) -> dict[str, Any]:
+    out = u.snapshot()
+    out["unit"] = u.formation
+    out["floor"] = 0
+    out["status"] = status(u)
+    return out
+
+
+def status(u: Unit) -> str:
+    if not u.alive:
+        return "surrendered" if u.surrendered else "destroyed"
+    parts = [f"{u.hp}/{u.start_hp} hp"]
+    if u.pinned:
+        parts.append("pinned")
+    if u.rides:
+        parts.append(f"in {u.rides}")
+    if u.passengers:
+        parts.append("carrying " + ", ".join(u.passengers))
+    parts.append(str(u.activity) if u.acted else "ready")
+    return ", ".join(parts)
+
+
+def _enemy(unit_id: str, s: Sighting) -> dict[str, Any]:
+    return {"id": unit_id, "name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
+            "floor": 0, "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
+            "alive": s.alive}
