@@ -373,3 +373,15 @@ def test_map_fits_80_columns() -> None:
     assert tall.rows <= 34 and tall.cols >= 1
     wide = Grid.fit(200, 10)
     assert wide.cols == 76
+
+
+def test_a_list_of_figures_in_an_event_reads_as_their_names() -> None:
+    from fibua.cli.terminal import describe_event
+    from fibua.core.events import Event
+
+    event = Event("deployed", {"side": "red", "figures": [
+        {"id": "r1", "name": "Corporal Rouge", "weapon": "rifle"},
+        {"id": "r2", "name": "Private Scarlet", "weapon": "smg"}]}, ("red",), 0)
+    (line,) = describe_event(event)
+    assert "figures=2: Corporal Rouge, Private Scarlet" in line
+    assert "weapon" not in line

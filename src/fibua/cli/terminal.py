@@ -146,6 +146,10 @@ def _rolls_in(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _short(value: Any) -> str:
     if isinstance(value, str):
         return value
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        # a list of units or figures: their names (or ids) say enough on one line
+        names = [str(v.get("name", v.get("id", "?"))) for v in value]
+        return f"{len(names)}: " + ", ".join(names)
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
