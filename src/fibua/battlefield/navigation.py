@@ -38,6 +38,8 @@ class DistanceField:
             [self._cell_position(sight, i, j) for j in range(self.ny)] for i in range(self.nx)
         ]
         self._dist = [[inf] * self.ny for _ in range(self.nx)]
+        #: the next cell on a shortest walk from each cell: a step found passable
+        self._next: dict[tuple[int, int], tuple[int, int]] = {}
         self._fill(is_goal, passable)
 
     def _cell_position(self, sight: SightEngine, i: int, j: int) -> Position:
@@ -64,6 +66,7 @@ class DistanceField:
                 nd = d + self.step * hypot(di, dj)
                 if nd < self._dist[a][b] and passable(self._cells[a][b], here):
                     self._dist[a][b] = nd
+                    self._next[(a, b)] = (i, j)
                     heapq.heappush(heap, (nd, a, b))
 
     def distance(self, pos: Position) -> float:
@@ -76,9 +79,9 @@ class DistanceField:
         return self._dist[i][j] + hypot(pos.x - cell.x, pos.y - cell.y)
 
     def descend(self, pos: Position, length: float) -> list[tuple[float, float]]:
-        """Waypoints (cell centres) down the field from pos, walking at most `length`:
-        each step goes to the neighbouring cell nearest the goal, so each leg was found
-        passable when the field was built. Straight runs are merged into one leg."""
+        """Waypoints (cell centres) along a shortest walk from pos, at most `length` long:
+        every step is one the field found passable when it was built (never the nearer
+        cell on the far side of a wall). Straight runs are merged into one leg."""
         i = min(self.nx - 1, max(0, int(pos.x / self.step)))
         j = min(self.ny - 1, max(0, int(pos.y / self.step)))
         here = self._cells[i][j]
@@ -104,14 +107,7 @@ class DistanceField:
         return points
 
     def _next_cell(self, i: int, j: int) -> tuple[int, int] | None:
-        best: tuple[int, int] | None = None
-        lowest = self._dist[i][j]
-        for di, dj in NEIGHBOURS:
-            a, b = i + di, j + dj
-            if 0 <= a < self.nx and 0 <= b < self.ny and self._dist[a][b] < lowest:
-                lowest = self._dist[a][b]
-                best = (a, b)
-        return best
+        return self._next.get((i, j))
 
     @property
     def reachable_cells(self) -> int:

@@ -1,0 +1,259 @@
+"""The map as House-Clearing reads it, worked out once per scenario: how much of a figure
+shows from where another stands (the body model), and what ground a move crosses.
+
+How much shows: each stance is a stack of body bands (tables.PROFILES). The *screen* in
+front of a target is the highest of
+- the obstacles (walls, hedges, fences) the line of fire crosses within COVER_REACH of it,
+  unless the firer is on a higher floor (plunging fire clears them);
+- the sill of the opening the line of fire comes through into the target's room, when the
+  firer is not in that room (a window's sill, none for a door).
+A band shows when its middle is above the screen. A leaning figure seen from outside its
+room shows its first LEANING_SHOWS bands at most.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import pairwise
+from math import hypot
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fibua.battlefield.geometry import hit_distances, jit
+from fibua.battlefield.model import OpeningKind, Position
+from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.house_clearing.forces import Options
+from fibua.rulesets.house_clearing.tables import (
+    COVER_REACH,
+    DOOR_SILL,
+    LEAN_REACH,
+    LEANING_SHOWS,
+    MOVE_INSIDE,
+    MOVE_RATE,
+    OPENING_REACH,
+    PROFILES,
+    SLIT_SILL,
+    Stance,
+)
+from fibua.scenario.schema import Scenario
+
+FloatArray = npt.NDArray[np.float64]
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _rows(segments: list[Segment]) -> FloatArray:
+    return np.array([(*a, *b) for a, b in segments], dtype=np.float64).reshape(-1, 4)
+
+
+def _middles(bands: tuple[tuple[float, float], ...], height: float) -> tuple[float, ...]:
+    return tuple(sorted((low + top) / 2 * height for low, top in bands))
+
+
+def point_segment_distance(p: tuple[float, float], seg: Segment) -> float:
+    (ax, ay), (bx, by) = seg
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    t = 0.0 if span == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / span))
+    return hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRows:
+    """The openings of one building on one floor, as segment rows with their sills."""
+
+    segs: FloatArray
+    sills: tuple[float, ...]
+    kinds: tuple[OpeningKind, ...]
+    sections: tuple[str, ...]
+    sill_array: FloatArray
+
+
+_EMPTY_ROWS = OpeningRows(np.zeros((0, 4)), (), (), (), np.zeros(0))
+
+
+@jit
+def _screen(vx: float, vy: float, tx: float, ty: float, obstacles: Any, heights: Any,
+            use_obstacles: bool, openings: Any, sills: Any, reach: float) -> Any:
+    """(highest obstacle crossed within `reach` of the target, sill of the opening crossed
+    nearest the target or -1 when none is crossed)."""
+    length = np.sqrt((tx - vx) ** 2 + (ty - vy) ** 2)
+    high = 0.0
+    if use_obstacles and obstacles.shape[0]:
+        dist = hit_distances(vx, vy, tx, ty, obstacles)
+        for k in range(dist.shape[0]):
+            if dist[k] >= 0.0 and length - dist[k] <= reach and heights[k] > high:
+                high = heights[k]
+    sill = -1.0
+    if openings.shape[0]:
+        dist = hit_distances(vx, vy, tx, ty, openings)
+        far = -1.0
+        for k in range(dist.shape[0]):
+            if dist[k] > far:
+                far = dist[k]
+                sill = sills[k]
+    return high, sill
+
+
+class MapGeometry:
+    """Per-scenario geometry: obstacle and opening rows, boundaries that change the pace
+    of a move, and the body model's numbers."""
+
+    def __init__(self, scenario: Scenario, sight: SightEngine, options: Options) -> None:
+        field = scenario.battlefield
+        self.sight = sight
+        self.height = options.figure_height
+        self.sills = {OpeningKind.DOOR: DOOR_SILL, OpeningKind.WINDOW: options.window_sill,
+                      OpeningKind.SLIT: SLIT_SILL}
+        obstacle_rows: list[Segment] = []
+        heights: list[float] = []
+        for obstacle in field.obstacles:
+            for a, b in pairwise(obstacle.points):
+                obstacle_rows.append((a, b))
+                heights.append(obstacle.height)
+        self.obstacle_segs = _rows(obstacle_rows)
+        self.obstacle_heights = np.array(heights, dtype=np.float64)
+        self.building_of = {s.id: b.id for b in field.buildings for s in b.sections}
+        # the middles of each stance's bands in inches, low to high (for counting)
+        self._mids = {st: _middles(bands, self.height) for st, bands in PROFILES.items()}
+        self._mids_outside = dict(self._mids)
+        self._mids_outside[Stance.LEANING] = _middles(
+            PROFILES[Stance.LEANING][:LEANING_SHOWS], self.height)
+        self._lean_memo: dict[tuple[float, float, str | None, int], bool] = {}
+        self._openings = self._opening_rows(scenario)
+        self.boundaries = self._boundary_rows(scenario)
+
+    # -- construction --------------------------------------------------------------------
+
+    def _opening_rows(self, scenario: Scenario) -> dict[tuple[str, int], OpeningRows]:
+        found: dict[tuple[str, int], list[tuple[Segment, OpeningKind, str]]] = {}
+        for building in scenario.battlefield.buildings:
+            for section in building.sections:
+                for opening in section.openings:
+                    key = (building.id, opening.floor)
+                    found.setdefault(key, []).append(
+                        (section.opening_segment(opening), opening.kind, section.id))
+        return {
+            key: OpeningRows(_rows([s for s, _, _ in rows]),
+                             tuple(self.sills[k] for _, k, _ in rows),
+                             tuple(k for _, k, _ in rows), tuple(sid for _, _, sid in rows),
+                             np.array([self.sills[k] for _, k, _ in rows], dtype=np.float64))
+            for key, rows in found.items()
+        }
+
+    def _boundary_rows(self, scenario: Scenario) -> FloatArray:
+        field = scenario.battlefield
+        rings = [area.polygon for area in field.terrain]
+        rings += [field.section(sid).footprint for sid in field.section_ids]
+        segments: list[Segment] = []
+        for ring in rings:
+            n = len(ring)
+            segments += [(ring[i], ring[(i + 1) % n]) for i in range(n)]
+        return _rows(segments)
+
+    # -- how much of a figure shows ------------------------------------------------------
+
+    def screen(self, viewer: Position, target: Position) -> float:
+        """Height, inches above the target's floor, of what hides it from the viewer."""
+        rows = _EMPTY_ROWS
+        if target.section is not None and viewer.section != target.section:
+            rows = self._openings.get((self.building_of[target.section], target.floor),
+                                      _EMPTY_ROWS)
+        plunging = viewer.floor > target.floor
+        high, sill = _screen(float(viewer.x), float(viewer.y), float(target.x),
+                             float(target.y), self.obstacle_segs, self.obstacle_heights,
+                             not plunging, rows.segs, rows.sill_array, COVER_REACH)
+        if sill < 0 and rows is not _EMPTY_ROWS:
+            # no opening crossed: a figure on the threshold stands in its nearest opening
+            near = self.opening_near(target, OPENING_REACH)
+            sill = self.sills[near] if near is not None else 0.0
+        return max(float(high), float(sill))
+
+    def fifths(self, viewer: Position, target: Position, stance: Stance) -> int:
+        """Fifths of the target's body the viewer can see (line of sight assumed)."""
+        outside = target.section is not None and viewer.section != target.section
+        return self.fifths_behind(self.screen(viewer, target), stance, outside)
+
+    def fifths_behind(self, screen: float, stance: Stance, from_outside: bool) -> int:
+        """Bands of a stance whose middle is above a screen; a leaning figure seen from
+        outside its room shows its first bands only."""
+        mids = self._mids_outside[stance] if from_outside else self._mids[stance]
+        return len(mids) - bisect_right(mids, screen)
+
+    def mutual(self, a: Position, a_stance: Stance, b: Position,
+               b_stance: Stance) -> tuple[int, int]:
+        """(fifths of b that a sees, fifths of a that b sees) when they see each other:
+        a figure that shows nothing sees nothing over its screen either. (0, 0) else."""
+        if not self.sight.visible(a, b):
+            return 0, 0
+        return self.mutual_in_sight(a, a_stance, b, b_stance)
+
+    def mutual_in_sight(self, a: Position, a_stance: Stance, b: Position,
+                        b_stance: Stance) -> tuple[int, int]:
+        of_b = self.fifths(a, b, b_stance)
+        of_a = self.fifths(b, a, a_stance) if of_b else 0
+        return (of_b, of_a) if of_b and of_a else (0, 0)
+
+    # -- openings ------------------------------------------------------------------------
+
+    def opening_near(self, pos: Position, reach: float,
+                     kinds: frozenset[OpeningKind] | None = None) -> OpeningKind | None:
+        """The kind of the nearest opening of the figure's own room on its floor within
+        `reach`, if any."""
+        if pos.section is None:
+            return None
+        rows = self._openings.get((self.building_of[pos.section], pos.floor))
+        if rows is None:
+            return None
+        best: tuple[float, OpeningKind] | None = None
+        for k, row in enumerate(rows.segs):
+            if rows.sections[k] != pos.section or (kinds and rows.kinds[k] not in kinds):
+                continue
+            d = point_segment_distance(pos.point, ((row[0], row[1]), (row[2], row[3])))
+            if d <= reach and (best is None or d < best[0]):
+                best = (d, rows.kinds[k])
+        return None if best is None else best[1]
+
+    def can_lean(self, pos: Position) -> bool:
+        key = (pos.x, pos.y, pos.section, pos.floor)
+        if key not in self._lean_memo:
+            if len(self._lean_memo) > 100_000:
+                self._lean_memo.clear()
+            self._lean_memo[key] = self.opening_near(
+                pos, LEAN_REACH, frozenset({OpeningKind.DOOR, OpeningKind.WINDOW})) is not None
+        return self._lean_memo[key]
+
+    # -- ground --------------------------------------------------------------------------
+
+    def rate_at(self, x: float, y: float) -> float:
+        """Inches a whole move covers at a point."""
+        if self.sight.section_at((x, y)) is not None:
+            return MOVE_INSIDE
+        return MOVE_RATE[self.sight.terrain_at((x, y))]
+
+    def leg_share(self, a: Position, b: Position) -> float:
+        """Share of a whole move a straight leg takes: the leg is cut where it crosses the
+        edge of a terrain area or building, and each piece is paid at its own pace."""
+        length = hypot(b.x - a.x, b.y - a.y)
+        if length == 0.0:
+            return 0.0
+        dist = hit_distances(float(a.x), float(a.y), float(b.x), float(b.y), self.boundaries)
+        inner = dist[(dist > 0.0) & (dist < length)]
+        cuts = sorted({0.0, length, *inner.tolist()})
+        share = 0.0
+        for lo, hi in pairwise(cuts):
+            t = (lo + hi) / 2 / length
+            share += (hi - lo) / self.rate_at(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+        return share
+
+
+def map_geometry(scenario: Scenario, sight: SightEngine, options: Options) -> MapGeometry:
+    """One per scenario and options, shared by its games (the map never changes)."""
+    key = f"house-clearing-geometry-{options.figure_height!r}-{options.window_sill!r}"
+    memo = scenario.memo
+    if key not in memo:
+        memo[key] = MapGeometry(scenario, sight, options)
+    found: MapGeometry = memo[key]
+    return found

@@ -1,0 +1,158 @@
+"""What each side has observed. Two enemy figures see each other when there is a line of
+sight and each shows at least a fifth of its body to the other; a side knows an enemy
+while any of its figures sees it, remembers where it was last seen, and glimpses movers
+along their paths. Everything a side is told about the enemy passes through here."""
+
+from __future__ import annotations
+
+from fibua.battlefield.model import Position
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
+from fibua.rulesets.house_clearing.tables import Stance
+
+
+def refresh_sight(state: HouseClearingState, changed: list[Figure]) -> None:
+    """Recompute who sees whom for the figures that moved, changed stance or fell, then
+    tell each side what came into or went out of its view."""
+    for figure in changed:
+        _refresh_pairs(state, figure)
+    for side in state.sides:
+        _update_side(state, side)
+
+
+def _refresh_pairs(state: HouseClearingState, figure: Figure) -> None:
+    enemies = [e for e in state.figures.values() if e.side != figure.side]
+    for enemy in enemies:
+        state.exposure.pop((figure.id, enemy.id), None)
+        state.exposure.pop((enemy.id, figure.id), None)
+    enemies = [e for e in enemies if e.in_action]
+    if not figure.in_action or not enemies:
+        return
+    los = state.sight.visible_matrix([figure.pos], [e.pos for e in enemies])[0]
+    for enemy, in_sight in zip(enemies, los, strict=True):
+        if not in_sight:
+            continue
+        of_enemy, of_figure = state.geometry.mutual_in_sight(
+            figure.pos, figure.stance, enemy.pos, enemy.stance)
+        if of_enemy:
+            state.exposure[(figure.id, enemy.id)] = of_enemy
+            state.exposure[(enemy.id, figure.id)] = of_figure
+
+
+def refresh_all(state: HouseClearingState) -> None:
+    state.exposure.clear()
+    for side in state.sides[:1]:
+        for figure in [f for f in state.figures.values() if f.side == side]:
+            _refresh_pairs(state, figure)
+    for side in state.sides:
+        _update_side(state, side)
+
+
+def _update_side(state: HouseClearingState, side: str) -> None:
+    watchers = state.side_figures(side)
+    memory = state.seen.setdefault(side, {})
+    for enemy in state.figures.values():
+        if enemy.side == side or not enemy.in_action:
+            continue
+        now = any(state.sees(w.id, enemy.id) for w in watchers)
+        known = memory.get(enemy.id)
+        if now:
+            if known is None or not known.visible or _changed(known, enemy):
+                memory[enemy.id] = sighting(state, enemy, known)
+                state.emit("enemy-seen", seen_data(enemy), (side,))
+        elif known is not None and known.visible:
+            known.visible = False
+            state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
+                                      "last_x": known.x, "last_y": known.y}, (side,))
+
+
+def _changed(known: Sighting, enemy: Figure) -> bool:
+    p = enemy.pos
+    return (known.x, known.y, known.floor, known.stance) != (p.x, p.y, p.floor, enemy.stance)
+
+
+def sighting(state: HouseClearingState, enemy: Figure, known: Sighting | None = None,
+             at: Position | None = None, stance: Stance | None = None,
+             visible: bool = True) -> Sighting:
+    p = at or enemy.pos
+    step = known.step_seen if known is not None else None
+    return Sighting(enemy.name, enemy.weapon, p.x, p.y, p.section, p.floor,
+                    stance or enemy.stance, state.turn, visible, True, step)
+
+
+def seen_data(enemy: Figure) -> dict[str, object]:
+    p = enemy.pos
+    return {"figure": enemy.id, "name": enemy.name, "weapon": str(enemy.weapon),
+            "x": p.x, "y": p.y, "section": p.section, "floor": p.floor,
+            "stance": str(enemy.stance)}
+
+
+def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
+             stances: list[Stance]) -> dict[str, list[int]]:
+    """For each enemy figure, the spots of the mover's path at which they see each other."""
+    enemies = [e for e in state.figures.values() if e.side != mover.side and e.in_action]
+    if not enemies or not spots:
+        return {}
+    los = state.sight.visible_matrix([e.pos for e in enemies], spots)
+    found: dict[str, list[int]] = {}
+    for i, enemy in enumerate(enemies):
+        for k, spot in enumerate(spots):
+            if los[i, k] and state.geometry.mutual_in_sight(
+                    enemy.pos, enemy.stance, spot, stances[k])[0]:
+                found.setdefault(enemy.id, []).append(k)
+    return found
+
+
+def record_glimpse(state: HouseClearingState, mover: Figure, spot: Position,
+                   stance: Stance) -> None:
+    """The enemy saw the mover pass but not where it stopped: it remembers the last place
+    it saw it."""
+    side = state.enemy_of(mover.side)
+    memory = state.seen.setdefault(side, {})
+    known = memory.get(mover.id)
+    if known is not None and known.visible:
+        return
+    memory[mover.id] = sighting(state, mover, known, spot, stance, visible=False)
+    memory[mover.id].step_seen = mover.step
+    state.emit("enemy-glimpsed", {"figure": mover.id, "name": mover.name,
+                                  "weapon": str(mover.weapon), "x": spot.x, "y": spot.y,
+                                  "section": spot.section, "floor": spot.floor}, (side,))
+
+
+def reveal_firer(state: HouseClearingState, firer: Figure, target: Figure) -> None:
+    """A figure fired at sees where the fire came from, even if it does not see the firer
+    from where it ends up (a mover fired at along its path)."""
+    side = target.side
+    if side == firer.side:
+        return
+    known = state.seen.setdefault(side, {}).get(firer.id)
+    if known is not None and known.visible:
+        return
+    state.seen[side][firer.id] = sighting(state, firer, known, visible=False)
+    state.emit("enemy-glimpsed", {"figure": firer.id, "name": firer.name,
+                                  "weapon": str(firer.weapon), "x": firer.pos.x,
+                                  "y": firer.pos.y, "section": firer.pos.section,
+                                  "floor": firer.pos.floor}, (side,))
+
+
+def note_step(state: HouseClearingState, figure: Figure) -> None:
+    """An enemy that sees a figure act learns the initiative step it acted in."""
+    known = state.seen.get(state.enemy_of(figure.side), {}).get(figure.id)
+    if known is not None and known.visible:
+        known.step_seen = figure.step
+
+
+def record_casualty(state: HouseClearingState, casualty: Figure) -> None:
+    """A side that saw a figure fall knows it is out of action."""
+    enemy = state.enemy_of(casualty.side)
+    known = state.seen.get(enemy, {}).get(casualty.id)
+    if known is not None and known.visible:
+        known.alive = False
+        known.visible = False
+
+
+def watchers_of(state: HouseClearingState, figure: Figure) -> tuple[str, ...]:
+    """The sides that see this figure now: its own, and the enemy if any enemy sees it."""
+    enemy = state.enemy_of(figure.side)
+    if any(state.sees(w.id, figure.id) for w in state.side_figures(enemy)):
+        return (figure.side, enemy)
+    return (figure.side,)

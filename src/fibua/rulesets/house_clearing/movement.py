@@ -1,0 +1,250 @@
+"""Moving a figure: the ground a path crosses paid at its own pace, walls climbed, doors
+and windows, floors; and the spots along the path where the enemy may see and fire on it.
+
+Moves are measured in shares of a whole move (1.0): an inch of open ground is 1/9, of a
+building plot 1/6, inside a building 1/3; climbing a wall up to chest height 1/2; a wall
+higher than that, up to one and a half times the figure's height, takes the whole move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import hypot, inf, isfinite
+from typing import Any
+
+from fibua.battlefield.model import OpeningKind, Position
+from fibua.core.errors import IllegalOrder
+from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
+from fibua.rulesets.house_clearing.tables import (
+    CHEST_LINE,
+    CLIMB_HALF,
+    CLIMB_LIMIT,
+    CLIMB_REACH,
+    CLIMB_WHOLE,
+    FLOOR_CHANGE,
+    MOVE_RATE,
+    PATH_SAMPLE,
+    SPACING,
+    Stance,
+)
+
+FASTEST = max(MOVE_RATE.values())
+
+SLACK = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    legs: tuple[Position, ...]  # where the figure stands after each leg, the last included
+    share: float  # of a whole move
+    stance: Stance
+    ground: float  # inches walked
+    climbs: tuple[str, ...]  # what it climbed over, for the record
+
+
+@dataclass(frozen=True, slots=True)
+class LegCost:
+    share: float
+    climbs: tuple[tuple[str, float], ...]  # (what, share)
+
+
+def point(value: Any, what: str) -> tuple[float, float]:
+    if (
+        isinstance(value, list | tuple) and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        try:
+            x, y = float(value[0]), float(value[1])
+        except OverflowError:
+            x = y = inf
+        if isfinite(x) and isfinite(y):
+            return x, y
+    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
+
+
+def waypoints(params: dict[str, Any]) -> list[tuple[float, float]]:
+    if "path" in params:
+        path = params["path"]
+        if not isinstance(path, list) or not path or len(path) > 20:
+            raise IllegalOrder("path must be a list of 1 to 20 x,y points", code="bad-parameter")
+        return [point(p, "each point of path") for p in path]
+    if "to" in params:
+        return [point(params["to"], "to")]
+    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
+
+
+def parse_stance(value: Any, default: Stance) -> Stance:
+    if value is None:
+        return default
+    try:
+        return Stance(value)
+    except ValueError:
+        names = ", ".join(s.value for s in Stance)
+        raise IllegalOrder(f"stance must be one of {names}, not {value!r}",
+                           code="bad-parameter") from None
+
+
+def check_stance(geometry: MapGeometry, pos: Position, stance: Stance) -> None:
+    if stance is Stance.LEANING and not geometry.can_lean(pos):
+        raise IllegalOrder("a figure leans out only from inside a building, within 1in of a "
+                           "door or window of its room", code="cannot-lean")
+
+
+def plan_move(state: HouseClearingState, figure: Figure, params: dict[str, Any]) -> MovePlan:
+    """Check a move completely (IllegalOrder if it is not possible) and plan it."""
+    points = waypoints(params)
+    table = state.battlefield.table
+    for x, y in points:
+        if not (0 <= x <= table.width and 0 <= y <= table.height):
+            raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
+    stance = parse_stance(params.get("stance"), figure.stance)
+    _check_reach(figure.pos, points)
+    legs, share, ground, climbs = trace(state, figure.pos, points, params.get("floor"))
+    if share > 1.0 + SLACK:
+        raise IllegalOrder(f"that move takes {share:.2f} of a move; a figure has one",
+                           code="too-far")
+    end = legs[-1]
+    check_stance(state.geometry, end, stance)
+    _check_spacing(state, figure, end)
+    return MovePlan(tuple(legs), share, stance, ground, climbs)
+
+
+def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
+    """No ground is faster than the open: a path longer than a whole move there is too far
+    whatever it crosses."""
+    length, here = 0.0, start.point
+    for p in points:
+        length += hypot(p[0] - here[0], p[1] - here[1])
+        here = p
+    if length > FASTEST + SLACK:
+        raise IllegalOrder(f"that move is {length:.1f}in; a whole move is {FASTEST:g}in at "
+                           "most (in the open)", code="too-far")
+
+
+def trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],
+          floor: Any) -> tuple[list[Position], float, float, tuple[str, ...]]:
+    """The legs of a path and what they cost: (legs, share, inches, climbs)."""
+    here = start
+    stairs = paced = ground = 0.0
+    legs: list[Position] = []
+    climbs: list[tuple[str, float]] = []
+    for x, y in points:
+        section = state.sight.section_at((x, y))
+        if section != here.section and here.floor > 0:
+            stairs += FLOOR_CHANGE * here.floor  # down the stairs before leaving the room
+            here = Position(here.x, here.y, here.section, 0)
+        there = Position(x, y, section, here.floor if section == here.section else 0)
+        cost = leg_cost(state, here, there, paced)
+        paced += cost.share
+        climbs += cost.climbs
+        ground += hypot(there.x - here.x, there.y - here.y)
+        legs.append(there)
+        here = there
+    if floor is not None:
+        here = _change_floor(state, here, floor)
+        stairs += FLOOR_CHANGE * abs(here.floor - legs[-1].floor)
+        legs[-1] = here
+    return legs, stairs + _walking(climbs, paced, ground), ground, tuple(w for w, _ in climbs)
+
+
+def _walking(climbs: list[tuple[str, float]], paced: float, ground: float) -> float:
+    """Ground and climbs: a whole-move climb leaves room for nothing else, the few inches
+    to and from the wall being part of it."""
+    whole = [c for c in climbs if c[1] >= CLIMB_WHOLE]
+    if not whole:
+        return paced + sum(share for _, share in climbs)
+    if len(climbs) > 1 or ground > CLIMB_REACH + SLACK:
+        raise IllegalOrder(f"climbing {whole[0][0]} takes the whole move: the figure may go "
+                           f"at most {CLIMB_REACH:g}in in all, over that one wall",
+                           code="too-far")
+    return CLIMB_WHOLE
+
+
+def leg_cost(state: HouseClearingState, a: Position, b: Position,
+             before: float = 0.0) -> LegCost:
+    """Share of a move for one straight leg, ground and climbs (IllegalOrder if blocked).
+    `before` is the ground already paid for: the ground alone can make a path too long."""
+    share = state.geometry.leg_share(a, b)
+    if before + share > 1.0 + SLACK:
+        raise IllegalOrder(f"that move takes more than a whole move over the ground alone "
+                           f"({before + share:.2f})", code="too-far")
+    check = state.sight.move_check(a, b, through_windows=True)
+    if check.crosses_wall:
+        raise IllegalOrder(f"cannot move from ({a.x:g}, {a.y:g}) to ({b.x:g}, {b.y:g}): it "
+                           "goes through a building wall (use doors and windows)",
+                           code="blocked")
+    height = state.options.figure_height
+    climbs: list[tuple[str, float]] = []
+    for crossing in check.walls:
+        if crossing.opening is OpeningKind.WINDOW:
+            climbs.append((f"a window of {crossing.section_id}",
+                           climb_share(state.options.window_sill, height, "the window")))
+    for obstacle, _ in check.obstacles:
+        climbs.append((f"{obstacle.kind} {obstacle.id!r}",
+                       climb_share(obstacle.height, height, f"the {obstacle.kind} "
+                                                            f"{obstacle.id!r}")))
+    return LegCost(share, tuple(climbs))
+
+
+def climb_share(wall: float, figure: float, what: str) -> float:
+    if wall <= CHEST_LINE * figure + SLACK:
+        return CLIMB_HALF
+    if wall <= CLIMB_LIMIT * figure + SLACK:
+        return CLIMB_WHOLE
+    raise IllegalOrder(f"{what} is {wall:g}in high: more than one and a half times a figure's "
+                       "height, it cannot be climbed", code="too-high")
+
+
+def _change_floor(state: HouseClearingState, here: Position, floor: Any) -> Position:
+    if not isinstance(floor, int) or isinstance(floor, bool) or floor < 0:
+        raise IllegalOrder(f"floor must be a whole number 0 or more, not {floor!r}",
+                           code="bad-parameter")
+    if floor == here.floor:
+        return here
+    if here.section is None:
+        raise IllegalOrder("only a figure inside a building can change floor", code="no-floor")
+    levels = state.battlefield.section(here.section).levels
+    if floor >= levels:
+        raise IllegalOrder(f"that building has floors 0..{levels - 1}", code="no-floor")
+    return Position(here.x, here.y, here.section, floor)
+
+
+def _check_spacing(state: HouseClearingState, figure: Figure, end: Position) -> None:
+    """Figures cannot share a place: none of its own side, nor an enemy its side sees."""
+    memory = state.seen.get(figure.side, {})
+    for other in state.figures.values():
+        near = other.pos.floor == end.floor and abs(other.pos.x - end.x) < SPACING \
+            and abs(other.pos.y - end.y) < SPACING and other.pos.distance(end) < SPACING
+        if not near or other is figure or not other.in_action:
+            continue
+        known = other.side == figure.side or (
+            other.id in memory and memory[other.id].visible)
+        if known:
+            raise IllegalOrder(f"{other.name if other.side == figure.side else 'an enemy'} "
+                               "already stands there", code="crowded")
+
+
+def path_spots(start: Position, plan: MovePlan,
+               state: HouseClearingState) -> tuple[list[Position], list[Stance]]:
+    """Where along the path the mover can be seen: every PATH_SAMPLE inches and where it
+    stops. It moves upright and takes its new stance where it stops."""
+    spots: list[Position] = []
+    here = start
+    walked = 0.0
+    next_at = PATH_SAMPLE
+    for leg in plan.legs:
+        length = here.distance(leg)
+        while length > 0 and next_at < walked + length - SLACK:
+            t = (next_at - walked) / length
+            x, y = here.x + (leg.x - here.x) * t, here.y + (leg.y - here.y) * t
+            section = state.sight.section_at((x, y))
+            floor = leg.floor if section == leg.section else here.floor \
+                if section == here.section else 0
+            spots.append(Position(x, y, section, floor))
+            next_at += PATH_SAMPLE
+        walked += length
+        here = leg
+    spots.append(plan.legs[-1])
+    stances = [Stance.STANDING] * (len(spots) - 1) + [plan.stance]
+    return spots, stances

@@ -1,0 +1,257 @@
+"""The House-Clearing rule set: the one interface the engine talks to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import cos, pi, sin
+from typing import Any, ClassVar
+
+from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.events import Event
+from fibua.core.orders import Order
+from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.rulesets.house_clearing import actions, setup, turn
+from fibua.rulesets.house_clearing.firing import loaders
+from fibua.rulesets.house_clearing.forces import Forces, Options
+from fibua.rulesets.house_clearing.knowledge import refresh_all
+from fibua.rulesets.house_clearing.odds import ODDS_QUERIES
+from fibua.rulesets.house_clearing.shooting import at_least_one_hit, band_for, hit_chance
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
+from fibua.rulesets.house_clearing.tables import Stance
+from fibua.rulesets.house_clearing.views import SideView, observe, view_dict
+from fibua.scenario.schema import Scenario
+
+MOVE_HEADINGS = 8
+MOVE_SAMPLES = (1.0, 3.0, 6.0, 9.0)
+
+Action = Callable[[], None]
+
+
+class HouseClearing(RuleSet[HouseClearingState]):
+    name: ClassVar[str] = "house-clearing"
+    title: ClassVar[str] = "House-Clearing: D100 skirmish with initiative and body cover"
+    forces_model = Forces
+    options_model = Options
+    odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
+    order_syntax: ClassVar[dict[str, str]] = {
+        "move": "move FIGURE to=X,Y | path=[[X,Y],...] [floor=N] [stance=S]: in its "
+                "initiative step; 9in open/road, 6in on a plot, 3in inside; climbing and "
+                "windows cost half a move, walls taller than the figure a whole move",
+        "stance": "stance FIGURE stance=standing|crouching|prone|leaning: instead of moving",
+        "fire": "fire FIGURE target=ID [auto=true] [loader=ID]: in its fire step, or at a "
+                "moving enemy of lower initiative when offered",
+        "end": "end: the side is done with this step (or lets the mover go)",
+    }
+
+    def check_scenario(self, scenario: Scenario) -> list[Problem]:
+        return setup.check_scenario(scenario)
+
+    def seats(self, scenario: Scenario, side: str) -> list[Seat]:
+        return setup.seats(scenario, side)
+
+    def new_state(self, scenario: Scenario, seed: int, rng: Any = None) -> HouseClearingState:
+        return setup.new_state(scenario, seed, rng)
+
+    def start(self, state: HouseClearingState) -> list[Event]:
+        for side in state.sides:
+            own = [{"id": f.id, "name": f.name, "weapon": str(f.weapon), "player": f.unit,
+                    "initiative": f.initiative, "skill": f.skill}
+                   for f in state.figures.values() if f.side == side]
+            state.emit("deployed", {"side": side, "figures": own}, (side,))
+        refresh_all(state)
+        turn.start_game(state)
+        return _drain(state)
+
+    def to_act(self, state: HouseClearingState) -> str | None:
+        return state.acting_side
+
+    def apply(self, state: HouseClearingState, order: Order) -> list[Event]:
+        action = self._validated(state, order)
+        action()
+        turn.after_order(state)
+        return _drain(state)
+
+    def allows(self, state: HouseClearingState, order: Order) -> bool:
+        try:
+            self._validated(state, order)
+        except IllegalOrder:
+            return False
+        return True
+
+    def preview(self, state: HouseClearingState, order: Order) -> str:
+        self._validated(state, order)
+        figure = state.figures.get(order.unit or "")
+        if figure is not None and order.kind == "move":
+            plan = actions.check_move(state, figure, order.params)
+            return f"{figure.name} moves {plan.ground:.1f}in: {plan.share:.0%} of its move"
+        if figure is not None and order.kind == "fire":
+            return _fire_preview(state, figure, actions.check_fire(state, figure, order.params))
+        return f"{order}: allowed"
+
+    def _validated(self, state: HouseClearingState, order: Order) -> Action:
+        """Check an order completely and return the function that carries it out."""
+        if order.side != state.acting_side:
+            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        if order.kind == "end":
+            return lambda: _end(state)
+        checker = _CHECKERS.get(order.kind)
+        if checker is None:
+            known = ", ".join(HouseClearing.order_syntax)
+            raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order,
+                               "unknown")
+        try:
+            return checker(state, _own_figure(state, order), order.params)
+        except IllegalOrder as error:
+            error.order = order
+            raise
+
+    def legal_orders(self, state: HouseClearingState, side: str) -> list[Order]:
+        if state.acting_side != side:
+            return []
+        orders = [Order(side, "end")]
+        for figure in state.side_figures(side):
+            orders += [o for o in _candidates(state, figure) if self.allows(state, o)]
+        return orders
+
+    def observe(self, state: HouseClearingState, side: str) -> SideView:
+        return observe(state, side)
+
+    def view(self, state: HouseClearingState, side: str) -> dict[str, Any]:
+        return view_dict(state, observe(state, side))
+
+    def snapshot(self, state: HouseClearingState) -> dict[str, Any]:
+        return {
+            "turn": state.turn, "phase": str(state.phase), "step": state.step,
+            "top_step": state.top_step, "order": list(state.order), "acting": state.acting,
+            "rng": state.rng.snapshot(),
+            "figures": [f.snapshot() for f in state.figures.values()],
+            "reaction": state.reaction.snapshot() if state.reaction else None,
+            "declared": [d.snapshot() for d in state.declared],
+            "exposure": sorted([a, b, n] for (a, b), n in state.exposure.items()),
+            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
+                     for side, mem in sorted(state.seen.items())},
+            "result": state.result.to_dict() if state.result else None,
+        }
+
+    def result(self, state: HouseClearingState) -> Result | None:
+        return state.result
+
+    def after_action(self, state: HouseClearingState) -> list[str]:
+        lines = []
+        for f in state.figures.values():
+            where = f" in {f.pos.section} floor {f.pos.floor}" if f.pos.section else ""
+            lines.append(f"{f.side}: {f.name} ({f.weapon}, skill {f.skill}) initiative "
+                         f"{f.initiative}{' - out of action' if not f.in_action else ''} at "
+                         f"({f.pos.x:.1f}, {f.pos.y:.1f}){where}, {f.stance}")
+        return lines
+
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+        from fibua.rulesets.house_clearing.ai import Sergeant
+
+        return Sergeant(side, seed, units)
+
+    def random_player(self, side: str, seed: int) -> Player:
+        from fibua.players.random_player import RandomPlayer
+
+        return RandomPlayer(seed)
+
+
+def _drain(state: HouseClearingState) -> list[Event]:
+    events, state.pending = state.pending, []
+    state.history += events
+    return events
+
+
+def _end(state: HouseClearingState) -> None:
+    if state.reaction is not None:
+        actions.end_reaction(state)
+    else:
+        turn.end_side_step(state)
+
+
+def _own_figure(state: HouseClearingState, order: Order) -> Figure:
+    figure = state.figures.get(order.unit or "")
+    if figure is None or figure.side != order.side:
+        raise IllegalOrder(f"{order.side} has no figure {order.unit!r}", order, "no-figure")
+    if not figure.in_action:
+        raise IllegalOrder(f"{figure.name} is out of action", order, "out-of-action")
+    return figure
+
+
+def _check_move(state: HouseClearingState, f: Figure, params: dict[str, Any]) -> Action:
+    plan = actions.check_move(state, f, params)
+    return lambda: actions.carry_out_move(state, f, plan)
+
+
+def _check_stance(state: HouseClearingState, f: Figure, params: dict[str, Any]) -> Action:
+    stance = actions.check_stance_order(state, f, params)
+    return lambda: actions.carry_out_stance(state, f, stance)
+
+
+def _check_fire(state: HouseClearingState, f: Figure, params: dict[str, Any]) -> Action:
+    plan = actions.check_fire(state, f, params)
+    if state.reaction is not None:
+        spot = actions.check_reaction_spot(state, f, plan)
+        return lambda: actions.carry_out_reaction(state, f, plan, spot)
+    return lambda: actions.carry_out_declare(state, f, plan)
+
+
+_CHECKERS: dict[str, Callable[[HouseClearingState, Figure, dict[str, Any]], Action]] = {
+    "move": _check_move,
+    "stance": _check_stance,
+    "fire": _check_fire,
+}
+
+
+def _candidates(state: HouseClearingState, figure: Figure) -> list[Order]:
+    """A useful sample of the orders a figure might be given now (checked by the caller)."""
+    side, fid = figure.side, figure.id
+    if state.reaction is not None:
+        if figure.id not in state.reaction.firers:
+            return []
+        return _fire_variants(state, figure, state.reaction.mover, automatic=False)
+    if state.phase is Phase.MOVE:
+        if not turn.can_act(state, figure):
+            return []
+        out = [Order(side, "stance", fid, {"stance": str(s)}) for s in Stance
+               if s is not figure.stance]
+        for k in range(MOVE_HEADINGS):
+            angle = 2 * pi * k / MOVE_HEADINGS
+            for dist in MOVE_SAMPLES:
+                to = [round(figure.pos.x + dist * cos(angle), 2),
+                      round(figure.pos.y + dist * sin(angle), 2)]
+                out.append(Order(side, "move", fid, {"to": to}))
+        return out
+    if not turn.can_act(state, figure):
+        return []
+    out = []
+    for enemy in state.side_figures(state.enemy_of(side)):
+        if state.sees(fid, enemy.id):
+            out += _fire_variants(state, figure, enemy.id, figure.arms.auto is not None)
+    return out
+
+
+def _fire_variants(state: HouseClearingState, figure: Figure, target: str,
+                   automatic: bool) -> list[Order]:
+    side, fid = figure.side, figure.id
+    crew = loaders(state, figure)[:1]
+    params: list[dict[str, Any]] = [{"target": target}]
+    if automatic:
+        params.append({"target": target, "auto": True})
+    params += [dict(p, loader=c.id) for p in params for c in crew]
+    return [Order(side, "fire", fid, p) for p in params]
+
+
+def _fire_preview(state: HouseClearingState, figure: Figure, plan: actions.FirePlan) -> str:
+    target = plan.target
+    distance = figure.pos.distance(target.pos)
+    fifths = state.fifths(figure.id, target.id)
+    chance = hit_chance(figure.skill, plan.row, distance, plan.auto)
+    band = band_for(plan.row, distance)
+    odds = at_least_one_hit(chance, fifths)
+    return (f"{figure.name} at {target.name}: {distance:.1f}in, {band.name} band ({plan.row}), "
+            f"chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a confirmed hit")
+
+
+RULES = HouseClearing()
+register(RULES)

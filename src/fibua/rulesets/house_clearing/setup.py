@@ -1,0 +1,123 @@
+"""Setting up a House-Clearing game: the figures, their statistics rolled with the game's
+seed (or fixed in the scenario), and the scenario checks."""
+
+from __future__ import annotations
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Modifier, Rng, roll
+from fibua.core.errors import Problem
+from fibua.core.ruleset import Seat
+from fibua.rulesets.house_clearing.forces import FigureSpec, Forces, Options
+from fibua.rulesets.house_clearing.geometry import map_geometry
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
+from fibua.rulesets.house_clearing.tables import (
+    INITIATIVE_DIE,
+    INITIATIVE_LEADER_BONUS,
+    LEADERS,
+    SKILL_DICE,
+    Stance,
+)
+from fibua.scenario.schema import Scenario
+
+
+def sight_engine(scenario: Scenario) -> SightEngine:
+    """One engine per scenario, shared by its games: no building ever changes state."""
+    memo = scenario.memo
+    if "sight" not in memo:
+        memo["sight"] = SightEngine(scenario.battlefield)
+    engine: SightEngine = memo["sight"]
+    return engine
+
+
+def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingState:
+    sight = sight_engine(scenario)
+    options: Options = scenario.rule_options or Options()
+    a, b = scenario.side_names
+    state = HouseClearingState(
+        scenario=scenario, battlefield=scenario.battlefield, sight=sight,
+        geometry=map_geometry(scenario, sight, options),
+        rng=rng if rng is not None else Rng(seed), options=options, sides=(a, b),
+        figures={}, order=(a, b),
+    )
+    for side in (a, b):
+        forces: Forces = scenario.forces_of(side)
+        for player in forces.players:
+            for spec in player.figures:
+                state.figures[spec.id] = _figure(state, side, player.id, spec)
+    return state
+
+
+def _figure(state: HouseClearingState, side: str, player: str, spec: FigureSpec) -> Figure:
+    pos = Position(spec.at[0], spec.at[1], state.sight.section_at(spec.at), spec.floor)
+    leader = spec.rank in LEADERS
+    initiative = spec.initiative
+    if initiative is None:
+        bonus = (Modifier("officer, NCO or hero", INITIATIVE_LEADER_BONUS),) if leader else ()
+        rolled = roll(state.rng, INITIATIVE_DIE, f"initiative of {spec.name}", bonus)
+        initiative = rolled.total
+        state.emit("statistic", {"figure": spec.id, "name": spec.name, "statistic":
+                                 "initiative", "roll": rolled.to_dict()}, (side,))
+    skill = spec.skill
+    if skill is None:
+        rolled = roll(state.rng, SKILL_DICE[leader], f"weapon skill of {spec.name}")
+        skill = rolled.value
+        state.emit("statistic", {"figure": spec.id, "name": spec.name, "statistic": "skill",
+                                 "roll": rolled.to_dict()}, (side,))
+    return Figure(spec.id, spec.name, side, player, spec.weapon, spec.rank, initiative, skill,
+                  pos, spec.stance)
+
+
+def seats(scenario: Scenario, side: str) -> list[Seat]:
+    forces: Forces = scenario.forces_of(side)
+    return [Seat(p.name, side, frozenset({p.id})) for p in forces.players]
+
+
+def check_scenario(scenario: Scenario) -> list[Problem]:
+    if len(scenario.sides) != 2:
+        return [Problem("", "sides", "House-Clearing is played by exactly two sides")]
+    sight = sight_engine(scenario)
+    options: Options = scenario.rule_options or Options()
+    geometry = map_geometry(scenario, sight, options)
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, side in enumerate(scenario.sides):
+        forces: Forces = scenario.forces_of(side.name)
+        for j, player in enumerate(forces.players):
+            path = f"sides[{i}].forces.players[{j}]"
+            problems += _unique(player.id, f"{path}.id", seen)
+            for k, spec in enumerate(player.figures):
+                problems += _unique(spec.id, f"{path}.figures[{k}].id", seen)
+                problems += _check_place(scenario, sight, spec, f"{path}.figures[{k}]")
+                pos = Position(spec.at[0], spec.at[1], sight.section_at(spec.at), spec.floor)
+                if spec.stance is Stance.LEANING and not geometry.can_lean(pos):
+                    problems.append(Problem("", f"{path}.figures[{k}].stance",
+                                            "a leaning figure must stand inside a building "
+                                            "within 1in of a door or window of its room"))
+    return problems
+
+
+def _unique(ident: str, path: str, seen: set[str]) -> list[Problem]:
+    if ident in seen:
+        return [Problem("", path, f"id {ident!r} is used twice")]
+    seen.add(ident)
+    return []
+
+
+def _check_place(scenario: Scenario, sight: SightEngine, spec: FigureSpec,
+                 path: str) -> list[Problem]:
+    table = scenario.battlefield.table
+    x, y = spec.at
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        return [Problem("", f"{path}.at",
+                        f"({x:g}, {y:g}) is off the {table.width:g} x {table.height:g} table")]
+    section = sight.section_at(spec.at)
+    if section is None and spec.floor:
+        return [Problem("", f"{path}.floor",
+                        "only a figure inside a building can stand on an upper floor")]
+    if section is not None:
+        levels = scenario.battlefield.section(section).levels
+        if spec.floor >= levels:
+            return [Problem("", f"{path}.floor",
+                            f"section {section!r} has floors 0..{levels - 1}")]
+    return []

@@ -1,0 +1,180 @@
+"""House-Clearing game state: figures with their statistics, what each side has seen, the
+turn, phase and initiative step, a pending reaction to a move, and declared fire."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from fibua.battlefield.model import Battlefield, Position
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng
+from fibua.core.events import Event
+from fibua.core.ruleset import Result
+from fibua.rulesets.house_clearing.forces import Options
+from fibua.rulesets.house_clearing.tables import WEAPONS, Rank, Stance, Weapon, WeaponName
+from fibua.scenario.schema import Scenario
+
+if TYPE_CHECKING:
+    from fibua.rulesets.house_clearing.geometry import MapGeometry
+
+
+class Phase(StrEnum):
+    MOVE = "move"
+    FIRE = "fire"
+
+
+@dataclass(slots=True)
+class Figure:
+    id: str
+    name: str
+    side: str
+    unit: str  # the player (seat) whose figure it is
+    weapon: WeaponName
+    rank: Rank
+    initiative: int
+    skill: int
+    pos: Position
+    stance: Stance = Stance.STANDING
+    moved: bool = False  # has had its move step this turn (moved or changed stance)
+    fired: bool = False  # has fired, declared fire, or fed a belt this turn
+    reacted: bool = False  # fired during the move phase this turn
+    ducked: bool = False  # ducked back: counts initiative 0 for the rest of the turn
+    loading: bool = False  # feeding a belt-fed gun this turn
+
+    @property
+    def arms(self) -> Weapon:
+        return WEAPONS[self.weapon]
+
+    @property
+    def in_action(self) -> bool:
+        """Below 0 initiative a figure is dead or seriously wounded."""
+        return self.initiative >= 0
+
+    @property
+    def step(self) -> int:
+        """The initiative it moves and fires at now."""
+        return 0 if self.ducked else self.initiative
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "side": self.side, "unit": self.unit,
+            "weapon": str(self.weapon), "rank": str(self.rank), "initiative": self.initiative,
+            "skill": self.skill, "x": self.pos.x, "y": self.pos.y, "section": self.pos.section,
+            "floor": self.pos.floor, "stance": str(self.stance), "moved": self.moved,
+            "fired": self.fired, "reacted": self.reacted, "ducked": self.ducked,
+            "loading": self.loading,
+        }
+
+
+@dataclass(slots=True)
+class Sighting:
+    """What a side knows of one enemy figure: where and how it was when last seen."""
+
+    name: str
+    weapon: WeaponName
+    x: float
+    y: float
+    section: str | None
+    floor: int
+    stance: Stance
+    turn: int
+    visible: bool
+    alive: bool = True
+    #: the initiative step it was last seen moving or firing in (None: never)
+    step_seen: int | None = None
+
+    @property
+    def pos(self) -> Position:
+        return Position(self.x, self.y, self.section, self.floor)
+
+    def snapshot(self) -> list[Any]:
+        return [self.x, self.y, self.section, self.floor, str(self.stance), self.turn,
+                self.visible, self.alive, self.step_seen]
+
+
+@dataclass(slots=True)
+class Reaction:
+    """A move the enemy may fire at: where the mover could be fired on (`spots`, along its
+    path; the last is where it stopped) and which enemy figures see it at which spots."""
+
+    mover: str
+    side: str  # the side that may fire
+    start: Position
+    start_stance: Stance
+    spots: list[Position]
+    stances: list[Stance]  # the mover's stance at each spot (upright on the move)
+    firers: dict[str, list[int]]  # eligible firer -> indexes of the spots it sees
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "mover": self.mover, "side": self.side,
+            "start": [self.start.x, self.start.y, self.start.section, self.start.floor],
+            "start_stance": str(self.start_stance),
+            "spots": [[p.x, p.y, p.section, p.floor] for p in self.spots],
+            "stances": [str(s) for s in self.stances],
+            "firers": {k: list(v) for k, v in sorted(self.firers.items())},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """Fire declared in a fire step, resolved once every side has declared."""
+
+    firer: str
+    target: str
+    auto: bool
+    loader: str | None
+
+    def snapshot(self) -> list[Any]:
+        return [self.firer, self.target, self.auto, self.loader]
+
+
+@dataclass(slots=True)
+class HouseClearingState:
+    scenario: Scenario
+    battlefield: Battlefield
+    sight: SightEngine
+    geometry: MapGeometry
+    rng: Rng
+    options: Options
+    sides: tuple[str, str]
+    figures: dict[str, Figure]
+    turn: int = 0
+    phase: Phase = Phase.MOVE
+    step: int = 0
+    top_step: int = 4
+    order: tuple[str, str] = ("", "")  # who acts first in each step this turn
+    acting: int = 0  # index into order
+    reaction: Reaction | None = None
+    declared: list[Declaration] = field(default_factory=list)
+    #: fifths of b that a sees, for enemies a and b that see each other (else absent)
+    exposure: dict[tuple[str, str], int] = field(default_factory=dict)
+    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    result: Result | None = None
+    pending: list[Event] = field(default_factory=list)  # events of the order in hand
+    history: list[Event] = field(default_factory=list)  # every event so far
+
+    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
+        self.pending.append(Event(kind, data, to, self.turn))
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def side_figures(self, side: str) -> list[Figure]:
+        return [f for f in self.figures.values() if f.side == side and f.in_action]
+
+    def sees(self, a: str, b: str) -> bool:
+        return (a, b) in self.exposure
+
+    def fifths(self, a: str, b: str) -> int:
+        return self.exposure.get((a, b), 0)
+
+    @property
+    def acting_side(self) -> str | None:
+        if self.result is not None:
+            return None
+        if self.reaction is not None:
+            return self.reaction.side
+        return self.order[self.acting]

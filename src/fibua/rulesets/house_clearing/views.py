@@ -1,0 +1,215 @@
+"""What a side knows, built by allow-list from its own figures and what they observed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from shapely.geometry import Point, Polygon
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.house_clearing.forces import Options
+from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
+from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
+
+LOG_LENGTH = 40  # events of the side's log a view carries
+
+
+@dataclass(frozen=True)
+class ReactionView:
+    """A move the side may fire at: the mover, and for each figure that may fire, the
+    places along the path where it saw the mover (with the mover's stance there)."""
+
+    mover: str
+    firers: dict[str, tuple[tuple[Position, Stance], ...]]
+
+
+@dataclass(frozen=True)
+class SideView:
+    """Everything a player (human or computer) of one side may know. It holds copies and
+    no reference to the game state: nothing unobserved can be reached from it."""
+
+    scenario: str
+    side: str
+    enemy: str
+    turn: int
+    turns: int
+    phase: Phase
+    step: int
+    to_act: str | None
+    order: tuple[str, ...]
+    own: tuple[Figure, ...]
+    enemies: tuple[tuple[str, Sighting], ...]
+    #: (own figure, enemy) -> (fifths of the enemy it sees, fifths of itself it shows)
+    exposure: dict[tuple[str, str], tuple[int, int]]
+    reaction: ReactionView | None
+    sight: SightEngine  # the map is public
+    geometry: MapGeometry
+    goal: DistanceField | None  # walking distance to where the scenario sends this side
+    goal_sections: tuple[str, ...]  # building sections the side must hold (public)
+    enemy_goal_sections: tuple[str, ...]  # and those the enemy must hold (public)
+    defending: bool  # the side starts in its objective
+    options: Options
+    result: dict[str, Any] | None
+
+    def figure(self, figure_id: str) -> Figure:
+        for f in self.own:
+            if f.id == figure_id:
+                return f
+        raise KeyError(figure_id)
+
+    def visible_enemies(self) -> list[tuple[str, Sighting]]:
+        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
+
+
+def observe(state: HouseClearingState, side: str) -> SideView:
+    memory = state.seen.get(side, {})
+    own = tuple(replace(f) for f in state.figures.values() if f.side == side)
+    visible = {i for i, s in memory.items() if s.visible and s.alive}
+    return SideView(
+        scenario=state.scenario.name, side=side, enemy=state.enemy_of(side),
+        turn=state.turn, turns=state.scenario.scenario.turns, phase=state.phase,
+        step=state.step, to_act=state.acting_side, order=tuple(state.order), own=own,
+        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
+        exposure={(f.id, e): (state.fifths(f.id, e), state.fifths(e, f.id))
+                  for f in own for e in visible if state.sees(f.id, e)},
+        reaction=_reaction_view(state, side),
+        sight=state.sight, geometry=state.geometry, goal=goal_field(state, side),
+        goal_sections=_goal_sections(state, side),
+        enemy_goal_sections=_goal_sections(state, state.enemy_of(side)),
+        defending=_defending(state, side),
+        options=state.options, result=state.result.to_dict() if state.result else None,
+    )
+
+
+def _reaction_view(state: HouseClearingState, side: str) -> ReactionView | None:
+    r = state.reaction
+    if r is None or r.side != side:
+        return None
+    return ReactionView(r.mover, {
+        fid: tuple((r.spots[k], r.stances[k]) for k in found)
+        for fid, found in sorted(r.firers.items())
+    })
+
+
+def _goal_sections(state: HouseClearingState, side: str) -> tuple[str, ...]:
+    return tuple(sorted({s for v in state.scenario.victory if v.side == side
+                         and v.kind == "hold" for s in v.sections}))
+
+
+def _defending(state: HouseClearingState, side: str) -> bool:
+    """A side most of whose figures start inside its objective is defending it."""
+    memo = state.scenario.memo.setdefault("house-clearing-defending", {})
+    if side not in memo:
+        goal = goal_field(state, side)
+        figures = [f for f in state.figures.values() if f.side == side]
+        inside = sum(1 for f in figures if goal is not None and goal.distance(f.pos) == 0)
+        memo[side] = inside * 2 > len(figures)
+    found: bool = memo[side]
+    return found
+
+
+def passable(state_sight: SightEngine, figure_height: float, a: Position, b: Position) -> bool:
+    """Whether a figure can go straight from a to b: by doors and windows, over walls it
+    can climb."""
+    check = state_sight.move_check(a, b, through_windows=True)
+    if check.crosses_wall:
+        return False
+    return all(o.height <= CLIMB_LIMIT * figure_height for o, _ in check.obstacles)
+
+
+def easy_step(state_sight: SightEngine, figure_height: float, a: Position, b: Position) -> bool:
+    """Passable without a whole-move climb."""
+    check = state_sight.move_check(a, b, through_windows=True)
+    if check.crosses_wall:
+        return False
+    return all(o.height <= CHEST_LINE * figure_height for o, _ in check.obstacles)
+
+
+def goal_field(state: HouseClearingState, side: str) -> DistanceField | None:
+    """Walking distances to the side's hold or reach objectives (else toward the enemy's
+    deployment zone), worked out once per scenario: the scenario is public."""
+    memo = state.scenario.memo.setdefault("house-clearing-goals", {})
+    if side not in memo:
+        memo[side] = _build_goal(state, side)
+    found: DistanceField | None = memo[side]
+    return found
+
+
+def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
+    scenario = state.scenario
+    sections: set[str] = set()
+    zones = []
+    for spec in scenario.victory:
+        if spec.side == side and spec.kind in ("hold", "reach"):
+            sections.update(spec.sections)
+            if spec.zone:
+                zones.append(Polygon(spec.zone))
+    deployment = scenario.side(state.enemy_of(side)).deployment
+    if not sections and not zones and deployment:
+        zones.append(Polygon(deployment))
+    if not sections and not zones:
+        return None
+    sight, height = state.sight, state.options.figure_height
+
+    def is_goal(pos: Position) -> bool:
+        return pos.section in sections or any(z.covers(Point(pos.x, pos.y)) for z in zones)
+
+    return DistanceField(sight, is_goal, lambda a, b: easy_step(sight, height, a, b))
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def view_dict(state: HouseClearingState, view: SideView) -> dict[str, Any]:
+    log = [e.to_dict() for e in state.history if e.seen_by(view.side)][-LOG_LENGTH:]
+    return {
+        "ruleset": "house-clearing",
+        "scenario": view.scenario,
+        "side": view.side,
+        "turn": view.turn,
+        "turns": view.turns,
+        "phase": str(view.phase),
+        "step": view.step,
+        "to_act": view.to_act,
+        "order": list(view.order),
+        "own": [_own(f) for f in view.own],
+        "enemies": [_enemy(i, s) for i, s in view.enemies],
+        "reaction": None if view.reaction is None else {
+            "mover": view.reaction.mover, "firers": sorted(view.reaction.firers)},
+        "log": log,
+        "result": view.result,
+    }
+
+
+def _own(f: Figure) -> dict[str, Any]:
+    out = f.snapshot()
+    out["status"] = status(f)
+    return out
+
+
+def status(f: Figure) -> str:
+    if not f.in_action:
+        return "out of action"
+    parts = [f"initiative {f.initiative}", str(f.stance)]
+    if f.initiative == 0:
+        parts.append("cannot move")
+    if f.ducked:
+        parts.append("ducked back")
+    if f.moved:
+        parts.append("moved")
+    if f.loading:
+        parts.append("feeding the belt")
+    elif f.fired:
+        parts.append("fired")
+    return ", ".join(parts)
+
+
+def _enemy(figure_id: str, s: Sighting) -> dict[str, Any]:
+    return {"id": figure_id, "name": s.name, "weapon": str(s.weapon), "x": s.x, "y": s.y,
+            "floor": s.floor, "section": s.section, "stance": str(s.stance),
+            "seen_turn": s.turn, "visible_now": s.visible, "alive": s.alive,
+            "step_seen": s.step_seen}
