@@ -4,6 +4,7 @@ set's own bookkeeping, with the plain Shapely sight oracle on the full state."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,8 +12,10 @@ import pytest
 from fibua.battlefield.reference import reference_visible
 from fibua.core.events import Event
 from fibua.core.game import Game, play_out
+from fibua.core.orders import Order
 from fibua.core.replay import side_log_lines
 from fibua.scenario.loader import load_scenario
+from sf_helpers import figure, forced_game, make_scenario
 
 # public by the rules: both sides see a shot, a close combat, a casualty
 SHARED_KINDS = {"shot", "overwatch-fire", "close-combat", "casualty", "fire-cancelled"}
@@ -100,3 +103,18 @@ def test_the_canary_sings_when_a_name_leaks() -> None:
     game.log.append(Event("gossip", {"who": unseen[0]}, (side,), 0))
     with pytest.raises(AssertionError, match="unseen"):
         canary.check(side)
+
+
+def test_a_view_holds_copies_the_game_cannot_reach() -> None:
+    game = forced_game(make_scenario([figure("b1", "rifle", (20, 10))],
+                                     [figure("r1", "rifle", (20, 18))]), [2, 1])
+    game.apply(Order("blue", "overwatch", "b1", {"point": [20, 18], "radius": 1}))
+    before = game.state_hash()
+    view = game.observe("blue")
+    mine = view.figure("b1")
+    assert mine is not game.state.figures["b1"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        mine.overwatch.radius = 9  # type: ignore[misc, union-attr]
+    mine.aim = 3
+    view.enemies[0][1].x = 0.0
+    assert game.state_hash() == before

@@ -519,6 +519,17 @@ def test_a_single_round_cannot_spread() -> None:
     assert all_dice_used(game)
 
 
+def test_a_single_round_at_close_targets_pays_no_spread() -> None:
+    blue = [figure("b1", "lmg", (20, 10))]
+    red = [figure("r1", "rifle", (19.7, 17)), figure("r2", "rifle", (20.3, 17))]
+    game = new_game(blue, red, [*BLUE_FIRST, 1, 100])
+    to_shoot_phase(game)
+    (shot,) = of_kind(act(game, "shoot", "b1", targets=["r1", "r2"]), "shot")
+    assert shot["target"] == "r1"
+    assert not any(name.startswith("spread") for name in basis(shot))
+    assert all_dice_used(game)
+
+
 def test_dead_targets_of_a_spread_take_no_more_rounds() -> None:
     blue = [figure("b1", "lmg", (20, 10))]
     red = [figure("r1", "rifle", (19, 17)), figure("r2", "rifle", (21, 17))]
@@ -882,6 +893,20 @@ def test_a_runner_cannot_end_within_one_inch_of_an_enemy() -> None:
     game = new_game(blue, red, BLUE_FIRST)
     assert illegal_code(game, order(game, "move", "b1", to=[20, 13.2])) == "run-into-combat"
     act(game, "move", "b1", to=[20, 12.9])  # 7.9in, 1.1in short: allowed
+
+
+def test_a_runner_meeting_an_unseen_enemy_stops_short_and_the_order_stands() -> None:
+    # r1 stands behind the high wall, out of b1's sight: refusing the run would reveal it
+    blue = [figure("b1", "rifle", (20, 5))]
+    red = [figure("r1", "rifle", (17, 3))]
+    game = new_game(blue, red, BLUE_FIRST)
+    assert "r1" not in game.state.seen.get("blue", {})
+    events = act(game, "move", "b1", path=[[18.5, 1.0], [17.4, 2.2]])
+    b1 = game.state.figures["b1"].pos
+    assert game.state.figures["r1"].pos.distance(b1) > 1.0
+    assert not game.state.figures["b1"].charged
+    assert of_kind(events, "halted") and of_kind(events, "moved")[0]["to"] == [b1.x, b1.y]
+    assert all(e.to == ("blue",) for e in events if e.kind == "halted")
 
 
 def test_moving_within_exactly_one_inch_engages() -> None:

@@ -19,6 +19,7 @@ from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind
 from fibua.rulesets.street_fight.state import Figure, Overwatch, Phase, StreetFightState
 from fibua.rulesets.street_fight.tables import (
+    CONTACT,
     FLOOR_CHANGE_COST,
     MOVE_MAX,
     MOVE_NORMAL,
@@ -27,6 +28,7 @@ from fibua.rulesets.street_fight.tables import (
 )
 
 CROWDING = 0.25  # inches: two friendly figures cannot stand closer than this
+HALT_STEP = 0.1  # inches: how finely a runner stopping short of an enemy is placed
 
 
 def _point(value: Any, what: str) -> tuple[float, float]:
@@ -165,11 +167,35 @@ def _change_floor(state: StreetFightState, here: Position, floor: Any) -> Positi
 
 
 def _enemy_within_contact(state: StreetFightState, figure: Figure, end: Position) -> bool:
-    enemy = state.enemy_of(figure.side)
-    return any(
-        e.pos.distance(end) <= 1.0 and state.sight.visible(end, e.pos)
-        for e in state.side_figures(enemy)
-    )
+    """Whether `end` is within contact of an enemy the side sees now. An enemy it does not
+    see cannot make the order illegal, or the refusal would reveal it: a run that meets
+    one stops short (see `_short_of_contact`)."""
+    for sighting in state.seen.get(figure.side, {}).values():
+        if not (sighting.visible and sighting.alive):
+            continue
+        there = Position(sighting.x, sighting.y, sighting.section, sighting.floor)
+        if there.distance(end) <= CONTACT and state.sight.visible(end, there):
+            return True
+    return False
+
+
+def _short_of_contact(state: StreetFightState, figure: Figure, a: Position,
+                      b: Position) -> Position:
+    """Where a runner whose last leg a-b ends in contact with an enemy stops instead: the
+    last point of the leg outside contact, since running into close combat is not allowed."""
+    enemies = [e for e in state.side_figures(state.enemy_of(figure.side))
+               if e.pos.distance(b) <= CONTACT and state.sight.visible(b, e.pos)]
+    if not enemies:
+        return b
+    steps = max(1, ceil(a.distance(b) / HALT_STEP))
+    for k in range(steps - 1, -1, -1):
+        x = round(a.x + (b.x - a.x) * k / steps, 2)
+        y = round(a.y + (b.y - a.y) * k / steps, 2)
+        section = state.sight.section_at((x, y))
+        spot = Position(x, y, section, b.floor if section == b.section else a.floor)
+        if all(e.pos.distance(spot) > CONTACT for e in enemies):
+            return spot
+    return a
 
 
 def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> None:
@@ -184,13 +210,23 @@ def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> N
             break
         walked += here.distance(leg)
         here = leg
+    halted = False
     if figure.alive:
-        figure.pos = plan.legs[-1]
+        last = plan.legs[-1]
+        figure.pos = last
+        if plan.length > MOVE_NORMAL:
+            figure.pos = _short_of_contact(state, figure, plan.legs[-2] if len(plan.legs) > 1
+                                           else start, last)
+            halted = figure.pos != last
     state.emit("moved", {
         "figure": figure.id, "from": [start.x, start.y], "to": [figure.pos.x, figure.pos.y],
         "floor": figure.pos.floor, "section": figure.pos.section,
         "inches": round(plan.length, 3), "running": plan.length > MOVE_NORMAL,
     }, (figure.side,))
+    if halted:
+        state.emit("halted", {"figure": figure.id,
+                              "reason": "an enemy within 1 in: a runner cannot close"},
+                   (figure.side,))
     refresh_sight(state, [figure])
     figure.charged = figure.alive and any(
         in_contact(state, figure, e) for e in state.side_figures(state.enemy_of(figure.side))
@@ -326,6 +362,8 @@ def within_frontage(targets: list[Figure], rounds: int) -> list[Figure]:
     were fired: the rounds rolled decide how wide the fire can spread."""
     kept = [targets[0]]
     for target in targets[1:]:
+        if len(kept) == rounds:
+            break  # a target no round reaches widens nothing
         if ceil(round(frontage([*kept, target]), 9)) <= rounds:
             kept.append(target)
     return kept

@@ -21,7 +21,7 @@ class Phase(StrEnum):
     SHOOT = "shoot"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Overwatch:
     x: float
     y: float

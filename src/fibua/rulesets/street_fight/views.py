@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from shapely.geometry import Point, Polygon
@@ -10,6 +10,7 @@ from shapely.geometry import Point, Polygon
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
+from fibua.core.values import copier
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
@@ -81,8 +82,8 @@ def observe(state: StreetFightState, side: str) -> SideView:
         phase=state.phase,
         to_act=state.acting_side,
         initiative=tuple(state.initiative),
-        own=tuple(replace(f) for f in state.figures.values() if f.side == side),
-        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
+        own=tuple(_copy_figure(f) for f in state.figures.values() if f.side == side),
+        enemies=tuple((i, _copy_sighting(s)) for i, s in sorted(memory.items())),
         sight=state.sight,
         goal=brief.goal,
         enemy_zone=brief.enemy_zone,
@@ -90,6 +91,11 @@ def observe(state: StreetFightState, side: str) -> SideView:
         options=state.options,
         result=state.result.to_dict() if state.result else None,
     )
+
+
+# every field of these is immutable, so a shallow copy shares nothing the game can change
+_copy_figure = copier(Figure)
+_copy_sighting = copier(Sighting)
 
 
 def goal_field(state: StreetFightState, side: str) -> DistanceField | None:
