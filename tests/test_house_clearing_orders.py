@@ -183,6 +183,44 @@ def test_the_side_view_holds_no_game_state() -> None:
     assert all(f.side == "british" for f in observed.own)
 
 
+def test_a_view_log_is_the_sides_last_events_and_stays_bounded() -> None:
+    from fibua.rulesets.house_clearing.state import LOG_LENGTH
+
+    scenario = shortened("ramp-houses", 3)
+    game = Game(scenario, 4)
+    players = {s: RandomPlayer(40 + i) for i, s in enumerate(scenario.side_names)}
+    while not game.over and len(game.orders) < 120:
+        side = game.to_act()
+        assert side is not None
+        game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        for viewer in scenario.side_names:
+            expected = [e.to_dict() for e in game.log_for(viewer)][-LOG_LENGTH:]
+            assert game.view(viewer)["log"] == expected
+            assert len(game.state.logs[viewer]) <= LOG_LENGTH
+    assert len(game.log) > 2 * LOG_LENGTH
+
+
+def test_one_sides_flood_of_events_neither_crowds_out_nor_reaches_the_other() -> None:
+    from fibua.core.events import Event
+    from fibua.rulesets.house_clearing.state import LOG_LENGTH
+
+    game = Game(load_scenario("ramp-houses"), 5)
+    state = game.state
+    one, other = state.sides
+    extra = [Event("for-other", {"n": 1}, (other,)), Event("umpire-only", {}, ()),
+             *[Event("for-one", {"n": n}, (one,)) for n in range(3 * LOG_LENGTH)],
+             Event("for-all", {}, ("*",))]
+    state.remember(extra)
+    everything = [*game.log, *extra]
+    for side in state.sides:
+        expected = [e.to_dict() for e in everything if e.seen_by(side)][-LOG_LENGTH:]
+        assert game.view(side)["log"] == expected
+        assert len(state.logs[side]) <= LOG_LENGTH
+    kinds = {side: [e["kind"] for e in game.view(side)["log"]] for side in state.sides}
+    assert kinds[other][-2:] == ["for-other", "for-all"]
+    assert "for-one" not in kinds[other] and "umpire-only" not in kinds[one] + kinds[other]
+
+
 def _observed(game: Game, side: str) -> set[str]:
     seen = set()
     for event in game.log_for(side):

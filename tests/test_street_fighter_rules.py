@@ -201,10 +201,48 @@ def test_target_in_an_armoured_halftrack_is_minus_two_and_the_passengers_take_it
     assert state.units["r2"].pinned
 
 
-def test_infantry_cannot_harm_an_empty_armoured_vehicle() -> None:
+@pytest.mark.parametrize("riders", [0, 1])
+def test_small_arms_may_fire_at_an_armoured_vehicle_whoever_rides_inside(riders: int) -> None:
+    """Whether anyone rides inside is not for blue to know: the order is allowed, listed
+    and previewed the same either way."""
+    red = [unit("r1", "m3-halftrack", (75, 40))]
+    red += [unit("r2", "infantry-section", rides="r1")] * riders
+    game = new_game([unit("b1", "infantry-section", (75, 25))], red, [SEES_ALL, 0])
+    order = Order("blue", "shoot", "b1", {"target": "r1"})
+    assert game.ruleset.allows(game.state, order)
+    assert order in game.legal_orders("blue")
+    preview = game.ruleset.preview(game.state, order)
+    assert preview.endswith("a hit falls on whoever rides inside, if anyone does")
+
+
+def test_small_arms_at_an_empty_armoured_vehicle_have_no_effect() -> None:
     game = new_game([unit("b1", "infantry-section", (75, 25))],
                     [unit("r1", "m3-halftrack", (75, 40))], [SEES_ALL, 0])
-    assert "cannot harm" in refused(game, Order("blue", "shoot", "b1", {"target": "r1"}))
+    events = act(game, "shoot", "b1", target="r1")
+    assert not of_kind(events, "shot") and dice_left(game) == []  # nothing to roll for
+    (nothing,) = [e for e in events if e.kind == "no-effect"]
+    assert nothing.to == ("blue",)
+    assert nothing.data == {"firer": "b1", "target": "r1", "row": "infantry"}
+    (report,) = [e for e in events if e.kind == "fired-on"]
+    assert report.to == ("red",) and report.data["hits"] == 0
+    state = game.state
+    assert state.units["r1"].alive and state.units["b1"].acted
+    assert state.units["b1"].activity is Activity.FIRED
+    assert state.units["b1"].last_fired_turn == state.turn
+    assert "no-effect" not in [e.kind for e in game.log_for("red")]
+
+
+def test_refusals_put_an_before_a_vowel_sound() -> None:
+    from fibua.rulesets.street_fighter.tables import a_or_an
+
+    assert [a_or_an(w) for w in ("Anti-tank gun", "M3 halftrack", "HQ section", "T34",
+                                 "Sherman", "Lorry")] == [
+        "an Anti-tank gun", "an M3 halftrack", "an HQ section", "a T34", "a Sherman",
+        "a Lorry"]
+    game = new_game([unit("ht", "m3-halftrack", (75, 25)), unit("g1", "at-gun", (75, 29))],
+                    [unit("r1", "sniper", (5, 75))], [SEES_ALL, 0])
+    assert "an Anti-tank gun cannot ride" in refused(
+        game, Order("blue", "mount", "g1", {"vehicle": "ht"}))
 
 
 def test_lorry_is_plus_one_any_hit_knocks_it_out_and_doubles_the_effect_inside() -> None:
@@ -502,6 +540,30 @@ def test_defensive_fire_can_pin_an_assaulter_in_the_street() -> None:
     assert defend["roll"]["success"]
     hit = [u for u in ("b1", "b2") if game.state.units[u].hp == 2]
     assert len(hit) == 1
+
+
+def test_a_defender_whose_row_has_no_score_at_the_range_holds_its_fire(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # no row of the real table lacks a score where a defender could fire, so make one
+    monkeypatch.setitem(SHOOTING, Row.INFANTRY, (None, 5, 6))
+    game = assault_game([unit("r1", "infantry-section", (26, 25))], [5, 6])
+    events = act(game, "assault", "b1", section="house", **{"with": ["b2", "b3"]})
+    assert not of_kind(events, "shot")
+    assert [r["side"] for r in of_kind(events, "assault-roll")] == ["blue", "red"]
+    assert dice_left(game) == []
+
+
+def test_a_stopped_assault_on_an_empty_area_is_told_to_the_attacker_alone() -> None:
+    from fibua.rulesets.street_fighter.combat import close_assault
+
+    game = assault_game([unit("r1", "sniper", (5, 75))], [])
+    state = game.state
+    b1 = state.units["b1"]
+    b1.pinned = True  # nobody left to go in, though nobody defends the area
+    close_assault(state, [b1], "house")
+    assert [(e.kind, e.to) for e in state.pending] == [
+        ("assault", ("blue",)), ("assault-stopped", ("blue",))]
+    assert b1.pos.section is None
 
 
 def test_the_assault_clears_the_area_when_the_defenders_fall() -> None:

@@ -158,7 +158,7 @@ class HouseClearing(RuleSet[HouseClearingState]):
 
 def _drain(state: HouseClearingState) -> list[Event]:
     events, state.pending = state.pending, []
-    state.history += events
+    state.remember(events)
     return events
 
 

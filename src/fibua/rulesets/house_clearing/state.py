@@ -3,6 +3,7 @@ turn, phase and initiative step, a pending reaction to a move, and declared fire
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,8 @@ from fibua.scenario.schema import Scenario
 
 if TYPE_CHECKING:
     from fibua.rulesets.house_clearing.geometry import MapGeometry
+
+LOG_LENGTH = 40  # events of a side's log its view carries, the most recent
 
 
 class Phase(StrEnum):
@@ -154,10 +157,21 @@ class HouseClearingState:
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order in hand
-    history: list[Event] = field(default_factory=list)  # every event so far
+    #: each side's last LOG_LENGTH events, only ones it saw: one bounded log per side, so
+    #: neither side's events can crowd out the other's nor reach the other's view
+    logs: dict[str, deque[Event]] = field(default_factory=dict)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
+
+    def remember(self, events: list[Event]) -> None:
+        """Keep the events each side saw in its log (Control-only events in none)."""
+        for side in self.sides:
+            log = self.logs.setdefault(side, deque(maxlen=LOG_LENGTH))
+            log.extend(e for e in events if e.seen_by(side))
+
+    def log_of(self, side: str) -> list[Event]:
+        return list(self.logs.get(side, ()))
 
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

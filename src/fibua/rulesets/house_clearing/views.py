@@ -15,8 +15,6 @@ from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
 from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
 
-LOG_LENGTH = 40  # events of the side's log a view carries
-
 
 @dataclass(frozen=True)
 class ReactionView:
@@ -165,7 +163,9 @@ def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
 
 
 def view_dict(state: HouseClearingState, view: SideView) -> dict[str, Any]:
-    log = [e.to_dict() for e in state.history if e.seen_by(view.side)][-LOG_LENGTH:]
+    # the side's own log (the last LOG_LENGTH events it saw, see state.remember); the
+    # filter again is a second lock against showing a side anything it did not see
+    log = [e.to_dict() for e in state.log_of(view.side) if e.seen_by(view.side)]
     return {
         "ruleset": "house-clearing",
         "scenario": view.scenario,

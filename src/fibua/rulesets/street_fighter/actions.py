@@ -14,7 +14,7 @@ from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
-from fibua.rulesets.street_fighter.combat import close_assault, fire, harms
+from fibua.rulesets.street_fighter.combat import can_harm, close_assault, fire
 from fibua.rulesets.street_fighter.ground import (
     blocked_for,
     distance_to_section,
@@ -22,7 +22,7 @@ from fibua.rulesets.street_fighter.ground import (
 )
 from fibua.rulesets.street_fighter.shooting import base_need
 from fibua.rulesets.street_fighter.state import Activity, Marker, StreetFighterState, Unit
-from fibua.rulesets.street_fighter.tables import MOUNT_REACH, Body, Kind, Row
+from fibua.rulesets.street_fighter.tables import MOUNT_REACH, Body, Kind, Row, a_or_an
 
 FLAT_OUT_FACTOR = 2.0
 HALF = 0.5
@@ -165,9 +165,11 @@ def check_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any],
         raise IllegalOrder("shoot needs target=ID (or point=x,y for indirect fire)",
                            code="bad-parameter")
     target = _seen_target(state, unit, raw, at)
-    if not harms(row, target):
-        what = "tank" if target.is_tank else "empty armoured vehicle"
-        raise IllegalOrder(f"{unit.name}'s {row} fire cannot harm a {what}", code="no-effect")
+    # judged on the target's kind alone, which the side sees: whether anyone rides inside
+    # an armoured vehicle is found out by firing at it (see combat.fire), not by asking
+    if not can_harm(row, target.kind):
+        raise IllegalOrder(f"{unit.name}'s {row} fire cannot harm a tank",
+                           code="no-effect")
     if row is Row.ROCKET and not target.spec.vehicle:
         raise IllegalOrder("an anti-tank rocket is fired at vehicles only", code="no-effect")
     base_need(row, range_between(state.sight, at, target.pos))
@@ -177,7 +179,7 @@ def check_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any],
 def _row(unit: Unit, weapon: Any) -> Row:
     if weapon is None:
         if unit.spec.row is None:
-            raise IllegalOrder(f"a {unit.spec.title} has no weapons", code="unarmed")
+            raise IllegalOrder(f"{a_or_an(unit.spec.title)} has no weapons", code="unarmed")
         return unit.spec.row
     if weapon == "rocket" and unit.spec.rocket:
         return Row.ROCKET
@@ -293,7 +295,8 @@ def check_mount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -
     require_ready(state, unit)
     _require_free(unit)
     if unit.spec.body is not Body.FOOT:
-        raise IllegalOrder(f"a {unit.spec.title} cannot ride in a vehicle", code="cannot-ride")
+        raise IllegalOrder(f"{a_or_an(unit.spec.title)} cannot ride in a vehicle",
+                           code="cannot-ride")
     vid = params.get("vehicle")
     vehicle = state.units.get(vid) if isinstance(vid, str) else None
     if vehicle is None or vehicle.side != unit.side or not vehicle.alive:

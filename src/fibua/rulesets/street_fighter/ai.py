@@ -22,6 +22,7 @@ from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.rulesets.street_fighter.combat import can_harm
 from fibua.rulesets.street_fighter.ground import (
     cover_for,
     distance_to_section,
@@ -175,7 +176,8 @@ class Tactics:
     def rows(self, t: Threat) -> list[tuple[Row, dict[str, object]]]:
         spec = self.unit.spec
         out: list[tuple[Row, dict[str, object]]] = []
-        if spec.row is not None and (t.body is not Body.TANK or spec.kills_tanks):
+        # the same test the rules make of an order: by the kind of target, all a side sees
+        if spec.row is not None and can_harm(spec.row, t.kind):
             out.append((spec.row, {}))
         if spec.rocket and CATALOGUE[t.kind].vehicle:
             out.append((Row.ROCKET, {"weapon": "rocket"}))

@@ -7,26 +7,39 @@ from fibua.battlefield.model import Position
 from fibua.core.dice import Modifier, roll
 from fibua.rulesets.street_fighter.ground import cover_for, range_between, section_spots
 from fibua.rulesets.street_fighter.knowledge import record_loss, report_fire, reveal
-from fibua.rulesets.street_fighter.shooting import Shot, base_need, modifiers
+from fibua.rulesets.street_fighter.shooting import Shot, base_need, modifiers, need_at
 from fibua.rulesets.street_fighter.state import Activity, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import (
     ASSAULT_NEED,
     ASSAULT_POINTS_STEP,
+    CATALOGUE,
     LORRY_HIT_MULTIPLIER,
     Body,
     Cover,
+    Kind,
     Row,
 )
 
 D10 = "d10[0-9]"
+ANTI_TANK = frozenset({Row.TANK, Row.ROCKET})
+
+
+def can_harm(row: Row | None, kind: Kind) -> bool:
+    """Whether fire of this row could ever harm a unit of this kind. It reads only the
+    kind, which the firing side sees, so the orders it allows give nothing away: infantry
+    weapons never harm a tank."""
+    if CATALOGUE[kind].body is Body.TANK:
+        return row in ANTI_TANK
+    return True
 
 
 def harms(row: Row | None, target: Unit) -> bool:
-    """Whether fire of this row can do anything to the target: infantry weapons cannot
-    knock out tanks, nor an armoured vehicle with nobody inside to hit."""
-    if target.is_tank:
-        return row in (Row.TANK, Row.ROCKET)
-    if target.spec.body is Body.ARMOURED and row not in (Row.TANK, Row.ROCKET, None):
+    """Whether this fire can do anything to the target as it is now (the umpire's
+    knowledge): besides tanks, small arms cannot hurt an armoured vehicle with nobody
+    riding inside it, for their hits fall on the passengers."""
+    if not can_harm(row, target.kind):
+        return False
+    if target.spec.body is Body.ARMOURED and row is not None and row not in ANTI_TANK:
         return bool(target.passengers)
     return True
 
@@ -111,7 +124,17 @@ def cover_of(state: StreetFighterState, target: Unit) -> Cover:
 
 def fire(state: StreetFighterState, firer: Unit, target: Unit, row: Row, moved: bool,
          purpose: str = "shoots at") -> bool:
-    """One to-hit roll; a success is one hit. Returns whether it hit."""
+    """One to-hit roll; a success is one hit. Returns whether it hit.
+
+    Fire that cannot do anything to the target (small arms at an armoured vehicle nobody
+    rides in) rolls nothing: the firing side is told it had no effect, and the target's
+    side that it was fired on, as for any fire."""
+    if not harms(row, target):
+        firer.last_fired_turn = state.turn
+        state.emit("no-effect", {"firer": firer.id, "target": target.id, "row": str(row)},
+                   (firer.side,))
+        report_fire(state, target, firer.pos.point, 0)
+        return False
     s = shot_for(state, firer, target, row, moved)
     need = base_need(row, s.range)
     hit = state.record(roll(state.rng, D10, f"{firer.name} {purpose} {target.name}",
@@ -155,15 +178,19 @@ def hit_in_assault(state: StreetFighterState, units: list[Unit]) -> None:
 def defensive_fire(state: StreetFighterState, defenders: list[Unit],
                    attackers: list[Unit]) -> None:
     """Each defender that can fire shoots once at the strongest assaulting unit, before
-    the assault goes in; a pinned assaulter stays in the street."""
+    the assault goes in; a pinned assaulter stays in the street. Mortars do not fire, nor
+    a defender whose row of the shooting table has no score at the range to its mark."""
     for defender in defenders:
+        row = defender.spec.row
         standing = [a for a in attackers if a.alive and not a.pinned]
-        if not standing or defender.spec.row in (None, Row.DIRECT_MORTAR):
+        if not standing or row is None or row is Row.DIRECT_MORTAR:
             continue
         if state.demoralised(defender):
             continue
         mark = max(standing, key=lambda u: (u.spec.assault_points, u.hp, u.id))
-        fire(state, defender, mark, defender.spec.row, moved=False, purpose="fires on")
+        if need_at(row, range_between(state.sight, defender.pos, mark.pos)) is None:
+            continue
+        fire(state, defender, mark, row, moved=False, purpose="fires on")
 
 
 def occupy(state: StreetFighterState, units: list[Unit], section: str) -> None:
@@ -184,13 +211,14 @@ def close_assault(state: StreetFighterState, attackers: list[Unit], section: str
         reveal(state, side, d)
     for a in attackers if defenders else []:
         reveal(state, enemy, a)
+    # an assault into an empty area is seen by the attacker alone, and so is its outcome
     audience = state.sides if defenders else (side,)
     state.emit("assault", {"side": side, "units": [a.id for a in attackers],
                            "section": section, "defended": bool(defenders)}, audience)
     defensive_fire(state, defenders, attackers)
     going_in = [a for a in attackers if a.alive and not a.pinned]
     if not going_in:
-        state.emit("assault-stopped", {"section": section}, state.sides)
+        state.emit("assault-stopped", {"section": section}, audience)
         return
     for d in defenders:
         if d.alive and state.demoralised(d):

@@ -120,13 +120,16 @@ ODDS_QUERIES = {
 
 
 def preview_shot(state: StreetFighterState, unit: Unit, order: Order) -> str:
-    from fibua.rulesets.street_fighter.combat import shot_for
-    from fibua.rulesets.street_fighter.tables import Row
+    from fibua.rulesets.street_fighter.combat import ANTI_TANK, shot_for
+    from fibua.rulesets.street_fighter.tables import Body, Row
 
     target = state.units[order.params["target"]]
     row = Row.ROCKET if order.params.get("weapon") == "rocket" else unit.spec.row
     assert row is not None
     s = shot_for(state, unit, target, row, moved=order.kind == "move-fire")
+    # told from the kind alone: whether anyone rides inside is not the firing side's to know
+    inside = "; a hit falls on whoever rides inside, if anyone does" if \
+        target.spec.body is Body.ARMOURED and row not in ANTI_TANK else ""
     return (f"{unit.name} at {target.name}: range {s.range:.1f} cm, needs "
             f"{base_need(row, s.range)}+ with {sum(m.value for m in modifiers(s)):+d}: "
-            f"{float(hit_chance(s)):.0%} to hit")
+            f"{float(hit_chance(s)):.0%} to hit{inside}")

@@ -9,7 +9,7 @@ from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
 from fibua.rulesets.street_fighter.forces import Forces, Options, Placement, placements
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
-from fibua.rulesets.street_fighter.tables import CATALOGUE, Body
+from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
 from fibua.scenario.schema import Scenario
 
 
@@ -119,8 +119,8 @@ def _check_spot(sight: SightEngine, p: Placement, spot: tuple[float, float],
                                   f"{table.height:g} table")]
     if sight.section_at(spot) is not None and CATALOGUE[p.kind].body not in (Body.FOOT,
                                                                             Body.GUN):
-        return [Problem("", path, f"a {CATALOGUE[p.kind].title} cannot stand in a building "
-                                  f"area ({x:g}, {y:g})")]
+        what = a_or_an(CATALOGUE[p.kind].title)
+        return [Problem("", path, f"{what} cannot stand in a building area ({x:g}, {y:g})")]
     return []
 
 
@@ -132,7 +132,8 @@ def _check_ride(ids: dict[str, Placement], p: Placement, made: list[Placement],
     room = CATALOGUE[vehicle.kind].capacity
     riders = sum(1 for q in made if q.rides == vehicle.id)
     if CATALOGUE[p.kind].body is not Body.FOOT:
-        return [Problem("", path, f"a {CATALOGUE[p.kind].title} cannot ride in a vehicle")]
+        what = a_or_an(CATALOGUE[p.kind].title)
+        return [Problem("", path, f"{what} cannot ride in a vehicle")]
     if riders > room:
         return [Problem("", f"{path}.rides", f"{vehicle.name} carries {room} unit(s) at most")]
     return []

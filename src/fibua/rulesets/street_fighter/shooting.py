@@ -55,9 +55,14 @@ def band(distance: float) -> int:
     return len(RANGE_BANDS) - 1
 
 
+def need_at(row: Row, distance: float) -> int | None:
+    """The table's score for the row at this range; None where the row cannot fire."""
+    return SHOOTING[row][band(distance)]
+
+
 def base_need(row: Row, distance: float) -> int:
     """The table's score for the row at this range; IllegalOrder where it has none."""
-    need = SHOOTING[row][band(distance)]
+    need = need_at(row, distance)
     if need is None:
         raise IllegalOrder(_forbidden(row, distance), code="out-of-range")
     return need
@@ -69,7 +74,7 @@ def _forbidden(row: Row, distance: float) -> str:
         return f"a direct mortar cannot fire at 10 cm or less (range {distance:.1f} cm)"
     if row is Row.ROCKET:
         return f"an anti-tank rocket reaches 10 cm at most (range {distance:.1f} cm)"
-    return f"a {row} cannot fire at {where}"
+    return f"the {row} row cannot fire at {where}"
 
 
 def modifiers(s: Shot) -> tuple[Modifier, ...]:

@@ -290,3 +290,12 @@ SURRENDER_RANGE = 10.0  # cm: demoralised troops in the open surrender to enemy 
 MOUNT_REACH = FOOT_MOVE  # cm between a unit and the vehicle it mounts or leaves
 
 COMPASS = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")  # counter-clockwise from east
+
+
+def a_or_an(noun: str) -> str:
+    """The noun with its indefinite article, chosen by sound: an anti-tank gun, an M3
+    halftrack, an HQ section, an MMG section, a T34, a Sherman."""
+    word = noun.split()[0] if noun.strip() else ""
+    initialism = len(word) > 1 and (word[:2].isupper() or word[1].isdigit())
+    letters = "AEFHILMNORSX" if initialism else "AEIOU"
+    return f"{'an' if word[:1].upper() in letters and word else 'a'} {noun}"
