@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
 
 from fibua.battlefield.model import (
     Battlefield,
@@ -13,7 +20,7 @@ from fibua.battlefield.model import (
     Section,
     Table,
 )
-from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.navigation import DistanceField, Region
 from fibua.battlefield.sight import SightEngine
 
 # a 6 x 6 room in a 20 x 20 table, its only door in the south wall (x 9.5..10.5, y = 7)
@@ -54,3 +61,28 @@ def test_descend_stops_after_the_length_asked() -> None:
                  in pairwise(path))
     assert walked <= 3.0 + 1e-9 and len(path) >= 2
     assert goal.distance(Position(10.0, 10.0, "room")) == 0.0
+
+
+AREA = Polygon([(1, 1), (4, 1), (4, 3), (1, 3)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 20), st.floats(0, 20)), min_size=1, max_size=30),
+       st.booleans())
+def test_distances_of_many_places_agree_with_one_at_a_time(
+    points: list[tuple[float, float]], as_region: bool
+) -> None:
+    sight = SightEngine(FIELD_MAP)
+    region = Region(frozenset({"room"}), (AREA,))
+    goal: Callable[[Position], bool] = region if as_region else (
+        lambda p: p.section == "room" or AREA.covers(ShapelyPoint(p.x, p.y)))
+    distances = DistanceField(sight, goal, lambda a, b: walkable(sight, a, b))
+    places = [Position(x, y, sight.section_at((x, y))) for x, y in points]
+    many = distances.distances(sight.position_arrays(places))
+    assert many.tolist() == pytest.approx([distances.distance(p) for p in places], rel=1e-12)
+
+
+def test_a_region_holds_its_sections_and_areas() -> None:
+    region = Region(frozenset({"room"}), (AREA,))
+    assert region(Position(10, 10, "room")) and region(Position(4, 3))  # edges count
+    assert not region(Position(5, 5)) and not region(Position(10, 10))

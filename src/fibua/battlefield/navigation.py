@@ -9,12 +9,37 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import hypot, inf
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import Polygon
+
+from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import PositionArrays, SightEngine
 
 Passable = Callable[[Position, Position], bool]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Region:
+    """Building sections and areas of the table taken together, such as the places a
+    scenario sends a side to: a point is in it if it stands in one of the sections or
+    on one of the areas."""
+
+    sections: frozenset[str]
+    areas: tuple[Polygon, ...] = ()
+
+    def __call__(self, pos: Position) -> bool:
+        return pos.section in self.sections or any(
+            shapely.intersects_xy(area, pos.x, pos.y) for area in self.areas)
+
 
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
@@ -32,6 +57,7 @@ class DistanceField:
         table = sight.battlefield.table
         self.step = step
         self.contains = is_goal
+        self._section_ids = sight.section_ids
         self.nx = max(1, int(table.width / step))
         self.ny = max(1, int(table.height / step))
         self._cells = [
@@ -41,6 +67,11 @@ class DistanceField:
         #: the next cell on a shortest walk from each cell: a step found passable
         self._next: dict[tuple[int, int], tuple[int, int]] = {}
         self._fill(is_goal, passable)
+        self._dist_grid = np.array(self._dist, dtype=np.float64)
+        # whether each section (by index; the last entry, -1, is outside) is in the goal
+        self._goal_sections = np.array(
+            [isinstance(is_goal, Region) and s in is_goal.sections
+             for s in (*self._section_ids, None)], dtype=np.bool_)
 
     def _cell_position(self, sight: SightEngine, i: int, j: int) -> Position:
         x, y = (i + 0.5) * self.step, (j + 0.5) * self.step
@@ -78,6 +109,25 @@ class DistanceField:
         cell = self._cells[i][j]
         return self._dist[i][j] + hypot(pos.x - cell.x, pos.y - cell.y)
 
+    def distances(self, places: PositionArrays) -> FloatArray:
+        """`distance` for many places at once."""
+        found: FloatArray = _grid_distances(self._dist_grid, places.xy, self.step)
+        found[self._contains_many(places)] = 0.0
+        return found
+
+    def _contains_many(self, places: PositionArrays) -> BoolArray:
+        goal = self.contains
+        if isinstance(goal, Region):
+            inside: BoolArray = self._goal_sections[places.section]
+            for area in goal.areas:
+                inside = inside | shapely.intersects_xy(area, places.xy[:, 0], places.xy[:, 1])
+            return inside
+        ids = self._section_ids
+        return np.array([
+            goal(Position(float(x), float(y), None if s < 0 else ids[s], int(fl)))
+            for (x, y), s, fl in zip(places.xy, places.section, places.floor, strict=True)
+        ], dtype=np.bool_)
+
     def descend(self, pos: Position, length: float) -> list[tuple[float, float]]:
         """Waypoints (cell centres) along a shortest walk from pos, at most `length` long:
         every step is one the field found passable when it was built (never the nearer
@@ -112,3 +162,15 @@ class DistanceField:
     @property
     def reachable_cells(self) -> int:
         return sum(1 for column in self._dist for d in column if d < inf)
+
+
+@jit
+def _grid_distances(dist: Any, xy: Any, step: float) -> Any:
+    """Distance of each point to its cell's centre plus the cell's distance."""
+    nx, ny = dist.shape
+    out = np.empty(xy.shape[0])
+    for k in range(xy.shape[0]):
+        i = min(max(int(xy[k, 0] / step), 0), nx - 1)
+        j = min(max(int(xy[k, 1] / step), 0), ny - 1)
+        out[k] = dist[i, j] + np.hypot(xy[k, 0] - (i + 0.5) * step, xy[k, 1] - (j + 0.5) * step)
+    return out

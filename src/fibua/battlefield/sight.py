@@ -827,7 +827,13 @@ class SightEngine:
             return []
         xy = np.array(points, dtype=np.float64).reshape(len(points), 2)
         ids = self._section_ids
-        return [None if k < 0 else ids[k] for k in _locate_many(xy, False, self._tables)]
+        return [None if k < 0 else ids[k] for k in self.section_indices(xy)]
+
+    def section_indices(self, xy: FloatArray) -> IntArray:
+        """Index of the section holding each point of xy (n, 2), -1 outside."""
+        found: IntArray = _locate_many(np.ascontiguousarray(xy, dtype=np.float64), False,
+                                       self._tables)
+        return found
 
     def terrain_at(self, point: Point) -> TerrainKind:
         """Topmost (last listed) terrain area containing the point, else OPEN; inside a

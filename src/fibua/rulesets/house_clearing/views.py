@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shapely.geometry import Point, Polygon
-
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
@@ -14,6 +12,7 @@ from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
 from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
+from fibua.scenario.objectives import objective_region
 
 
 @dataclass(frozen=True)
@@ -138,25 +137,11 @@ def goal_field(state: HouseClearingState, side: str) -> DistanceField | None:
 
 
 def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
-    scenario = state.scenario
-    sections: set[str] = set()
-    zones = []
-    for spec in scenario.victory:
-        if spec.side == side and spec.kind in ("hold", "reach"):
-            sections.update(spec.sections)
-            if spec.zone:
-                zones.append(Polygon(spec.zone))
-    deployment = scenario.side(state.enemy_of(side)).deployment
-    if not sections and not zones and deployment:
-        zones.append(Polygon(deployment))
-    if not sections and not zones:
+    region = objective_region(state.scenario, side, state.enemy_of(side))
+    if region is None:
         return None
     sight, height = state.sight, state.options.figure_height
-
-    def is_goal(pos: Position) -> bool:
-        return pos.section in sections or any(z.covers(Point(pos.x, pos.y)) for z in zones)
-
-    return DistanceField(sight, is_goal, lambda a, b: easy_step(sight, height, a, b))
+    return DistanceField(sight, region, lambda a, b: easy_step(sight, height, a, b))
 
 
 # ---------------------------------------------------------------- JSON

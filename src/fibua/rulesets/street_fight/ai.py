@@ -12,21 +12,25 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
-from math import atan2, cos, pi, sin
-from typing import Any
+from math import cos, pi, sin
 from weakref import WeakKeyDictionary
 
 import numpy as np
+import numpy.typing as npt
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.actions import leg_blocked
-from fibua.rulesets.street_fight.cover import COVER_REACH, OBSTACLE_COVER, position_cover
-from fibua.rulesets.street_fight.shooting import Situation, hit_chance, increments, kill_chance
+from fibua.rulesets.street_fight.cover import position_cover
+from fibua.rulesets.street_fight.estimates import (
+    cover_within_reach,
+    harm_and_risk,
+    removal_chance,
+)
+from fibua.rulesets.street_fight.shooting import increments
 from fibua.rulesets.street_fight.state import Figure, Phase
 from fibua.rulesets.street_fight.tables import CONTACT, MOVE_MAX, MOVE_NORMAL, WEAPONS, WeaponName
 from fibua.rulesets.street_fight.views import SideView
@@ -42,47 +46,8 @@ ROOM_LOAD = 6.0  # inches a friend already bound for a section counts against it
 RISK_ADVANCING = 0.1  # an attack that waits for safety never arrives (tuned by win rate)
 WATCH_RANGE = 6.0
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
-EXPECTED_ROUNDS = {None: 1.0, "d10/2": 3.0, "d10": 5.5}
 
-SECTORS = 8
-PROBE = 6.0  # inches: how far out the cover map looks from, in each direction
-
-GRID_CELLS = 4  # cells per inch of the computer's cover-nearby grid
-_COVER_GRIDS: WeakKeyDictionary[SightEngine, np.ndarray[Any, np.dtype[np.bool_]]] = (
-    WeakKeyDictionary()
-)
-_COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
 _SECTION_FIELDS: WeakKeyDictionary[SightEngine, dict[str, DistanceField]] = WeakKeyDictionary()
-
-
-class CoverMap:
-    """Cover (in quarters) of a figure standing in each 1 in cell, against fire from each
-    of eight directions: the computer's quick estimate of `position_cover`, worked out
-    once per map (the exact rule decides every real shot)."""
-
-    def __init__(self, sight: SightEngine) -> None:
-        table = sight.battlefield.table
-        self.nx, self.ny = int(table.width) + 1, int(table.height) + 1
-        self._cover: dict[tuple[int, int, str | None, int], int] = {}
-        self._sight = sight
-
-    def cover(self, at: Position, fire_from: Position) -> int:
-        sector = int((atan2(fire_from.y - at.y, fire_from.x - at.x) / (2 * pi)) * SECTORS
-                      + 0.5) % SECTORS
-        key = (int(at.x), int(at.y), at.section, sector)
-        found = self._cover.get(key)
-        if found is None:
-            found = self._cover[key] = self._probe(key, at.floor)
-        return found
-
-    def _probe(self, key: tuple[int, int, str | None, int], floor: int) -> int:
-        i, j, section, sector = key
-        angle = 2 * pi * sector / SECTORS
-        spot = Position(i + 0.5, j + 0.5, section, floor)
-        if section is not None and self._sight.section_at(spot.point) != section:
-            spot = Position(i + 0.5, j + 0.5, self._sight.section_at((i + 0.5, j + 0.5)), floor)
-        source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
-        return position_cover(self._sight, source, spot)
 
 
 def section_field(sight: SightEngine, section: str) -> DistanceField:
@@ -95,12 +60,6 @@ def section_field(sight: SightEngine, section: str) -> DistanceField:
             lambda a, b: leg_blocked(sight, a, b) is None,
         )
     return fields[section]
-
-
-def cover_map(sight: SightEngine) -> CoverMap:
-    if sight not in _COVER_MAPS:
-        _COVER_MAPS[sight] = CoverMap(sight)
-    return _COVER_MAPS[sight]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,12 +95,24 @@ class Tactician:
             if figure.id in self._done:
                 continue
             self._done.add(figure.id)
+            if not self._takes_orders(view, figure, threats):
+                continue
             options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
                        else self._move_options(view, figure, threats))
             for order, score in sorted(options, key=lambda c: -c[1]):
                 if score > 0 and allowed(legal, order):
                     return order
         return Order(self.side, "end")
+
+    @staticmethod
+    def _takes_orders(view: SideView, f: Figure, threats: list[Threat]) -> bool:
+        """Whether the figure can be given an order this phase, as far as its side can
+        tell: the rules decide, this only spares weighing the options of figures that
+        are falling back, sheltering, locked in combat or unable to fire."""
+        if not f.steady or any(t.visible and t.pos.distance(f.pos) <= CONTACT
+                               for t in threats):
+            return False
+        return view.phase is Phase.MOVE or not (f.fired or f.ran or f.overwatch is not None)
 
     def _by_distance(self, view: SideView) -> list[Figure]:
         """Leading figures first, so those behind can follow into the space they leave."""
@@ -157,7 +128,8 @@ class Tactician:
     def _fire_options(self, view: SideView, f: Figure,
                       threats: list[Threat]) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
-        visible = [t for t in threats if t.visible]
+        visible = [t for t in threats if t.visible and not any(
+            g.alive and g.pos.distance(t.pos) <= CONTACT for g in view.own)]  # locked
         best = 0.0
         for t in visible:
             odds = _kill_odds(view, f, f.pos, t.pos, f.counts_as_moving, f.aim)
@@ -181,13 +153,13 @@ class Tactician:
                       threats: list[Threat]) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
         spots = self._spots(view, f, WALK + RUN if quiet else WALK)
-        scores = self._place_scores(view, f, [f.pos, *spots], threats)
-        here = scores[0]
+        scores = self._place_scores(view, f, spots, threats)
+        here = float(scores[0])
         options: list[tuple[Order, float]] = []
-        for spot, score in zip(spots, scores[1:], strict=True):
-            if score > here + 0.02:
-                options.append((Order(self.side, "move", f.id, {"to": [spot.x, spot.y]}),
-                                1 + score - here))
+        for k in np.flatnonzero(scores[1:] > here + 0.02):
+            x, y = spots.xy[k + 1]
+            options.append((Order(self.side, "move", f.id, {"to": [float(x), float(y)]}),
+                            1 + float(scores[k + 1]) - here))
         options += self._advance(view, f, threats, quiet, here)
         charge = self._charge(view, f, threats)
         if charge is not None:
@@ -199,10 +171,12 @@ class Tactician:
                 options.append(watch)
         return options
 
-    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> list[Position]:
-        points = []
+    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> PositionArrays:
+        """The figure's own place first, then places at each distance in eight headings
+        (turned by a random offset) that lie on the table."""
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
+        points = [(f.pos.x, f.pos.y)]
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
             for dist in steps:
@@ -210,40 +184,32 @@ class Tactician:
                 y = round(f.pos.y + dist * sin(angle), 2)
                 if 0 <= x <= table.width and 0 <= y <= table.height:
                     points.append((x, y))
-        sections = view.sight.sections_at(points)
-        return [Position(x, y, s) for (x, y), s in zip(points, sections, strict=True)]
+        xy = np.array(points, dtype=np.float64)
+        section = view.sight.section_indices(xy)
+        section[0] = view.sight.section_index(f.pos.section)
+        floor = np.zeros(len(xy), dtype=np.int64)
+        floor[0] = f.pos.floor
+        return PositionArrays(xy, section, floor)
 
-    def _place_scores(self, view: SideView, f: Figure, spots: list[Position],
-                      threats: list[Threat]) -> list[float]:
-        """How good each place is (the first is where the figure stands)."""
+    def _place_scores(self, view: SideView, f: Figure, places: PositionArrays,
+                      threats: list[Threat]) -> npt.NDArray[np.float64]:
+        """How good each place is (the first is where the figure stands): the harm it
+        lets the figure do, less the fire it draws there, and the way it leads."""
         sight = view.sight
-        seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
-        covers = cover_map(sight)
         start = view.goal.distance(f.pos) if view.goal else 0.0
-        risk_weight = RISK_ADVANCING if start > 0 else RISK
-        progress = PROGRESS * self._urgency(view, start)
-        scores = []
-        for i, spot in enumerate(spots):
-            moved = f.pos.distance(spot)
-            running = moved > MOVE_NORMAL
-            harm = risk = 0.0
-            for j, t in enumerate(threats):
-                if seen is None or not seen[i, j]:
-                    continue
-                gap = t.pos.distance(spot)
-                if not running:
-                    theirs = covers.cover(t.pos, spot)
-                    harm = max(harm, _odds(f.weapon, gap, theirs, False, moved > 0, 0))
-                cover = 0 if running else covers.cover(spot, t.pos)
-                risk += _odds(t.weapon, gap, cover, moved > 0, False, 0)
-            score = harm - risk_weight * risk
-            if _cover_nearby(view, spot):
-                score += SHELTER
-            if view.goal is not None:
-                left = view.goal.distance(spot)
-                score += progress * (start - left) + (HOLDING if left == 0 else 0.0)
-            scores.append(score)
-        return scores
+        moved = np.hypot(places.xy[:, 0] - f.pos.x, places.xy[:, 1] - f.pos.y)
+        harm, risk = (harm_and_risk(sight, f.weapon, places, moved,
+                                    sight.position_arrays([t.pos for t in threats]),
+                                    [t.weapon for t in threats], MOVE_NORMAL)
+                      if threats else (np.zeros(len(moved)), np.zeros(len(moved))))
+        score = harm - (RISK_ADVANCING if start > 0 else RISK) * risk
+        score += SHELTER * cover_within_reach(sight, places)
+        if view.goal is not None:
+            left = view.goal.distances(places)
+            with np.errstate(invalid="ignore"):  # no way to the goal either way: no score
+                score += PROGRESS * self._urgency(view, start) * (start - left)
+            score += HOLDING * (left == 0)
+        return score
 
     @staticmethod
     def _urgency(view: SideView, distance: float) -> float:
@@ -300,7 +266,8 @@ class Tactician:
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
             end = Position(path[-1][0], path[-1][1], view.sight.section_at(path[-1]))
-            score = self._place_scores(view, f, [f.pos, end], threats)[1]
+            places = view.sight.position_arrays([f.pos, end])
+            score = float(self._place_scores(view, f, places, threats)[1])
             options.append((Order(self.side, "move", f.id,
                                   {"path": [[round(x, 2), round(y, 2)] for x, y in path]}),
                             1 + score - here + 0.01))
@@ -372,46 +339,16 @@ class Tactician:
         if view.goal is not None and view.goal.distance(f.pos) > 0:
             return None
         points = self._spots(view, f, (WATCH_RANGE,))
-        if not points:
+        here = view.sight.position_arrays([f.pos])
+        seen = view.sight.visible_matrix_arrays(here, points)[0]
+        seen[0] = False  # its own place
+        if not seen.any():
             return None
-        seen = view.sight.visible_matrix([f.pos], points)[0]
         zone = view.enemy_zone
-        choices = [p for p, s in zip(points, seen, strict=True) if s]
-        if not choices:
-            return None
-        point = min(choices, key=lambda p: p.distance(zone))
+        gaps = np.hypot(points.xy[:, 0] - zone.x, points.xy[:, 1] - zone.y)
+        x, y = points.xy[int(np.argmin(np.where(seen, gaps, np.inf)))]
         return Order(self.side, "overwatch", f.id,
-                     {"point": [point.x, point.y], "radius": 3.0}), 1.05
-
-
-def _cover_nearby(view: SideView, spot: Position) -> bool:
-    """has_cover_nearby, read from a grid the computer works out once per map."""
-    if spot.section is not None:
-        return True
-    grid = _COVER_GRIDS.get(view.sight)
-    if grid is None:
-        grid = _COVER_GRIDS[view.sight] = cover_grid(view.sight)
-    i = min(grid.shape[0] - 1, max(0, int(spot.x * GRID_CELLS)))
-    j = min(grid.shape[1] - 1, max(0, int(spot.y * GRID_CELLS)))
-    return bool(grid[i, j])
-
-
-def cover_grid(sight: SightEngine) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Cells (1/GRID_CELLS in) whose centre is within reach of a wall worth 1/2 cover."""
-    table = sight.battlefield.table
-    xs = (np.arange(int(table.width * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
-    ys = (np.arange(int(table.height * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
-    px, py = np.meshgrid(xs, ys, indexing="ij")
-    near = np.zeros(px.shape, dtype=bool)
-    for obstacle in sight.battlefield.obstacles:
-        if OBSTACLE_COVER[obstacle.kind] < 2:
-            continue
-        for (ax, ay), (bx, by) in pairwise(obstacle.points):
-            dx, dy = bx - ax, by - ay
-            span = dx * dx + dy * dy or 1.0
-            t = np.clip(((px - ax) * dx + (py - ay) * dy) / span, 0.0, 1.0)
-            near |= np.hypot(px - ax - t * dx, py - ay - t * dy) <= COVER_REACH
-    return near
+                     {"point": [float(x), float(y)], "radius": 3.0}), 1.05
 
 
 def _threats(view: SideView) -> list[Threat]:
@@ -437,10 +374,4 @@ def _odds(weapon: WeaponName, distance: float, cover: int, target_moving: bool,
     return _odds_by_steps(weapon, steps, cover, target_moving, firer_moving, aim)
 
 
-@lru_cache(maxsize=4096)
-def _odds_by_steps(weapon: WeaponName, steps: int, cover: int, target_moving: bool,
-                   firer_moving: bool, aim: int) -> float:
-    increment = WEAPONS[weapon].increment
-    s = Situation(weapon, steps * increment, cover, target_moving, firer_moving, aim)
-    single = hit_chance(s) / 100 * kill_chance(weapon)
-    return float(1 - (1 - single) ** EXPECTED_ROUNDS[WEAPONS[weapon].rounds])
+_odds_by_steps = lru_cache(maxsize=4096)(removal_chance)

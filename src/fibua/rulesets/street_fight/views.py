@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Polygon
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
@@ -14,6 +14,7 @@ from fibua.core.values import copier
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
+from fibua.scenario.objectives import objective_region
 
 
 @dataclass(frozen=True)
@@ -117,27 +118,14 @@ def _zone_centre(state: StreetFightState, side: str) -> Position | None:
 
 
 def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
-    scenario = state.scenario
-    sections: set[str] = set()
-    zones = []
-    for spec in scenario.victory:
-        if spec.side == side and spec.kind in ("hold", "reach"):
-            sections.update(spec.sections)
-            if spec.zone:
-                zones.append(Polygon(spec.zone))
-    deployment = scenario.side(state.enemy_of(side)).deployment
-    if not sections and not zones and deployment:
-        zones.append(Polygon(deployment))
-    if not sections and not zones:
+    region = objective_region(state.scenario, side, state.enemy_of(side))
+    if region is None:
         return None
-
-    def is_goal(pos: Position) -> bool:
-        return pos.section in sections or any(z.covers(Point(pos.x, pos.y)) for z in zones)
 
     def passable(a: Position, b: Position) -> bool:
         return leg_blocked(state.sight, a, b) is None
 
-    return DistanceField(state.sight, is_goal, passable)
+    return DistanceField(state.sight, region, passable)
 
 
 def view_dict(view: SideView) -> dict[str, Any]:

@@ -1,0 +1,210 @@
+"""The computer's quick estimates for Street-Fight, as arrays: the cover a place gives
+against fire from a direction, whether cover is within reach, and the chance that a
+firing action removes its target. The exact rules decide every real shot; these only
+rank the places and targets a computer player considers, many at a time.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import pairwise
+from math import cos, pi, sin
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
+import numpy.typing as npt
+
+from fibua.battlefield.geometry import jit
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays, SightEngine
+from fibua.rulesets.street_fight.cover import COVER_REACH, OBSTACLE_COVER, position_cover
+from fibua.rulesets.street_fight.shooting import Situation, hit_chance, kill_chance
+from fibua.rulesets.street_fight.tables import WEAPONS, WeaponName
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+SECTORS = 8  # directions of fire the cover map tells apart
+PROBE = 6.0  # inches: how far out the cover map looks from, in each direction
+GRID_CELLS = 4  # cells per inch of the cover-within-reach grid
+UNKNOWN = -1
+EXPECTED_ROUNDS = {None: 1.0, "d10/2": 3.0, "d10": 5.5}
+MAX_STEPS = 40  # range increments tabulated: every weapon's chance is 0 well before
+
+WEAPON_ORDER = tuple(WeaponName)
+WEAPON_INDEX = {w: k for k, w in enumerate(WEAPON_ORDER)}
+INCREMENT = np.array([WEAPONS[w].increment for w in WEAPON_ORDER], dtype=np.float64)
+
+_COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
+_REACH_GRIDS: WeakKeyDictionary[SightEngine, BoolArray] = WeakKeyDictionary()
+
+
+class CoverMap:
+    """Cover (in quarters) of a figure standing in each 1 in cell, inside or outside each
+    section, against fire from each of eight directions: `position_cover` worked out
+    from a point six inches off, once per cell and direction, when first asked."""
+
+    def __init__(self, sight: SightEngine) -> None:
+        table = sight.battlefield.table
+        self.nx, self.ny = int(table.width) + 1, int(table.height) + 1
+        # section index + 1 (0: outside any section), cell x, cell y, sector
+        self._grid = np.full((len(sight.section_ids) + 1, self.nx, self.ny, SECTORS),
+                             UNKNOWN, dtype=np.int8)
+        self._sight = sight
+
+    def matrix(self, at: PositionArrays, fire_from: PositionArrays) -> IntArray:
+        """Cover of each place of `at` against fire from each of `fire_from`:
+        shape (len(at), len(fire_from))."""
+        found: IntArray = _cover_pairs(self._grid, at.xy, at.section, fire_from.xy)
+        if found.size and found.min() == UNKNOWN:
+            for a, b in zip(*np.nonzero(found == UNKNOWN), strict=True):
+                found[a, b] = self._fill(at, int(a), fire_from.xy[b])
+        return found
+
+    def _fill(self, at: PositionArrays, a: int, source: FloatArray) -> int:
+        x, y = at.xy[a]
+        turn = np.arctan2(source[1] - y, source[0] - x) / (2 * pi) * SECTORS
+        key = (int(at.section[a]) + 1, min(max(int(x), 0), self.nx - 1),
+               min(max(int(y), 0), self.ny - 1), int(np.floor(turn + 0.5)) % SECTORS)
+        if self._grid[key] == UNKNOWN:
+            self._grid[key] = self._probe(key, int(at.floor[a]))
+        return int(self._grid[key])
+
+    def _probe(self, key: tuple[int, int, int, int], floor: int) -> int:
+        s, i, j, sector = key
+        section = None if s == 0 else self._sight.section_ids[s - 1]
+        centre = (i + 0.5, j + 0.5)
+        if section is not None and self._sight.section_at(centre) != section:
+            section = self._sight.section_at(centre)
+        spot = Position(centre[0], centre[1], section, floor)
+        angle = 2 * pi * sector / SECTORS
+        source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
+        return position_cover(self._sight, source, spot)
+
+
+def cover_map(sight: SightEngine) -> CoverMap:
+    if sight not in _COVER_MAPS:
+        _COVER_MAPS[sight] = CoverMap(sight)
+    return _COVER_MAPS[sight]
+
+
+def cover_within_reach(sight: SightEngine, places: PositionArrays) -> BoolArray:
+    """`has_cover_nearby` for many places, read from a grid worked out once per map:
+    inside a building there always is."""
+    grid = _REACH_GRIDS.get(sight)
+    if grid is None:
+        grid = _REACH_GRIDS[sight] = reach_grid(sight)
+    near: BoolArray = _reach_lookup(grid, places.xy, places.section)
+    return near
+
+
+@jit
+def _reach_lookup(grid: Any, xy: Any, section: Any) -> Any:
+    out = np.empty(xy.shape[0], dtype=np.bool_)
+    for k in range(xy.shape[0]):
+        i = min(max(int(xy[k, 0] * GRID_CELLS), 0), grid.shape[0] - 1)
+        j = min(max(int(xy[k, 1] * GRID_CELLS), 0), grid.shape[1] - 1)
+        out[k] = section[k] >= 0 or grid[i, j]
+    return out
+
+
+def reach_grid(sight: SightEngine) -> BoolArray:
+    """Cells (1/GRID_CELLS in) whose centre is within reach of a wall worth 1/2 cover."""
+    table = sight.battlefield.table
+    xs = (np.arange(int(table.width * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
+    ys = (np.arange(int(table.height * GRID_CELLS) + 1) + 0.5) / GRID_CELLS
+    px, py = np.meshgrid(xs, ys, indexing="ij")
+    near = np.zeros(px.shape, dtype=bool)
+    for obstacle in sight.battlefield.obstacles:
+        if OBSTACLE_COVER[obstacle.kind] < 2:
+            continue
+        for (ax, ay), (bx, by) in pairwise(obstacle.points):
+            dx, dy = bx - ax, by - ay
+            span = dx * dx + dy * dy or 1.0
+            t = np.clip(((px - ax) * dx + (py - ay) * dy) / span, 0.0, 1.0)
+            near |= np.hypot(px - ax - t * dx, py - ay - t * dy) <= COVER_REACH
+    return near
+
+
+def removal_chance(weapon: WeaponName, steps: int, cover: int, target_moving: bool,
+                   firer_moving: bool, aim: int) -> float:
+    """Chance that one firing action removes the target, over the weapon's average
+    number of rounds."""
+    s = Situation(weapon, steps * WEAPONS[weapon].increment, cover, target_moving,
+                  firer_moving, aim)
+    single = hit_chance(s) / 100 * kill_chance(weapon)
+    return float(1 - (1 - single) ** EXPECTED_ROUNDS[WEAPONS[weapon].rounds])
+
+
+@cache
+def odds_table() -> npt.NDArray[np.float64]:
+    """removal_chance without aim, by weapon, range increments, cover, target moving and
+    firer moving."""
+    table = np.zeros((len(WEAPON_ORDER), MAX_STEPS + 1, 4, 2, 2))
+    for index in np.ndindex(table.shape):
+        w, steps, cover, target_moving, firer_moving = (int(v) for v in index)
+        table[index] = removal_chance(WEAPON_ORDER[w], steps, cover, bool(target_moving),
+                                      bool(firer_moving), 0)
+    return table
+
+
+def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays,
+                  moved: FloatArray, enemies: PositionArrays, weapons: list[WeaponName],
+                  move_normal: float) -> tuple[FloatArray, FloatArray]:
+    """For each place: the best chance a figure with `weapon` has to remove an enemy it
+    sees from there (none after a run of more than `move_normal`), and the sum of the
+    chances of the enemies that see it to remove it (no cover while running)."""
+    covers = cover_map(sight)
+    seen = sight.visible_matrix_arrays(places, enemies)
+    theirs = covers.matrix(enemies, places)
+    mine = covers.matrix(places, enemies)
+    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
+    harm, risk = _harm_and_risk(places.xy, moved, enemies.xy, seen, theirs, mine,
+                                WEAPON_INDEX[weapon], their_weapons, INCREMENT,
+                                odds_table(), move_normal)
+    return harm, risk
+
+
+@jit
+def _cover_pairs(grid: Any, axy: Any, asec: Any, bxy: Any) -> Any:
+    n, m = axy.shape[0], bxy.shape[0]
+    nx, ny = grid.shape[1], grid.shape[2]
+    out = np.empty((n, m), dtype=np.int64)
+    for a in range(n):
+        i = min(max(int(axy[a, 0]), 0), nx - 1)
+        j = min(max(int(axy[a, 1]), 0), ny - 1)
+        for b in range(m):
+            turn = np.arctan2(bxy[b, 1] - axy[a, 1], bxy[b, 0] - axy[a, 0]) / (2 * np.pi)
+            sector = int(np.floor(turn * SECTORS + 0.5)) % SECTORS
+            out[a, b] = grid[asec[a] + 1, i, j, sector]
+    return out
+
+
+@jit
+def _steps(distance: float, increment: float) -> int:
+    return min(int(np.ceil(round(distance / increment, 9))), MAX_STEPS)
+
+
+@jit
+def _harm_and_risk(pxy: Any, moved: Any, exy: Any, seen: Any, their_cover: Any,
+                   my_cover: Any, weapon: int, their_weapons: Any, increment: Any,
+                   table: Any, move_normal: float) -> Any:
+    n, m = pxy.shape[0], exy.shape[0]
+    harm = np.zeros(n)
+    risk = np.zeros(n)
+    for a in range(n):
+        running = moved[a] > move_normal
+        moving = 1 if moved[a] > 0 else 0
+        for b in range(m):
+            if not seen[a, b]:
+                continue
+            gap = np.hypot(pxy[a, 0] - exy[b, 0], pxy[a, 1] - exy[b, 1])
+            if not running:
+                steps = _steps(gap, increment[weapon])
+                harm[a] = max(harm[a], table[weapon, steps, their_cover[b, a], 0, moving])
+            w = their_weapons[b]
+            cover = 0 if running else my_cover[a, b]
+            risk[a] += table[w, _steps(gap, increment[w]), cover, moving, 0]
+    return harm, risk
