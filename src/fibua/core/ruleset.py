@@ -117,10 +117,17 @@ class RuleSet(ABC, Generic[S]):
     def allows(self, state: S, order: Order) -> bool:
         """Whether an order is legal now, without carrying it out."""
         try:
-            self.preview(state, order)
+            self.check(state, order)
         except IllegalOrder:
             return False
         return True
+
+    def check(self, state: S, order: Order) -> Callable[[], None]:
+        """Check an order completely, changing nothing, and return what carries it out
+        (IllegalOrder if it is not allowed). Rule sets whose `apply` runs a separate
+        check may leave this as it is: it asks `preview`."""
+        self.preview(state, order)
+        return lambda: None
 
     @abstractmethod
     def preview(self, state: S, order: Order) -> str:

@@ -9,11 +9,12 @@ higher than that, up to one and a half times the figure's height, takes the whol
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import hypot, inf, isfinite
+from math import hypot
 from typing import Any
 
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.core.errors import IllegalOrder
+from fibua.core.params import require_on_table, waypoints
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
 from fibua.rulesets.house_clearing.tables import (
@@ -42,6 +43,8 @@ class MovePlan:
     ground: float  # inches walked
     climbs: tuple[str, ...]  # what it climbed over, for the record
 
+MOST_WAYPOINTS = 20  # points a move's path may name
+
 
 @dataclass(frozen=True, slots=True)
 class LegCost:
@@ -49,29 +52,7 @@ class LegCost:
     climbs: tuple[tuple[str, float], ...]  # (what, share)
 
 
-def point(value: Any, what: str) -> tuple[float, float]:
-    if (
-        isinstance(value, list | tuple) and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        try:
-            x, y = float(value[0]), float(value[1])
-        except OverflowError:
-            x = y = inf
-        if isfinite(x) and isfinite(y):
-            return x, y
-    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
 
-
-def waypoints(params: dict[str, Any]) -> list[tuple[float, float]]:
-    if "path" in params:
-        path = params["path"]
-        if not isinstance(path, list) or not path or len(path) > 20:
-            raise IllegalOrder("path must be a list of 1 to 20 x,y points", code="bad-parameter")
-        return [point(p, "each point of path") for p in path]
-    if "to" in params:
-        return [point(params["to"], "to")]
-    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
 
 
 def parse_stance(value: Any, default: Stance) -> Stance:
@@ -93,11 +74,9 @@ def check_stance(geometry: MapGeometry, pos: Position, stance: Stance) -> None:
 
 def plan_move(state: HouseClearingState, figure: Figure, params: dict[str, Any]) -> MovePlan:
     """Check a move completely (IllegalOrder if it is not possible) and plan it."""
-    points = waypoints(params)
-    table = state.battlefield.table
+    points = waypoints(params, most=MOST_WAYPOINTS)
     for x, y in points:
-        if not (0 <= x <= table.width and 0 <= y <= table.height):
-            raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
+        require_on_table(state.battlefield.table, x, y)
     stance = parse_stance(params.get("stance"), figure.stance)
     _check_reach(figure.pos, points)
     legs, share, ground, climbs = trace(state, figure.pos, points, params.get("floor"))

@@ -66,20 +66,13 @@ class HouseClearing(RuleSet[HouseClearingState]):
         return state.acting_side
 
     def apply(self, state: HouseClearingState, order: Order) -> list[Event]:
-        action = self._validated(state, order)
+        action = self.check(state, order)
         action()
         turn.after_order(state)
         return _drain(state)
 
-    def allows(self, state: HouseClearingState, order: Order) -> bool:
-        try:
-            self._validated(state, order)
-        except IllegalOrder:
-            return False
-        return True
-
     def preview(self, state: HouseClearingState, order: Order) -> str:
-        self._validated(state, order)
+        self.check(state, order)
         figure = state.figures.get(order.unit or "")
         if figure is not None and order.kind == "move":
             plan = actions.check_move(state, figure, order.params)
@@ -88,7 +81,7 @@ class HouseClearing(RuleSet[HouseClearingState]):
             return _fire_preview(state, figure, actions.check_fire(state, figure, order.params))
         return f"{order}: allowed"
 
-    def _validated(self, state: HouseClearingState, order: Order) -> Action:
+    def check(self, state: HouseClearingState, order: Order) -> Action:
         """Check an order completely and return the function that carries it out."""
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")

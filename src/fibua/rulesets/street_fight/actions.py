@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from math import ceil, hypot, inf, isfinite
+from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
+from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fight.contact import engaged, in_contact
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.firing import fire_round, roll_rounds
@@ -29,26 +30,6 @@ from fibua.rulesets.street_fight.tables import (
 
 CROWDING = 0.25  # inches: two friendly figures cannot stand closer than this
 HALT_STEP = 0.1  # inches: how finely a runner stopping short of an enemy is placed
-
-
-def _point(value: Any, what: str) -> tuple[float, float]:
-    if (
-        isinstance(value, list | tuple) and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        try:
-            x, y = float(value[0]), float(value[1])
-        except OverflowError:  # an integer too large for a float
-            x = y = inf
-        if isfinite(x) and isfinite(y):
-            return x, y
-    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
-
-
-def _require_on_table(state: StreetFightState, x: float, y: float) -> None:
-    table = state.battlefield.table
-    if not (0 <= x <= table.width and 0 <= y <= table.height):
-        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
 
 
 def _require_phase(state: StreetFightState, phase: Phase, kind: str) -> None:
@@ -83,9 +64,9 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
         raise IllegalOrder(f"{figure.name} has already moved this turn", code="already-moved")
     if figure.overwatch is not None or figure.took_cover:
         raise IllegalOrder(f"{figure.name} is staying put this turn", code="stationary")
-    points = _waypoints(params)
+    points = waypoints(params)
     for x, y in points:
-        _require_on_table(state, x, y)
+        require_on_table(state.battlefield.table, x, y)
     plan = _trace(state, figure, points, params.get("floor"))
     if plan.length > MOVE_MAX + 1e-9:
         raise IllegalOrder(f"that move is {plan.length:.1f} in; at most {MOVE_MAX:g} in",
@@ -100,15 +81,7 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
     return plan
 
 
-def _waypoints(params: dict[str, Any]) -> list[tuple[float, float]]:
-    if "path" in params:
-        path = params["path"]
-        if not isinstance(path, list) or not path:
-            raise IllegalOrder("path must be a list of x,y points", code="bad-parameter")
-        return [_point(p, "each point of path") for p in path]
-    if "to" in params:
-        return [_point(params["to"], "to")]
-    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
+
 
 
 def _trace(
@@ -433,8 +406,8 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
     if not figure.arms.moves_and_fires and figure.counts_as_moving:
         # it ran last turn: it still counts as moving, and overwatch fire is fire
         raise IllegalOrder(f"an {figure.arms.title} cannot move and fire", code="moved")
-    x, y = _point(params.get("point"), "point")
-    _require_on_table(state, x, y)
+    x, y = point(params.get("point"), "point")
+    require_on_table(state.battlefield.table, x, y)
     radius = params.get("radius", OVERWATCH_POINT_RADIUS)
     if not isinstance(radius, int | float) or isinstance(radius, bool) or \
             not 0 < radius <= OVERWATCH_AREA_MAX_RADIUS:

@@ -61,13 +61,13 @@ class StreetFight(RuleSet[StreetFightState]):
         return state.acting_side
 
     def apply(self, state: StreetFightState, order: Order) -> list[Event]:
-        action = self._validated(state, order)
+        action = self.check(state, order)
         action()
         state.version += 1
         return _drain(state)
 
     def preview(self, state: StreetFightState, order: Order) -> str:
-        self._validated(state, order)
+        self.check(state, order)
         figure = state.figures.get(order.unit or "")
         if order.kind == "move" and figure is not None:
             plan = actions.plan_move(state, figure, order.params)
@@ -79,26 +79,16 @@ class StreetFight(RuleSet[StreetFightState]):
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
         return f"{order}: allowed"
 
-    def allows(self, state: StreetFightState, order: Order) -> bool:
-        try:
-            self._validated(state, order)
-        except IllegalOrder:
-            return False
-        return True
-
-    def _validated(self, state: StreetFightState, order: Order) -> Any:
+    def check(self, state: StreetFightState, order: Order) -> Any:
         """Check an order completely and return the function that carries it out. A
         computer player asks `allows` and then gives the same order: the check is kept
-        until the state changes, so it is not made twice."""
-        last = self._last_check
-        if last is not None and last[0] is state and last[1] == state.version and \
-                last[2] is order:
-            return last[3]
+        in the state until it changes, so it is not made twice."""
+        last = state.last_check
+        if last is not None and last[0] == state.version and last[1] is order:
+            return last[2]
         action = self._check(state, order)
-        self._last_check = (state, state.version, order, action)
+        state.last_check = (state.version, order, action)
         return action
-
-    _last_check: tuple[StreetFightState, int, Order, Any] | None = None
 
     def _check(self, state: StreetFightState, order: Order) -> Any:
         if order.side != state.acting_side:

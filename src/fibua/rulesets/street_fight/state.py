@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -10,6 +11,7 @@ from fibua.battlefield.model import Battlefield, Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng
 from fibua.core.events import Event
+from fibua.core.orders import Order
 from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
@@ -138,6 +140,8 @@ class StreetFightState:
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
     #: bumped whenever the state changes, so a validation can be reused until then
     version: int = 0
+    #: the last order checked, at which version, and what carries it out
+    last_check: tuple[int, Order, Callable[[], None]] | None = None
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))

@@ -9,11 +9,11 @@ mount / dismount | observe | flat-out (double distance, no fire, no observation)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import inf, isfinite
 from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
+from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fighter.combat import can_harm, close_assault, fire
 from fibua.rulesets.street_fighter.ground import (
     blocked_for,
@@ -27,26 +27,6 @@ from fibua.rulesets.street_fighter.tables import MOUNT_REACH, Body, Kind, Row, a
 FLAT_OUT_FACTOR = 2.0
 HALF = 0.5
 EPS = 1e-6
-
-
-def _point(value: Any, what: str) -> tuple[float, float]:
-    if (
-        isinstance(value, list | tuple) and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        try:
-            x, y = float(value[0]), float(value[1])
-        except OverflowError:
-            x = y = inf
-        if isfinite(x) and isfinite(y):
-            return x, y
-    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
-
-
-def _on_table(state: StreetFighterState, x: float, y: float) -> None:
-    table = state.battlefield.table
-    if not (0 <= x <= table.width and 0 <= y <= table.height):
-        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
 
 
 def require_ready(state: StreetFighterState, unit: Unit, riding_ok: bool = False) -> None:
@@ -91,9 +71,9 @@ def plan_move(state: StreetFighterState, unit: Unit, params: dict[str, Any],
               activity: Activity) -> MovePlan:
     require_ready(state, unit)
     _require_free(unit)
-    points = _waypoints(params)
+    points = waypoints(params)
     for x, y in points:
-        _on_table(state, x, y)
+        require_on_table(state.battlefield.table, x, y)
     legs, length = _trace(state, unit, points)
     most = allowance(unit, activity)
     if length > most + EPS:
@@ -102,15 +82,7 @@ def plan_move(state: StreetFighterState, unit: Unit, params: dict[str, Any],
     return MovePlan(unit.id, legs, length, activity)
 
 
-def _waypoints(params: dict[str, Any]) -> list[tuple[float, float]]:
-    if "path" in params:
-        path = params["path"]
-        if not isinstance(path, list) or not path:
-            raise IllegalOrder("path must be a list of x,y points", code="bad-parameter")
-        return [_point(p, "each point of path") for p in path]
-    if "to" in params:
-        return [_point(params["to"], "to")]
-    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
+
 
 
 def _trace(state: StreetFighterState, unit: Unit,
@@ -211,8 +183,8 @@ class IndirectPlan:
 
 
 def check_indirect(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> IndirectPlan:
-    x, y = _point(params.get("point"), "point")
-    _on_table(state, x, y)
+    x, y = point(params.get("point"), "point")
+    require_on_table(state.battlefield.table, x, y)
     artillery = not unit.spec.indirect
     if artillery and (unit.kind is not Kind.HQ or state.artillery.get(unit.side, 0) <= 0):
         raise IllegalOrder(f"{unit.name} cannot bring down indirect fire (mortar sections "
@@ -325,8 +297,8 @@ def check_dismount(state: StreetFighterState, unit: Unit, params: dict[str, Any]
     if unit.rides is None:
         raise IllegalOrder(f"{unit.name} is not riding in a vehicle", code="not-mounted")
     vehicle = state.units[unit.rides]
-    x, y = _point(params["to"], "to") if "to" in params else vehicle.pos.point
-    _on_table(state, x, y)
+    x, y = point(params["to"], "to") if "to" in params else vehicle.pos.point
+    require_on_table(state.battlefield.table, x, y)
     there = Position(x, y, state.sight.section_at((x, y)))
     if vehicle.pos.distance(there) > MOUNT_REACH + EPS:
         raise IllegalOrder(f"dismount within {MOUNT_REACH:g} cm of the vehicle", code="too-far")

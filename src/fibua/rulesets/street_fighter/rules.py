@@ -64,22 +64,15 @@ class StreetFighter(RuleSet[StreetFighterState]):
         return state.acting_side
 
     def apply(self, state: StreetFighterState, order: Order) -> list[Event]:
-        carry = self._validated(state, order)
+        carry = self.check(state, order)
         carry()
         if state.result is None and order.kind != "end":
             refresh(state)
             _end_if_idle(state)
         return _drain(state)
 
-    def allows(self, state: StreetFighterState, order: Order) -> bool:
-        try:
-            self._validated(state, order)
-        except IllegalOrder:
-            return False
-        return True
-
     def preview(self, state: StreetFighterState, order: Order) -> str:
-        self._validated(state, order)
+        self.check(state, order)
         unit = state.units.get(order.unit or "")
         if unit is not None and order.kind in ("shoot", "move-fire") and "target" in order.params:
             from fibua.rulesets.street_fighter.odds import preview_shot
@@ -87,7 +80,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
             return preview_shot(state, unit, order)
         return f"{order}: allowed"
 
-    def _validated(self, state: StreetFighterState, order: Order) -> Carry:
+    def check(self, state: StreetFighterState, order: Order) -> Carry:
         """Check an order completely and return what carries it out."""
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")

@@ -1,0 +1,43 @@
+"""Reading the parameters of an order that every rule set shares: points on the table
+and the way a move goes. Bad values raise IllegalOrder naming what is wrong."""
+
+from __future__ import annotations
+
+from math import inf, isfinite
+from typing import Any
+
+from fibua.battlefield.model import Table
+from fibua.core.errors import IllegalOrder
+
+
+def point(value: Any, what: str) -> tuple[float, float]:
+    """Two finite numbers x, y (booleans are not numbers here)."""
+    if (
+        isinstance(value, list | tuple) and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        try:
+            x, y = float(value[0]), float(value[1])
+        except OverflowError:  # an integer too large for a float
+            x = y = inf
+        if isfinite(x) and isfinite(y):
+            return x, y
+    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
+
+
+def waypoints(params: dict[str, Any], most: int | None = None) -> list[tuple[float, float]]:
+    """The points a move goes through: `path` (a list of points, at most `most`) or `to`."""
+    if "path" in params:
+        path = params["path"]
+        if not isinstance(path, list) or not path or (most is not None and len(path) > most):
+            count = "x,y points" if most is None else f"1 to {most} x,y points"
+            raise IllegalOrder(f"path must be a list of {count}", code="bad-parameter")
+        return [point(p, "each point of path") for p in path]
+    if "to" in params:
+        return [point(params["to"], "to")]
+    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
+
+
+def require_on_table(table: Table, x: float, y: float) -> None:
+    if not (0 <= x <= table.width and 0 <= y <= table.height):
+        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
