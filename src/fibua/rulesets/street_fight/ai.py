@@ -109,8 +109,7 @@ class Tactician:
         """Whether the figure can be given an order this phase, as far as its side can
         tell: the rules decide, this only spares weighing the options of figures that
         are falling back, sheltering, locked in combat or unable to fire."""
-        if not f.steady or any(t.visible and t.pos.distance(f.pos) <= CONTACT
-                               for t in threats):
+        if not f.steady or any(t.visible and _in_contact(view, f.pos, t.pos) for t in threats):
             return False
         return view.phase is Phase.MOVE or not (f.fired or f.ran or f.overwatch is not None)
 
@@ -129,7 +128,7 @@ class Tactician:
                       threats: list[Threat]) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
         visible = [t for t in threats if t.visible and not any(
-            g.alive and g.pos.distance(t.pos) <= CONTACT for g in view.own)]  # locked
+            g.alive and _in_contact(view, g.pos, t.pos) for g in view.own)]  # locked
         best = 0.0
         for t in visible:
             odds = _kill_odds(view, f, f.pos, t.pos, f.counts_as_moving, f.aim)
@@ -349,6 +348,11 @@ class Tactician:
         x, y = points.xy[int(np.argmin(np.where(seen, gaps, np.inf)))]
         return Order(self.side, "overwatch", f.id,
                      {"point": [float(x), float(y)], "radius": 3.0}), 1.05
+
+
+def _in_contact(view: SideView, a: Position, b: Position) -> bool:
+    """Within an inch and in sight of each other: locked in close combat."""
+    return a.distance(b) <= CONTACT and view.sight.visible(a, b)
 
 
 def _threats(view: SideView) -> list[Threat]:

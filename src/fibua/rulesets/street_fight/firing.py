@@ -34,7 +34,8 @@ def roll_rounds(state: StreetFightState, firer: Figure) -> int:
     if dice is None:
         return 1
     rounds = roll(state.rng, dice, f"rounds fired by {firer.name}")
-    state.emit("rounds", {"figure": firer.id, "roll": rounds.to_dict()}, _both(state))
+    state.emit("rounds", {"figure": firer.id, "roll": rounds.to_dict()},
+               _firer_and_target_sides(state))
     return rounds.value
 
 
@@ -60,7 +61,7 @@ def fire_round(
         data["kill_roll"] = kill.to_dict()
         killed = bool(kill.success)
     data["killed"] = killed
-    state.emit("shot", data, _both(state))
+    state.emit("shot", data, _firer_and_target_sides(state))
     if killed:
         remove_casualty(state, target, firer.pos.point)
     return killed
@@ -71,12 +72,13 @@ def remove_casualty(state: StreetFightState, figure: Figure, source: tuple[float
     figure.overwatch = None
     unit = state.units[figure.unit]
     unit.last_casualty_from = source
-    state.emit("casualty", {"figure": figure.id, "name": figure.name}, _both(state))
+    state.emit("casualty", {"figure": figure.id, "name": figure.name},
+               _firer_and_target_sides(state))
     record_casualty(state, figure, state.sides)
     refresh_sight(state, [figure])
 
 
-def _both(state: StreetFightState) -> tuple[str, ...]:
+def _firer_and_target_sides(state: StreetFightState) -> tuple[str, ...]:
     # a shot is seen by both sides: sight lines are symmetric, so the target's side sees
     # the firer it is fired on by
     return state.sides
