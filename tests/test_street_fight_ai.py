@@ -9,7 +9,9 @@ import pytest
 
 from fibua.battlefield.model import Position
 from fibua.core.game import Game, play_out
+from fibua.rulesets.street_fight.ai import Tactician, _threats
 from fibua.scenario.loader import load_scenario
+from sf_helpers import figure, forced_game, make_scenario
 
 SEEDS = range(8)
 AT_LEAST = 6  # of 8
@@ -44,3 +46,20 @@ def test_the_computer_decides_from_its_view_alone() -> None:
         f.pos = Position(1.0, 1.0)
     again = game.ruleset.computer(side, 1).choose(game.observe(side), game.legal_orders(side))
     assert first == again
+
+
+def test_an_enemy_behind_a_wall_does_not_hold_a_figure_back() -> None:
+    """Within an inch of an enemy but with a solid wall between them, a figure is not in
+    close combat: the computer still weighs its orders (and, seeing the enemy from
+    elsewhere, would not mistake it for a locked target)."""
+    blue = [figure("b1", "rifle", (11.8, 9.7)), figure("b2", "rifle", (16, 6))]
+    red = [figure("r1", "rifle", (12.2, 10.4))]
+    game = forced_game(make_scenario(blue, red), [2, 1])
+    state = game.state
+    b1, b2, r1 = (state.figures[i].pos for i in ("b1", "b2", "r1"))
+    assert b1.distance(r1) <= 1 and not state.sight.visible(b1, r1)
+    assert state.sight.visible(b2, r1)  # seen through the door
+    view = game.observe("blue")
+    threats = _threats(view)
+    assert [t.id for t in threats if t.visible] == ["r1"]
+    assert Tactician._takes_orders(view, view.figure("b1"), threats)
