@@ -63,3 +63,18 @@ def test_an_enemy_behind_a_wall_does_not_hold_a_figure_back() -> None:
     threats = _threats(view)
     assert [t.id for t in threats if t.visible] == ["r1"]
     assert Tactician._takes_orders(view, view.figure("b1"), threats)
+
+
+def test_friends_joining_a_fight_charge_to_different_places() -> None:
+    blue = [figure("b1", "rifle", (20, 13.4)), figure("b2", "rifle", (20, 10))]
+    red = [figure("r1", "rifle", (20, 14))]
+    game = forced_game(make_scenario(blue, red), [2, 1])
+    view = game.observe("blue")
+    charges = Tactician("blue", 0)._charge(view, view.figure("b2"), _threats(view))
+    assert charges, "b2 joins the fight b1 is locked in"
+    first, score = charges[0]
+    x, y = first.params["to"]
+    friend, enemy = Position(20, 13.4), Position(20, 14)
+    assert Position(x, y).distance(friend) >= 0.4
+    assert abs(Position(x, y).distance(enemy) - 0.6) < 0.01
+    assert game.ruleset.allows(game.state, first) and score == max(s for _, s in charges)

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from math import cos, pi, sin
+from math import atan2, cos, pi, sin
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -32,7 +32,14 @@ from fibua.rulesets.street_fight.estimates import (
 )
 from fibua.rulesets.street_fight.shooting import increments
 from fibua.rulesets.street_fight.state import Figure, Phase
-from fibua.rulesets.street_fight.tables import CONTACT, MOVE_MAX, MOVE_NORMAL, WEAPONS, WeaponName
+from fibua.rulesets.street_fight.tables import (
+    CONTACT,
+    FLOOR_CHANGE_COST,
+    MOVE_MAX,
+    MOVE_NORMAL,
+    WEAPONS,
+    WeaponName,
+)
 from fibua.rulesets.street_fight.views import SideView
 
 HEADINGS = 8
@@ -45,6 +52,9 @@ RISK = 0.9  # weight of the fire a place draws, for a figure holding its place
 ROOM_LOAD = 6.0  # inches a friend already bound for a section counts against it
 RISK_ADVANCING = 0.1  # an attack that waits for safety never arrives (tuned by win rate)
 WATCH_RANGE = 6.0
+CHARGE_GAP = 0.6  # inches from the enemy a charge ends
+CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
+CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 _SECTION_FIELDS: WeakKeyDictionary[SightEngine, dict[str, DistanceField]] = WeakKeyDictionary()
@@ -160,9 +170,7 @@ class Tactician:
             options.append((Order(self.side, "move", f.id, {"to": [float(x), float(y)]}),
                             1 + float(scores[k + 1]) - here))
         options += self._advance(view, f, threats, quiet, here)
-        charge = self._charge(view, f, threats)
-        if charge is not None:
-            options.append(charge)
+        options += self._charge(view, f, threats)
         options += self._clear_objective(view, f)
         if quiet:
             watch = self._watch(view, f)
@@ -218,21 +226,39 @@ class Tactician:
         return max(1.0, distance / (MOVE_NORMAL * turns_left)) ** 2
 
     def _charge(self, view: SideView, f: Figure,
-                threats: list[Threat]) -> tuple[Order, float] | None:
+                threats: list[Threat]) -> list[tuple[Order, float]]:
         """Charge a visible enemy within a move when close combat favours us; always join
-        a fight a friend is already locked in (each extra attacker costs the enemy 1)."""
+        a fight a friend is already locked in (each extra attacker costs the enemy 1).
+        Several places round the enemy are offered, so friends joining the same fight do
+        not crowd each other out."""
         for t in sorted(threats, key=lambda t: t.pos.distance(f.pos)):
             gap = f.pos.distance(t.pos)
-            if not t.visible or gap > MOVE_NORMAL or gap <= CONTACT:
+            climb = FLOOR_CHANGE_COST * abs(t.pos.floor - f.pos.floor)
+            if not t.visible or gap + climb > MOVE_NORMAL or _in_contact(view, f.pos, t.pos):
                 continue
             mine = 1 + f.arms.close_combat  # the charge bonus
-            locked = any(g.alive and g.id != f.id and g.pos.distance(t.pos) <= CONTACT
+            locked = any(g.alive and g.id != f.id and _in_contact(view, g.pos, t.pos)
                          for g in view.own)
             if locked or mine > WEAPONS[t.weapon].close_combat:
-                x = t.pos.x + (f.pos.x - t.pos.x) * 0.6 / gap
-                y = t.pos.y + (f.pos.y - t.pos.y) * 0.6 / gap
-                return Order(self.side, "move", f.id, {"to": [round(x, 2), round(y, 2)]}), 1.5
-        return None
+                return self._charge_orders(view, f, t)
+        return []
+
+    def _charge_orders(self, view: SideView, f: Figure,
+                       t: Threat) -> list[tuple[Order, float]]:
+        """Places 0.6 in from the enemy, the straight approach first, then round it."""
+        toward = atan2(f.pos.y - t.pos.y, f.pos.x - t.pos.x)
+        floor = {"floor": t.pos.floor} if t.pos.floor != f.pos.floor else {}
+        others = [g.pos for g in view.own if g.alive and g.id != f.id]
+        orders = []
+        for k, turn in enumerate(CHARGE_TURNS):
+            x = round(t.pos.x + CHARGE_GAP * cos(toward + turn), 2)
+            y = round(t.pos.y + CHARGE_GAP * sin(toward + turn), 2)
+            if any(abs(g.x - x) < CHARGE_ROOM and abs(g.y - y) < CHARGE_ROOM
+                   and g.floor == t.pos.floor for g in others):
+                continue
+            orders.append((Order(self.side, "move", f.id, {"to": [x, y], **floor}),
+                           1.5 - 0.01 * k))
+        return orders
 
     def _assign_rooms(self, view: SideView) -> dict[str, str]:
         """Spread the figures still on their way over the objective's sections: each goes
