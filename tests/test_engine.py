@@ -150,6 +150,13 @@ def test_value_of(notation: str, faces: list[int], value: int) -> None:
     assert parse_dice(notation).value_of(faces) == value
 
 
+def test_a_roll_read_from_its_faces_shows_the_value_it_counts_as() -> None:
+    d3 = roll(ForcedDice(seed=0, faces=[5]), "d3", "deployment")
+    assert d3.describe() == "deployment: d3 rolled 5 = 3"
+    plain = roll(ForcedDice(seed=0, faces=[5]), "d6", "spot", need=4)
+    assert plain.describe() == "spot: d6 rolled 5, needed 4+ - success"
+
+
 @pytest.mark.parametrize("notation", ["", "d", "6", "d1", "0d6", "2d", "d6[0-9]", "xyz", "d6x"])
 def test_bad_notation(notation: str) -> None:
     with pytest.raises(ValueError, match=r"dice|d10"):

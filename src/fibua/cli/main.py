@@ -207,7 +207,7 @@ def autoplay(
         raise fail(str(error), 1) from None
     lines = write_log(game, out, side=as_side)
     outcome = f"{result.winner} wins" if result.winner else "draw"
-    view = f" ({as_side}'s view)" if as_side else ""
+    view = f" (what side {as_side} saw)" if as_side else ""
     typer.echo(
         f"{loaded.name} seed {seed}: {outcome} ({result.reason}) after {len(game.orders)} "
         f"orders; {lines} lines written to {out}{view}"

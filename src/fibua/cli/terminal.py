@@ -21,11 +21,13 @@ from rich.table import Table
 from rich.text import Text
 
 from fibua.battlefield.model import Battlefield, ObstacleKind, OpeningKind, Point, TerrainKind
+from fibua.core.dice import describe_roll
 from fibua.core.errors import IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Seat
+from fibua.core.values import is_number
 
 # -- orders as typed ------------------------------------------------------------------------
 
@@ -75,15 +77,11 @@ def parse_order(text: str, side: str) -> Order:
 
 def format_value(value: Any) -> str:
     """A value as it can be typed back: numbers in a list as `x,y`, plain words bare."""
-    if isinstance(value, list) and len(value) > 1 and all(_is_number(v) for v in value):
+    if isinstance(value, list) and len(value) > 1 and all(is_number(v) for v in value):
         return ",".join(json.dumps(v) for v in value)
     if isinstance(value, str) and parse_value(value) == value and shlex.quote(value) == value:
         return value
     return shlex.quote(json.dumps(value, separators=(",", ":")))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def format_order(order: Order) -> str:
@@ -100,37 +98,6 @@ def format_order(order: Order) -> str:
 
 def is_roll(value: Any) -> bool:
     return isinstance(value, Mapping) and "dice" in value and "faces" in value
-
-
-def _pairs(raw: Any) -> list[tuple[str, int]]:
-    """Named modifiers as recorded ([[name, value], ...]); anything else is skipped."""
-    out: list[tuple[str, int]] = []
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, list | tuple) and len(item) == 2 and _is_number(item[1]):
-            out.append((str(item[0]), int(item[1])))
-    return out
-
-
-def describe_roll(raw: Mapping[str, Any]) -> str:
-    """`to hit: 2d6 rolled 3+5 +1 cover = 9, needed 7+ (base 6, range +1) - success`."""
-    faces = "+".join(str(f) for f in raw.get("faces", [])) or "?"
-    text = f"{raw.get('purpose', 'roll')}: {raw.get('dice', '?')} rolled {faces}"
-    mods = _pairs(raw.get("modifiers"))
-    if mods:
-        text += "".join(f" {value:+d} {name}" for name, value in mods)
-        text += f" = {raw.get('total')}"
-    elif raw.get("value") is not None and raw.get("value") != raw.get("faces", [None])[0]:
-        text += f" = {raw.get('value')}"
-    need = raw.get("need")
-    if need is not None:
-        text += f", needed {need}{' or less' if raw.get('at_most') else '+'}"
-        basis = _pairs(raw.get("basis"))
-        if basis:
-            text += " (" + ", ".join(f"{name} {value:+d}" for name, value in basis) + ")"
-    success = raw.get("success")
-    if success is not None:
-        text += " - success" if success else " - failure"
-    return text
 
 
 def _rolls_in(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -308,7 +275,7 @@ class Figure:
 
 
 def _has_position(info: Mapping[str, Any]) -> bool:
-    return _is_number(info.get("x")) and _is_number(info.get("y"))
+    return is_number(info.get("x")) and is_number(info.get("y"))
 
 
 @dataclass

@@ -8,11 +8,14 @@ purpose, raw faces, named modifiers and the number it needed; rules turn it into
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import ceil
+from typing import Any
 
 from fibua.core.errors import DiceExhausted
+from fibua.core.values import is_number
 
 MASK64 = (1 << 64) - 1
 
@@ -182,17 +185,38 @@ class Roll:
         }
 
     def describe(self) -> str:
-        mods = "".join(f" {m.value:+d} {m.name}" for m in self.modifiers)
-        shown = "+".join(str(f) for f in self.faces)
-        text = f"{self.purpose}: {self.dice} rolled {shown}"
-        if mods:
-            text += f"{mods} = {self.total}"
-        if self.need is not None:
-            text += f", needed {self.need}{' or less' if self.at_most else '+'}"
-            if self.basis:
-                text += " (" + ", ".join(f"{m.name} {m.value:+d}" for m in self.basis) + ")"
-            text += " - success" if self.success else " - failure"
-        return text
+        return describe_roll(self.to_dict())
+
+
+def _pairs(raw: Any) -> list[tuple[str, int]]:
+    """Named modifiers as recorded ([[name, value], ...]); anything else is skipped."""
+    out: list[tuple[str, int]] = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, list | tuple) and len(item) == 2 and is_number(item[1]):
+            out.append((str(item[0]), int(item[1])))
+    return out
+
+
+def describe_roll(raw: Mapping[str, Any]) -> str:
+    """`to hit: 2d6 rolled 3+5 +1 cover = 9, needed 7+ (base 6, range +1) - success`."""
+    faces = "+".join(str(f) for f in raw.get("faces", [])) or "?"
+    text = f"{raw.get('purpose', 'roll')}: {raw.get('dice', '?')} rolled {faces}"
+    mods = _pairs(raw.get("modifiers"))
+    if mods:
+        text += "".join(f" {value:+d} {name}" for name, value in mods)
+        text += f" = {raw.get('total')}"
+    elif raw.get("value") is not None and raw.get("value") != raw.get("faces", [None])[0]:
+        text += f" = {raw.get('value')}"
+    need = raw.get("need")
+    if need is not None:
+        text += f", needed {need}{' or less' if raw.get('at_most') else '+'}"
+        basis = _pairs(raw.get("basis"))
+        if basis:
+            text += " (" + ", ".join(f"{name} {value:+d}" for name, value in basis) + ")"
+    success = raw.get("success")
+    if success is not None:
+        text += " - success" if success else " - failure"
+    return text
 
 
 def roll(

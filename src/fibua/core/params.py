@@ -8,13 +8,14 @@ from typing import Any
 
 from fibua.battlefield.model import Table
 from fibua.core.errors import IllegalOrder
+from fibua.core.values import is_number
 
 
 def point(value: Any, what: str) -> tuple[float, float]:
     """Two finite numbers x, y (booleans are not numbers here)."""
     if (
         isinstance(value, list | tuple) and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(is_number(v) for v in value)
     ):
         try:
             x, y = float(value[0]), float(value[1])

@@ -290,7 +290,7 @@ def replay_log(log: ParsedLog, rng: Any = None) -> ReplayReport:
                 Problem(
                     log.source,
                     "line 1",
-                    f"this is side {view!r}'s view of a game: it has no seed and no enemy "
+                    f"this log holds only what side {view!r} saw: it has no seed and no enemy "
                     "forces, so it cannot be replayed or verified (only a full log can)",
                 )
             ]

@@ -21,3 +21,8 @@ def copier(cls: type[T]) -> Callable[[T], T]:
     if len(names) == 1:
         return lambda item: make(values(item))
     return lambda item: make(*values(item))
+
+
+def is_number(value: Any) -> bool:
+    """An int or a float, but not a bool (which Python counts as an int)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
