@@ -42,7 +42,9 @@ SHOOT_CASES: list[tuple[dict[str, Any], int, int, F]] = [
     ({"firer": "sniper", "range": 25.5}, 9, 0, F(1, 10)),
     ({"firer": "at-gun", "range": 50}, 4, 0, F(6, 10)),
     ({"firer": "rocket", "range": 10}, 5, 0, F(5, 10)),
-    ({"firer": "rocket", "range": 5, "target": "building"}, 5, 0, F(5, 10)),
+    ({"firer": "rocket", "range": 5, "target": "armoured-halftrack"}, 5, 0, F(5, 10)),
+    ({"firer": "rocket", "range": 5, "target": "lorry", "firer_pinned": True}, 5, -2,
+     F(3, 10)),
     ({"firer": "infantry", "range": 5, "firer_moved": True}, 4, -4, F(2, 10)),
     ({"firer": "infantry", "range": 5, "target_flat_out": True}, 4, -1, F(5, 10)),
     ({"firer": "infantry", "range": 5, "firer_pinned": True}, 4, -2, F(4, 10)),
@@ -67,6 +69,8 @@ def test_shoot_odds_by_hand(question: dict[str, Any], need: int, total: int,
     ({"firer": "direct-mortar", "range": 10}, "10 cm or less"),
     ({"firer": "direct-mortar", "range": 0}, "10 cm or less"),
     ({"firer": "rocket", "range": 10.01}, "10 cm at most"),
+    ({"firer": "rocket", "range": 5, "target": "building"}, "vehicles only"),
+    ({"firer": "rocket", "range": 5, "target": "strong-building"}, "vehicles only"),
 ])
 def test_forbidden_firings_say_why(question: dict[str, Any], says: str) -> None:
     with pytest.raises(IllegalOrder) as caught:
@@ -112,6 +116,10 @@ def test_the_command_line() -> None:
     result = runner.invoke(app, ["odds", "street-fighter", "shoot", "--firer", "rocket",
                                  "--range", "11", "--json"])
     assert result.exit_code == 2 and "10 cm at most" in result.stderr
+    result = runner.invoke(app, ["odds", "street-fighter", "shoot", "--firer", "rocket",
+                                 "--range", "5", "--target", "building", "--json"])
+    assert result.exit_code == 2 and "fired at vehicles only" in result.stderr
+    assert not result.stdout
     result = runner.invoke(app, ["odds", "street-fighter", "spot", "--target",
                                  "vehicle-stationary", "--range", "30", "--observing", "--json"])
     assert result.exit_code == 0 and json.loads(result.stdout)["visible"] == 0.8

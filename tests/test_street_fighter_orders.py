@@ -45,6 +45,15 @@ def test_control_hides_units_among_candidates_picked_by_the_seed(name: str) -> N
 
 
 @pytest.mark.parametrize("name", BUNDLED)
+def test_control_never_puts_two_units_on_one_point(name: str) -> None:
+    s = scenario(name)
+    for seed in range(40):
+        state = Game(s, seed).state
+        points = [u.pos.point for u in state.units.values() if u.rides is None]
+        assert len(points) == len(set(points)), f"seed {seed}"
+
+
+@pytest.mark.parametrize("name", BUNDLED)
 def test_players_sides_have_several_commanders(name: str) -> None:
     s = scenario(name)
     human = next(side.name for side in s.sides if side.player == "human")
@@ -206,9 +215,16 @@ def test_view_has_the_generic_keys() -> None:
 def test_presets_are_the_seeds_formations() -> None:
     from typing import get_args
 
-    from fibua.rulesets.street_fighter.tables import CATALOGUE, PRESETS, Kind, PresetName
+    from fibua.rulesets.street_fighter.tables import (
+        CATALOGUE,
+        COMPANIES,
+        PRESETS,
+        Kind,
+        PresetName,
+    )
 
-    assert set(get_args(PresetName)) == set(PRESETS)
+    assert set(get_args(PresetName)) == set(PRESETS) | set(COMPANIES)
+    assert not set(PRESETS) & set(COMPANIES)
     kinds = {name: sorted(str(u.kind) for u in units) for name, units in PRESETS.items()}
     assert kinds["british-tank-troop"] == ["sherman", "sherman", "sherman", "sherman-firefly"]
     assert kinds["soviet-tank-platoon"] == ["t34"] * 3
@@ -221,6 +237,57 @@ def test_presets_are_the_seeds_formations() -> None:
             if u.rides is not None:
                 assert CATALOGUE[by_suffix[u.rides].kind].capacity >= 1
                 assert by_suffix[u.rides].kind is not Kind.INFANTRY
+
+
+def test_the_motor_company_is_its_hq_three_motor_platoons_and_the_scout_platoon() -> None:
+    from fibua.rulesets.street_fighter.tables import COMPANIES
+
+    parts = [(p.suffix, p.preset) for p in COMPANIES["motor-company"]]
+    assert parts == [("hq", "motor-company-hq"), ("p1", "motor-platoon"),
+                     ("p2", "motor-platoon"), ("p3", "motor-platoon"),
+                     ("scouts", "scout-platoon")]
+
+
+def motor_company_game() -> Game:
+    from fibua.scenario.loader import scenario_from_dict
+    from sfr_helpers import table_dict, unit
+
+    raw = table_dict([unit("b0", "sniper", (1, 7))], [unit("r1", "sniper", (5, 75))])
+    spots = [[2 + 3 * n, 4] for n in range(26)]
+    raw["sides"][0]["forces"]["formations"][0]["commander"] = "Sergeant Lowe"
+    raw["sides"][0]["forces"]["formations"].insert(0, {
+        "id": "coy", "name": "B Company", "commander": "Major Hartley",
+        "preset": "motor-company", "at": spots})
+    game = Game(scenario_from_dict(raw, "motor-company"), 0)
+    assert [list(u.pos.point) for u in game.state.units.values()
+            if u.id.startswith("coy-") and u.rides is None] == spots
+    return game
+
+
+def test_a_motor_company_preset_is_five_formations_of_one_commander() -> None:
+    game = motor_company_game()
+    formations = {f.id: f for f in game.state.formations.values()
+                  if f.id.startswith("coy")}
+    assert list(formations) == ["coy-hq", "coy-p1", "coy-p2", "coy-p3", "coy-scouts"]
+    assert formations["coy-p2"].name == "B Company 2nd Platoon"
+    assert {f.commander for f in formations.values()} == {"Major Hartley"}
+    kinds = sorted(str(game.state.units[u].kind) for f in formations.values()
+                   for u in f.units)
+    assert kinds.count("m3-halftrack") == 1 + 3 * 4 and kinds.count("lorry") == 1
+    assert kinds.count("infantry-section") == 9 and kinds.count("hq-section") == 4
+    assert kinds.count("bren-carrier") == 12 and kinds.count("mortar-section") == 1
+    riders = game.state.units["coy-p3-s2"]
+    assert riders.rides == "coy-p3-ht3" and riders.pos == game.state.units["coy-p3-ht3"].pos
+    seats = {seat.name: seat.units for seat in game.ruleset.seats(game.scenario, "blue")}
+    assert seats["Major Hartley"] == {u for f in formations.values() for u in f.units}
+    assert seats["Sergeant Lowe"] == {"b0"}
+
+
+def test_a_motor_company_needs_a_point_for_each_vehicle() -> None:
+    from fibua.rulesets.street_fighter.forces import FormationSpec
+
+    with pytest.raises(ValueError, match="needs 26 points in at"):
+        FormationSpec(id="coy", name="B Company", preset="motor-company", at=[(1, 1)])
 
 
 def test_scenario_mistakes_are_located() -> None:

@@ -706,6 +706,26 @@ def test_morale_is_not_rolled_above_half() -> None:
     assert not of_kind(game.log, "morale")
 
 
+# ------------------------------------------------------------------ Control's ambush
+
+
+def control_order(blue_at: tuple[float, float]) -> Order:
+    """Turn 1: red's hidden section in the house, blue's section seen in the open east."""
+    game = new_game([unit("b1", "infantry-section", blue_at)],
+                    [unit("r1", "infantry-section", (30, 25))], [SEES_ALL, SEES_ALL])
+    end(game)
+    view = game.observe("red")
+    assert game.state.turn == 1 and "b1" in game.state.seen["red"]
+    return game.ruleset.computer("red", 0).choose(view, game.legal_orders("red"))
+
+
+def test_a_hidden_defender_that_never_fired_holds_its_fire_beyond_twenty_cm() -> None:
+    far = control_order((60, 25))
+    assert far.kind != "shoot", far
+    near = control_order((45, 25))
+    assert (near.kind, near.params.get("target")) == ("shoot", "b1")
+
+
 # ------------------------------------------------------------------ the set-up and the end
 
 
@@ -718,6 +738,33 @@ def test_control_picks_candidate_positions_by_the_seed() -> None:
     (pick,) = [e for e in game.log if e.kind == "deployment-picked"]
     assert pick.to == ()  # Control's secret until the after-action report
     assert any("Control's deployment" in line for line in game.ruleset.after_action(game.state))
+
+
+def test_control_picks_a_point_no_other_unit_stands_on() -> None:
+    shared = [(5, 70), (30, 70), (60, 70)]
+    red = [unit("r1", "sniper", candidates=shared), unit("r2", "sniper", candidates=shared),
+           unit("r3", "sniper", candidates=[*shared[1:], (45, 70)])]
+    scenario = make_scenario([unit("b1", "infantry-section", (75, 25))], red)
+    seen = set()
+    for seed in range(20):
+        units = Game(scenario, seed).state.units
+        picks = [units[u].pos.point for u in ("r1", "r2", "r3")]
+        assert len(set(picks)) == 3, f"seed {seed}"
+        seen.add(tuple(picks))
+    assert len(seen) > 2  # still the seed's choice
+
+
+def test_a_unit_whose_candidates_are_all_taken_still_gets_one_by_the_seed() -> None:
+    red = [unit("r1", "sniper", (5, 70)), unit("r2", "sniper", (30, 70)),
+           unit("r3", "sniper", candidates=[(5, 70), (30, 70)]),
+           unit("r4", "sniper", candidates=[(5, 70), (50, 70)])]
+    scenario = make_scenario([unit("b1", "infantry-section", (75, 25))], red)
+    picks = set()
+    for seed in range(12):
+        game = Game(scenario, seed)
+        picks.add(game.state.units["r3"].pos.point)
+        assert game.state.units["r4"].pos.point == (50, 70)  # the only free one
+    assert picks == {(5, 70), (30, 70)}
 
 
 def test_objectives_are_scored_at_the_end() -> None:

@@ -345,7 +345,8 @@ class Tactics:
             yield from (o for o in self.shoot_best() if self._is_vehicle(o))
             yield from self.shoot_best(max_range=10.0)
             return
-        revealed = unit.last_fired_turn >= self.view.turn - 1 or \
+        fired = unit.last_fired_turn  # 0 until the unit first fires
+        revealed = (fired > 0 and fired >= self.view.turn - 1) or \
             any(r.unit == unit.id for r in self.view.reports)
         if unit.kind is Kind.SNIPER and 0 < unit.last_fired_turn == self.view.turn - 1 \
                 and not unit.pinned:

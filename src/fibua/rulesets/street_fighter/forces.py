@@ -2,8 +2,10 @@
 
 A formation is either a preset from the seed (its units made from the catalogue, placed at
 the `at` points in the preset's order, passengers starting in their vehicles) or a list of
-units. A unit stands `at` a point, or Control picks one of its `candidates` by the game's
-seed: a hidden deployment plan that plays differently with another seed.
+units. A company preset stands for several formations (its HQ and platoons), each set up
+as if listed on its own. A unit stands `at` a point, or Control picks one of its
+`candidates` by the game's seed: a hidden deployment plan that plays differently with
+another seed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, model_validator
 
-from fibua.rulesets.street_fighter.tables import CATALOGUE, PRESETS, Kind, PresetName
+from fibua.rulesets.street_fighter.tables import (
+    CATALOGUE,
+    COMPANIES,
+    PRESETS,
+    Kind,
+    PresetName,
+    placed_titles,
+)
 
 Ident = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
 XY = tuple[FiniteFloat, FiniteFloat]
@@ -56,10 +65,10 @@ class FormationSpec(_Strict):
         if (self.preset is None) == (not self.units):
             raise ValueError("give a formation either a preset or a list of units")
         if self.preset is not None:
-            placed = [u for u in PRESETS[self.preset] if u.rides is None]
+            placed = placed_titles(self.preset)
             if len(self.at) != len(placed):
                 raise ValueError(f"preset {self.preset!r} needs {len(placed)} points in at "
-                                 f"(one for each of: {', '.join(u.title for u in placed)})")
+                                 f"(one for each of: {', '.join(placed)})")
         elif self.at:
             raise ValueError("at is for presets; give each unit its own at")
         return self
@@ -103,8 +112,32 @@ class Placement:
     rides: str | None
 
 
+def parts(formation: FormationSpec) -> list[FormationSpec]:
+    """The formations a spec stands for: a company preset's HQ and platoons (its `at`
+    points dealt out in order), else the spec itself."""
+    if formation.preset not in COMPANIES:
+        return [formation]
+    spots = list(formation.at)
+    out = []
+    for part in COMPANIES[formation.preset]:
+        n = len(placed_titles(part.preset))
+        out.append(FormationSpec(
+            id=f"{formation.id}-{part.suffix}", name=f"{formation.name} {part.title}",
+            commander=formation.commander, preset=part.preset, at=spots[:n]))
+        spots = spots[n:]
+    return out
+
+
+def all_formations(forces: Forces) -> list[FormationSpec]:
+    """A side's formations as played, company presets split into their formations."""
+    return [part for spec in forces.formations for part in parts(spec)]
+
+
 def placements(formation: FormationSpec) -> list[Placement]:
-    """The formation's units, presets expanded."""
+    """The units of a formation (or of every formation a company preset stands for),
+    presets expanded."""
+    if formation.preset in COMPANIES:
+        return [p for part in parts(formation) for p in placements(part)]
     if formation.preset is None:
         return [
             Placement(u.id, u.name, u.kind, u.at, tuple(u.candidates or ()), u.rides)

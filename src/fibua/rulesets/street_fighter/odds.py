@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fibua.core.errors import IllegalOrder
 from fibua.core.ruleset import OddsQuery, OddsReport
 from fibua.rulesets.street_fighter.shooting import (
     FIRERS,
@@ -23,6 +24,7 @@ from fibua.rulesets.street_fighter.tables import (
     ASSAULT_POINTS_STEP,
     BAND_NAMES,
     Cover,
+    Row,
     Sign,
 )
 
@@ -44,9 +46,25 @@ class ShootQuestion(BaseModel):
     target: Cover = Field(Cover.OPEN, description="where the target is")
 
 
+#: Where a vehicle can be, as a target: a tank in the open, a halftrack or carrier, a
+#: lorry. Vehicles never stand in a building area.
+VEHICLE_TARGETS = (Cover.OPEN, Cover.ARMOURED_HALFTRACK, Cover.LORRY)
+
+
+def check_target(row: Row, target: Cover) -> None:
+    """IllegalOrder, with the reason, for a rocket at anything but a vehicle."""
+    if row is Row.ROCKET and target not in VEHICLE_TARGETS:
+        raise IllegalOrder(
+            f"an anti-tank rocket is fired at vehicles only, and no vehicle stands in a "
+            f"building area (target {target}; for a vehicle give open for a tank, "
+            f"armoured-halftrack for a halftrack or carrier, lorry for a lorry)",
+            code="no-effect")
+
+
 def shoot_odds(q: ShootQuestion) -> OddsReport:
     s = Shot(FIRERS[q.firer], q.range, q.target, q.firer_moved, q.firer_pinned,
              q.target_flat_out)
+    check_target(s.row, s.cover)
     need = base_need(s.row, s.range)  # a firing the rules forbid raises, with the reason
     mods = [m for m in modifiers(s) if m.value]
     chance = hit_chance(s)
@@ -121,7 +139,7 @@ ODDS_QUERIES = {
 
 def preview_shot(state: StreetFighterState, unit: Unit, order: Order) -> str:
     from fibua.rulesets.street_fighter.combat import ANTI_TANK, shot_for
-    from fibua.rulesets.street_fighter.tables import Body, Row
+    from fibua.rulesets.street_fighter.tables import Body
 
     target = state.units[order.params["target"]]
     row = Row.ROCKET if order.params.get("weapon") == "rocket" else unit.spec.row

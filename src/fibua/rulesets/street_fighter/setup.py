@@ -7,7 +7,13 @@ from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
-from fibua.rulesets.street_fighter.forces import Forces, Options, Placement, placements
+from fibua.rulesets.street_fighter.forces import (
+    Forces,
+    Options,
+    Placement,
+    all_formations,
+    placements,
+)
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
 from fibua.scenario.schema import Scenario
@@ -30,13 +36,14 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterSt
         rng=rng if rng is not None else Rng(seed),
         options=scenario.rule_options or Options(), sides=(a, b), units={}, formations={},
     )
+    taken = _fixed_points(scenario)
     for side in (a, b):
         forces: Forces = scenario.forces_of(side)
         state.artillery[side] = forces.artillery
-        for spec in forces.formations:
+        for spec in all_formations(forces):
             made = placements(spec)
             for p in made:
-                state.units[p.id] = _unit(state, side, spec.id, p)
+                state.units[p.id] = _unit(state, side, spec.id, p, taken)
             for p in made:
                 if p.rides is not None:
                     _board(state, state.units[p.id], p.rides)
@@ -47,17 +54,38 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterSt
     return state
 
 
-def _unit(state: StreetFighterState, side: str, formation: str, p: Placement) -> Unit:
+def _fixed_points(scenario: Scenario) -> set[tuple[float, float]]:
+    """Where the units given one place stand, on both sides."""
+    return {p.at for side in scenario.side_names
+            for spec in all_formations(scenario.forces_of(side))
+            for p in placements(spec) if p.at is not None}
+
+
+def _unit(state: StreetFighterState, side: str, formation: str, p: Placement,
+          taken: set[tuple[float, float]]) -> Unit:
     at = p.at or (0.0, 0.0)
     if p.candidates:
-        pick = state.record(roll(state.rng, f"d{len(p.candidates)}", f"deployment of {p.name}"))
-        at = p.candidates[pick.total - 1]
-        state.deployment[p.id] = at
-        state.emit("deployment-picked", {"unit": p.id, "choice": pick.total,
-                                         "of": len(p.candidates), "at": list(at)}, ())
+        at = _pick(state, p, taken)
+        taken.add(at)
     hp = CATALOGUE[p.kind].hit_points
     pos = Position(at[0], at[1], state.sight.section_at(at))
     return Unit(p.id, p.name, side, formation, p.kind, pos, hp, hp)
+
+
+def _pick(state: StreetFighterState, p: Placement,
+          taken: set[tuple[float, float]]) -> tuple[float, float]:
+    """Control's pick among a unit's candidates that no other unit stands on (a fixed
+    place or an earlier pick), by the seed; if none is free, among all of them."""
+    free = [c for c in p.candidates if c not in taken] or list(p.candidates)
+    if len(free) == 1:
+        at = free[0]
+    else:
+        pick = state.record(roll(state.rng, f"d{len(free)}", f"deployment of {p.name}"))
+        at = free[pick.total - 1]
+    state.deployment[p.id] = at
+    state.emit("deployment-picked", {"unit": p.id, "choice": p.candidates.index(at) + 1,
+                                     "of": len(p.candidates), "at": list(at)}, ())
+    return at
 
 
 def _board(state: StreetFighterState, unit: Unit, vehicle_id: str) -> None:

@@ -147,7 +147,7 @@ def _scout_platoon() -> tuple[PresetUnit, ...]:
 
 PresetName = Literal[
     "british-tank-troop", "soviet-tank-platoon", "motor-company-hq", "motor-platoon",
-    "scout-platoon",
+    "scout-platoon", "motor-company",
 ]
 
 PRESETS: dict[str, tuple[PresetUnit, ...]] = {
@@ -167,6 +167,35 @@ PRESETS: dict[str, tuple[PresetUnit, ...]] = {
     "motor-platoon": _motor_platoon(),
     "scout-platoon": _scout_platoon(),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One formation of a company preset: its own observation die and morale test."""
+
+    suffix: str  # formation id = company id + "-" + suffix
+    title: str  # formation name = company name + " " + title
+    preset: PresetName  # a key of PRESETS
+
+
+#: Presets of several formations, each one of PRESETS.
+COMPANIES: dict[str, tuple[Part, ...]] = {
+    "motor-company": (
+        Part("hq", "HQ", "motor-company-hq"),
+        Part("p1", "1st Platoon", "motor-platoon"),
+        Part("p2", "2nd Platoon", "motor-platoon"),
+        Part("p3", "3rd Platoon", "motor-platoon"),
+        Part("scouts", "Scout Platoon", "scout-platoon"),
+    ),
+}
+
+
+def placed_titles(preset: str) -> list[str]:
+    """What stands at each of a preset's `at` points (passengers ride), in order."""
+    if preset in COMPANIES:
+        return [f"{part.title} {title}" for part in COMPANIES[preset]
+                for title in placed_titles(part.preset)]
+    return [u.title for u in PRESETS[preset] if u.rides is None]
 
 # ------------------------------------------------------------------ shooting
 
@@ -228,7 +257,9 @@ UNPIN_NEED = 8  # 8 or 9 on the d10
 UNPIN_HQ = 1  # the formation's HQ is unpinned and in sight
 UNPIN_TANKS = 1  # friendly tanks in support
 UNPIN_ENEMY_TANKS = -1  # facing enemy tanks
-SUPPORT_RANGE = 10.0  # cm: tanks this close support, enemy tanks this close are faced
+#: cm: friendly tanks this close support; enemy tanks are faced from farther off
+#: (morale.FACING_RANGE, 25 cm)
+SUPPORT_RANGE = 10.0
 
 # ------------------------------------------------------------------ observation
 
