@@ -89,7 +89,7 @@ def test_the_computer_ends_when_it_has_nothing_to_do() -> None:
 
 
 def test_the_computer_beats_random_play() -> None:
-    """A small sample (the full measure, 200 seeds a side, is in the report)."""
+    """A small sample (the full measure, 200 seeds a side, is in docs/winrates.md)."""
     wins = games = 0
     for name in ("ramp-houses", "oosterbeek-crossroads"):
         scenario = load_scenario(name)

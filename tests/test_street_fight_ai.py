@@ -1,7 +1,8 @@
 """The Street-Fight computer player beats the random baseline from either side.
 
-The full figure (200 seeds per scenario and side) comes from `tools/winrate.py`; here a
-fixed handful of seeds guards a lower bound, so the test is deterministic."""
+The full figure (200 seeds per scenario and side, docs/winrates.md) comes from
+`tools/winrate.py`; here a fixed handful of seeds guards a lower bound, so the test is
+deterministic."""
 
 from __future__ import annotations
 
