@@ -9,7 +9,7 @@ it; watch the approaches when no enemy shows; charge when close combat favours i
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import atan2, cos, pi, sin
@@ -82,6 +82,21 @@ class Threat:
     weapon: WeaponName
 
 
+@dataclass(frozen=True, slots=True)
+class Threats:
+    """The enemy figures a side knows of, with their places as arrays for the estimates
+    (built once per decision, shared by every place weighed)."""
+
+    known: list[Threat]
+    places: PositionArrays
+
+    def __iter__(self) -> Iterator[Threat]:
+        return iter(self.known)
+
+    def __bool__(self) -> bool:
+        return bool(self.known)
+
+
 class Tactician:
     def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
         self.side = side
@@ -90,6 +105,7 @@ class Tactician:
         self._phase: tuple[int, Phase] = (0, Phase.MOVE)
         self._done: set[str] = set()  # figures already given their order (or left alone)
         self._rooms: dict[str, str] = {}  # figure -> objective section it heads for
+        self._queue: list[str] = []  # the phase's figures, leading ones first
         self._defending: bool | None = None  # started in its objective: holds, not clears
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
@@ -99,10 +115,15 @@ class Tactician:
         if (view.turn, view.phase) != self._phase:
             self._phase = (view.turn, view.phase)
             self._done = set()
+            self._queue = [f.id for f in self._by_distance(view)]
             self._rooms = self._assign_rooms(view)
         threats = _threats(view)
-        for figure in self._by_distance(view):
-            if figure.id in self._done:
+        own = {f.id: f for f in view.own}
+        for figure_id in self._queue:
+            # within a phase only the figure just ordered moves, so the phase's leading
+            # order still holds for the figures not yet ordered
+            figure = own[figure_id]
+            if figure.id in self._done or not figure.alive:
                 continue
             self._done.add(figure.id)
             if not self._takes_orders(view, figure, threats):
@@ -115,7 +136,7 @@ class Tactician:
         return Order(self.side, "end")
 
     @staticmethod
-    def _takes_orders(view: SideView, f: Figure, threats: list[Threat]) -> bool:
+    def _takes_orders(view: SideView, f: Figure, threats: Threats) -> bool:
         """Whether the figure can be given an order this phase, as far as its side can
         tell: the rules decide, this only spares weighing the options of figures that
         are falling back, sheltering, locked in combat or unable to fire."""
@@ -135,19 +156,20 @@ class Tactician:
     # ------------------------------------------------------------------ fire
 
     def _fire_options(self, view: SideView, f: Figure,
-                      threats: list[Threat]) -> list[tuple[Order, float]]:
+                      threats: Threats) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
         visible = [t for t in threats if t.visible and not any(
             g.alive and _in_contact(view, g.pos, t.pos) for g in view.own)]  # locked
+        lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
         best = 0.0
-        for t in visible:
-            odds = _kill_odds(view, f, f.pos, t.pos, f.counts_as_moving, f.aim)
+        for t, (distance, cover) in zip(visible, lines, strict=True):
+            odds = _odds(f.weapon, distance, cover, False, f.counts_as_moving, f.aim)
             best = max(best, odds)
             options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
         can_aim = f.arms.aims and not f.counts_as_moving and f.aim < 3
         if can_aim:
-            aimed = max((_kill_odds(view, f, f.pos, t.pos, False, f.aim + 1) for t in visible),
-                        default=0.0)
+            aimed = max((_odds(f.weapon, distance, cover, False, False, f.aim + 1)
+                         for distance, cover in lines), default=0.0)
             holding = view.goal is None or view.goal.distance(f.pos) == 0
             if not visible and holding:
                 # a figure that will move on loses its aim: only those holding prepare
@@ -159,17 +181,25 @@ class Tactician:
     # ------------------------------------------------------------------ movement
 
     def _move_options(self, view: SideView, f: Figure,
-                      threats: list[Threat]) -> list[tuple[Order, float]]:
+                      threats: Threats) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
         spots = self._spots(view, f, WALK + RUN if quiet else WALK)
-        scores = self._place_scores(view, f, spots, threats)
+        paths = self._advance_paths(view, f, quiet)
+        ends = view.sight.position_arrays(
+            [Position(x, y, view.sight.section_at((x, y))) for x, y in (p[-1] for p in paths)])
+        # the spots and the ends of the advances weighed in one batch
+        scores = self._place_scores(view, f, _joined(spots, ends), threats)
         here = float(scores[0])
         options: list[tuple[Order, float]] = []
-        for k in np.flatnonzero(scores[1:] > here + 0.02):
+        spot_scores = scores[:len(spots.xy)]
+        for k in np.flatnonzero(spot_scores[1:] > here + 0.02):
             x, y = spots.xy[k + 1]
             options.append((Order(self.side, "move", f.id, {"to": [float(x), float(y)]}),
-                            1 + float(scores[k + 1]) - here))
-        options += self._advance(view, f, threats, quiet, here)
+                            1 + float(spot_scores[k + 1]) - here))
+        for path, score in zip(paths, scores[len(spots.xy):].tolist(), strict=True):
+            route = [[round(x, 2), round(y, 2)] for x, y in path]
+            options.append((Order(self.side, "move", f.id, {"path": route}),
+                            1 + score - here + 0.01))
         options += self._charge(view, f, threats)
         options += self._clear_objective(view, f)
         if quiet:
@@ -199,14 +229,13 @@ class Tactician:
         return PositionArrays(xy, section, floor)
 
     def _place_scores(self, view: SideView, f: Figure, places: PositionArrays,
-                      threats: list[Threat]) -> npt.NDArray[np.float64]:
+                      threats: Threats) -> npt.NDArray[np.float64]:
         """How good each place is (the first is where the figure stands): the harm it
         lets the figure do, less the fire it draws there, and the way it leads."""
         sight = view.sight
         start = view.goal.distance(f.pos) if view.goal else 0.0
         moved = np.hypot(places.xy[:, 0] - f.pos.x, places.xy[:, 1] - f.pos.y)
-        harm, risk = (harm_and_risk(sight, f.weapon, places, moved,
-                                    sight.position_arrays([t.pos for t in threats]),
+        harm, risk = (harm_and_risk(sight, f.weapon, places, moved, threats.places,
                                     [t.weapon for t in threats], MOVE_NORMAL)
                       if threats else (np.zeros(len(moved)), np.zeros(len(moved))))
         score = harm - (RISK_ADVANCING if start > 0 else RISK) * risk
@@ -226,7 +255,7 @@ class Tactician:
         return max(1.0, distance / (MOVE_NORMAL * turns_left)) ** 2
 
     def _charge(self, view: SideView, f: Figure,
-                threats: list[Threat]) -> list[tuple[Order, float]]:
+                threats: Threats) -> list[tuple[Order, float]]:
         """Charge a visible enemy within a move when close combat favours us; always join
         a fight a friend is already locked in (each extra attacker costs the enemy 1).
         Several places round the enemy are offered, so friends joining the same fight do
@@ -277,26 +306,21 @@ class Tactician:
             load[best] += 1
         return rooms
 
-    def _advance(self, view: SideView, f: Figure, threats: list[Threat], quiet: bool,
-                 here: float) -> list[tuple[Order, float]]:
-        """Move along the best path toward the objective (walls and gateways included),
-        to the section of it the figure was given."""
+    def _advance_paths(self, view: SideView, f: Figure,
+                       quiet: bool) -> list[list[tuple[float, float]]]:
+        """The best paths toward the objective (walls and gateways included), to the
+        section of it the figure was given: a walk, and a run when no enemy is in sight."""
         if view.goal is None or view.goal.distance(f.pos) == 0:
             return []
         room = self._rooms.get(f.id)
         field = section_field(view.sight, room) if room else view.goal
-        options = []
+        paths = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
             path = field.descend(f.pos, length - 0.01)
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
-            end = Position(path[-1][0], path[-1][1], view.sight.section_at(path[-1]))
-            places = view.sight.position_arrays([f.pos, end])
-            score = float(self._place_scores(view, f, places, threats)[1])
-            options.append((Order(self.side, "move", f.id,
-                                  {"path": [[round(x, 2), round(y, 2)] for x, y in path]}),
-                            1 + score - here + 0.01))
-        return options
+            paths.append(path)
+        return paths
 
     def _clear_objective(self, view: SideView, f: Figure) -> list[tuple[Order, float]]:
         """Holding needs every room of the objective free of enemies, and an enemy
@@ -381,20 +405,26 @@ def _in_contact(view: SideView, a: Position, b: Position) -> bool:
     return a.distance(b) <= CONTACT and view.sight.visible(a, b)
 
 
-def _threats(view: SideView) -> list[Threat]:
-    return [
+def _threats(view: SideView) -> Threats:
+    known = [
         Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible,
                s.weapon or ENEMY_GUESS)
         for enemy_id, s in view.enemies
         if s.alive
     ]
+    return Threats(known, view.sight.position_arrays([t.pos for t in known]))
 
 
-def _kill_odds(view: SideView, f: Figure, at: Position, target: Position, moving: bool,
-               aim: int) -> float:
-    """Chance that one firing action of f from `at` removes a target at `target`."""
-    cover = position_cover(view.sight, at, target)
-    return _odds(f.weapon, view.sight.range_between(at, target), cover, False, moving, aim)
+def _joined(a: PositionArrays, b: PositionArrays) -> PositionArrays:
+    if not len(b.xy):
+        return a
+    return PositionArrays(np.concatenate((a.xy, b.xy)), np.concatenate((a.section, b.section)),
+                          np.concatenate((a.floor, b.floor)))
+
+
+def _line_of_fire(view: SideView, at: Position, target: Position) -> tuple[float, int]:
+    """The range and the target's cover, for a shot from `at`."""
+    return view.sight.range_between(at, target), position_cover(view.sight, at, target)
 
 
 def _odds(weapon: WeaponName, distance: float, cover: int, target_moving: bool,

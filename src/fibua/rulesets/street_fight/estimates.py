@@ -43,22 +43,27 @@ _REACH_GRIDS: WeakKeyDictionary[SightEngine, BoolArray] = WeakKeyDictionary()
 
 class CoverMap:
     """Cover (in quarters) of a figure standing in each 1 in cell, inside or outside each
-    section, against fire from each of eight directions: `position_cover` worked out
-    from a point six inches off, once per cell and direction, when first asked."""
+    section, on each floor, against fire from each of eight directions: `position_cover`
+    worked out from a point six inches off, once per cell and direction, when first asked.
+    Every key fixes all the probe depends on, so what a cell holds never depends on which
+    game or place asked first: games on one map stay independent of each other."""
 
     def __init__(self, sight: SightEngine) -> None:
         table = sight.battlefield.table
         self.nx, self.ny = int(table.width) + 1, int(table.height) + 1
-        # section index + 1 (0: outside any section), cell x, cell y, sector
-        self._grid = np.full((len(sight.section_ids) + 1, self.nx, self.ny, SECTORS),
+        floors = max((sight.battlefield.section(s).levels for s in sight.section_ids),
+                     default=1)
+        # section index + 1 (0: outside any section), floor, cell x, cell y, sector
+        self._grid = np.full((len(sight.section_ids) + 1, floors, self.nx, self.ny, SECTORS),
                              UNKNOWN, dtype=np.int8)
         self._sight = sight
 
     def matrix(self, at: PositionArrays, fire_from: PositionArrays) -> IntArray:
         """Cover of each place of `at` against fire from each of `fire_from`:
         shape (len(at), len(fire_from))."""
-        found: IntArray = _cover_pairs(self._grid, at.xy, at.section, fire_from.xy)
-        if found.size and found.min() == UNKNOWN:
+        found: IntArray
+        found, unknown = _cover_pairs(self._grid, at.xy, at.section, at.floor, fire_from.xy)
+        if unknown:
             for a, b in zip(*np.nonzero(found == UNKNOWN), strict=True):
                 found[a, b] = self._fill(at, int(a), fire_from.xy[b])
         return found
@@ -66,14 +71,15 @@ class CoverMap:
     def _fill(self, at: PositionArrays, a: int, source: FloatArray) -> int:
         x, y = at.xy[a]
         turn = np.arctan2(source[1] - y, source[0] - x) / (2 * pi) * SECTORS
-        key = (int(at.section[a]) + 1, min(max(int(x), 0), self.nx - 1),
-               min(max(int(y), 0), self.ny - 1), int(np.floor(turn + 0.5)) % SECTORS)
+        key = (int(at.section[a]) + 1, _clamp(int(at.floor[a]), self._grid.shape[1]),
+               _clamp(int(x), self.nx), _clamp(int(y), self.ny),
+               int(np.floor(turn + 0.5)) % SECTORS)
         if self._grid[key] == UNKNOWN:
-            self._grid[key] = self._probe(key, int(at.floor[a]))
+            self._grid[key] = self._probe(key)
         return int(self._grid[key])
 
-    def _probe(self, key: tuple[int, int, int, int], floor: int) -> int:
-        s, i, j, sector = key
+    def _probe(self, key: tuple[int, int, int, int, int]) -> int:
+        s, floor, i, j, sector = key
         section = None if s == 0 else self._sight.section_ids[s - 1]
         centre = (i + 0.5, j + 0.5)
         if section is not None and self._sight.section_at(centre) != section:
@@ -82,6 +88,10 @@ class CoverMap:
         angle = 2 * pi * sector / SECTORS
         source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
         return position_cover(self._sight, source, spot)
+
+
+def _clamp(index: int, size: int) -> int:
+    return min(max(index, 0), size - 1)
 
 
 def cover_map(sight: SightEngine) -> CoverMap:
@@ -168,18 +178,23 @@ def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays
 
 
 @jit
-def _cover_pairs(grid: Any, axy: Any, asec: Any, bxy: Any) -> Any:
+def _cover_pairs(grid: Any, axy: Any, asec: Any, afloor: Any, bxy: Any) -> Any:
+    """The cover map's entries for every pair, and how many of them are not known yet."""
     n, m = axy.shape[0], bxy.shape[0]
-    nx, ny = grid.shape[1], grid.shape[2]
+    floors, nx, ny = grid.shape[1], grid.shape[2], grid.shape[3]
     out = np.empty((n, m), dtype=np.int64)
+    unknown = 0
     for a in range(n):
+        fl = min(max(afloor[a], 0), floors - 1)
         i = min(max(int(axy[a, 0]), 0), nx - 1)
         j = min(max(int(axy[a, 1]), 0), ny - 1)
         for b in range(m):
             turn = np.arctan2(bxy[b, 1] - axy[a, 1], bxy[b, 0] - axy[a, 0]) / (2 * np.pi)
             sector = int(np.floor(turn * SECTORS + 0.5)) % SECTORS
-            out[a, b] = grid[asec[a] + 1, i, j, sector]
-    return out
+            out[a, b] = grid[asec[a] + 1, fl, i, j, sector]
+            if out[a, b] == UNKNOWN:
+                unknown += 1
+    return out, unknown
 
 
 @jit

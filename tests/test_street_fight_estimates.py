@@ -1,0 +1,102 @@
+"""The Street-Fight computer's array estimates agree with the rules they stand in for.
+
+The estimates rank places and targets; these tests pin them to the exact rules (cover,
+cover within reach, the odds of a firing action) on the small test table of sf_helpers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
+from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
+from fibua.rulesets.street_fight.estimates import (
+    PROBE,
+    WEAPON_ORDER,
+    CoverMap,
+    cover_within_reach,
+    harm_and_risk,
+    odds_table,
+    removal_chance,
+)
+from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WeaponName
+from sf_helpers import figure, forced_game, make_scenario
+
+
+@pytest.fixture(scope="module")
+def sight() -> SightEngine:
+    game = forced_game(make_scenario([figure("b1", "rifle", (2, 2))],
+                                     [figure("r1", "rifle", (22, 22))]), [2, 1])
+    return game.state.sight
+
+
+def _cover(covers: CoverMap, sight: SightEngine, at: Position, source: Position) -> int:
+    return int(covers.matrix(sight.position_arrays([at]), sight.position_arrays([source]))[0, 0])
+
+
+def test_cover_map_tells_floors_apart_whichever_is_asked_first(sight: SightEngine) -> None:
+    """Inside the house, fire from the south comes through the door on the ground floor
+    (1/2) but through no opening upstairs (3/4): a cell remembers each floor apart, so
+    the answer never depends on which floor, place or game asked first."""
+    source = Position(13.5, 4.0)
+    ground, upstairs = Position(13.5, 10.5, "house", 0), Position(13.5, 10.5, "house", 1)
+    for first, second in ((ground, upstairs), (upstairs, ground)):
+        covers = CoverMap(sight)
+        answers = {first.floor: _cover(covers, sight, first, source),
+                   second.floor: _cover(covers, sight, second, source)}
+        assert answers == {0: 2, 1: 3}
+
+
+@pytest.mark.parametrize("at", [Position(3.5, 6.5), Position(5.5, 5.5), Position(3.5, 19.5),
+                                Position(13.5, 13.5, "house", 0),
+                                Position(10.5, 12.5, "house", 1)])
+def test_cover_map_is_the_cover_rule_from_six_inches_off(sight: SightEngine,
+                                                         at: Position) -> None:
+    covers = CoverMap(sight)
+    for sector in range(8):
+        angle = 2 * np.pi * sector / 8
+        source = Position(at.x + PROBE * np.cos(angle), at.y + PROBE * np.sin(angle))
+        assert _cover(covers, sight, at, source) == position_cover(sight, source, at)
+
+
+def test_cover_within_reach_matches_the_rule(sight: SightEngine) -> None:
+    rng = np.random.default_rng(3)
+    points = [Position(float(x), float(y), sight.section_at((x, y)))
+              for x, y in np.round(rng.uniform(0, 24, (400, 2)), 2)]
+    near = cover_within_reach(sight, sight.position_arrays(points))
+    exact = [has_cover_nearby(sight, p) for p in points]
+    agree = np.mean(near == np.array(exact))
+    assert 0 < sum(exact) < len(exact)
+    assert agree > 0.97  # a 1/4 in grid: only places at the edge of reach may differ
+
+
+def test_odds_table_is_the_removal_chance() -> None:
+    table = odds_table()
+    for w, weapon in enumerate(WEAPON_ORDER):
+        for steps in (0, 1, 3, 7):
+            for cover in range(4):
+                assert table[w, steps, cover, 1, 0] == pytest.approx(
+                    removal_chance(weapon, steps, cover, True, False, 0))
+    assert table[WEAPON_ORDER.index(WeaponName.RIFLE), 1, 0, 0, 0] > 0
+
+
+def test_harm_and_risk_count_only_what_sees_the_place(sight: SightEngine) -> None:
+    """From the street the rifleman sees the enemy and is seen; hidden behind the house
+    it does neither; a place reached at a run does no harm, and the fire it draws is
+    that at a moving target with no cover."""
+    enemy = sight.position_arrays([Position(13.0, 4.0)])
+    places = sight.position_arrays([Position(13.0, 8.0), Position(13.0, 19.0),
+                                    Position(5.0, 7.0)])
+    still = np.zeros(3)
+    harm, risk = harm_and_risk(sight, WeaponName.RIFLE, places, still, enemy,
+                               [WeaponName.RIFLE], MOVE_NORMAL)
+    assert harm[0] > 0 and risk[0] > 0
+    assert harm[1] == 0 and risk[1] == 0
+    ran = np.full(3, MOVE_NORMAL + 1)
+    harm_run, risk_run = harm_and_risk(sight, WeaponName.RIFLE, places, ran, enemy,
+                                       [WeaponName.RIFLE], MOVE_NORMAL)
+    rifle = WEAPON_ORDER.index(WeaponName.RIFLE)
+    assert harm_run[0] == 0
+    assert risk_run[0] == odds_table()[rifle, 1, 0, 1, 0]  # 4 in: one increment
