@@ -161,11 +161,16 @@ class Tactician:
         visible = [t for t in threats if t.visible and not any(
             g.alive and _in_contact(view, g.pos, t.pos) for g in view.own)]  # locked
         lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
+        # only the enemies this figure sees can be its targets (the rules would refuse
+        # the others): the side's sightings, seen from where the figure stands
+        in_sight = view.sight.visible_matrix(
+            [f.pos], [t.pos for t in visible])[0] if visible else []
         best = 0.0
-        for t, (distance, cover) in zip(visible, lines, strict=True):
+        for t, (distance, cover), seen in zip(visible, lines, in_sight, strict=True):
             odds = _odds(f.weapon, distance, cover, False, f.counts_as_moving, f.aim)
             best = max(best, odds)
-            options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
+            if seen:
+                options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
         can_aim = f.arms.aims and not f.counts_as_moving and f.aim < 3
         if can_aim:
             aimed = max((_odds(f.weapon, distance, cover, False, False, f.aim + 1)
@@ -213,15 +218,14 @@ class Tactician:
         (turned by a random offset) that lie on the table."""
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
-        points = [(f.pos.x, f.pos.y)]
-        for k in range(HEADINGS):
-            angle = offset + 2 * pi * k / HEADINGS
-            for dist in steps:
-                x = round(f.pos.x + dist * cos(angle), 2)
-                y = round(f.pos.y + dist * sin(angle), 2)
-                if 0 <= x <= table.width and 0 <= y <= table.height:
-                    points.append((x, y))
-        xy = np.array(points, dtype=np.float64)
+        angles = offset + 2 * pi * np.arange(HEADINGS) / HEADINGS
+        reach = np.array(steps)
+        x = np.round(f.pos.x + np.outer(np.cos(angles), reach).ravel(), 2)
+        y = np.round(f.pos.y + np.outer(np.sin(angles), reach).ravel(), 2)
+        on_table = (x >= 0) & (x <= table.width) & (y >= 0) & (y <= table.height)
+        xy = np.empty((int(on_table.sum()) + 1, 2))
+        xy[0] = f.pos.x, f.pos.y
+        xy[1:, 0], xy[1:, 1] = x[on_table], y[on_table]
         section = view.sight.section_indices(xy)
         section[0] = view.sight.section_index(f.pos.section)
         floor = np.zeros(len(xy), dtype=np.int64)
