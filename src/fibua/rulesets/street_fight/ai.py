@@ -29,6 +29,7 @@ from fibua.rulesets.street_fight.estimates import (
     cover_within_reach,
     harm_and_risk,
     removal_chance,
+    ring_of_places,
 )
 from fibua.rulesets.street_fight.shooting import increments
 from fibua.rulesets.street_fight.state import Figure, Phase
@@ -218,14 +219,8 @@ class Tactician:
         (turned by a random offset) that lie on the table."""
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
-        angles = offset + 2 * pi * np.arange(HEADINGS) / HEADINGS
-        reach = np.array(steps)
-        x = np.round(f.pos.x + np.outer(np.cos(angles), reach).ravel(), 2)
-        y = np.round(f.pos.y + np.outer(np.sin(angles), reach).ravel(), 2)
-        on_table = (x >= 0) & (x <= table.width) & (y >= 0) & (y <= table.height)
-        xy = np.empty((int(on_table.sum()) + 1, 2))
-        xy[0] = f.pos.x, f.pos.y
-        xy[1:, 0], xy[1:, 1] = x[on_table], y[on_table]
+        xy = ring_of_places(f.pos.x, f.pos.y, offset, np.array(steps), HEADINGS,
+                            table.width, table.height)
         section = view.sight.section_indices(xy)
         section[0] = view.sight.section_index(f.pos.section)
         floor = np.zeros(len(xy), dtype=np.int64)
