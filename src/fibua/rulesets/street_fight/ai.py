@@ -26,8 +26,8 @@ from fibua.core.orders import Order
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
-    cover_within_reach,
-    harm_and_risk,
+    Weights,
+    place_values,
     removal_chance,
     ring_of_places,
 )
@@ -90,6 +90,7 @@ class Threats:
 
     known: list[Threat]
     places: PositionArrays
+    weapons: list[WeaponName]
 
     def __iter__(self) -> Iterator[Threat]:
         return iter(self.known)
@@ -231,20 +232,13 @@ class Tactician:
                       threats: Threats) -> npt.NDArray[np.float64]:
         """How good each place is (the first is where the figure stands): the harm it
         lets the figure do, less the fire it draws there, and the way it leads."""
-        sight = view.sight
-        start = view.goal.distance(f.pos) if view.goal else 0.0
-        moved = np.hypot(places.xy[:, 0] - f.pos.x, places.xy[:, 1] - f.pos.y)
-        harm, risk = (harm_and_risk(sight, f.weapon, places, moved, threats.places,
-                                    [t.weapon for t in threats], MOVE_NORMAL)
-                      if threats else (np.zeros(len(moved)), np.zeros(len(moved))))
-        score = harm - (RISK_ADVANCING if start > 0 else RISK) * risk
-        score += SHELTER * cover_within_reach(sight, places)
-        if view.goal is not None:
-            left = view.goal.distances(places)
-            with np.errstate(invalid="ignore"):  # no way to the goal either way: no score
-                score += PROGRESS * self._urgency(view, start) * (start - left)
-            score += HOLDING * (left == 0)
-        return score
+        goal = view.goal
+        start = goal.distance(f.pos) if goal else 0.0
+        weights = Weights(RISK_ADVANCING if start > 0 else RISK, SHELTER,
+                          PROGRESS * self._urgency(view, start), HOLDING)
+        return place_values(view.sight, f.weapon, f.pos, places, threats.places,
+                            threats.weapons, MOVE_NORMAL,
+                            (goal.distances(places), start) if goal else None, weights)
 
     @staticmethod
     def _urgency(view: SideView, distance: float) -> float:
@@ -411,7 +405,8 @@ def _threats(view: SideView) -> Threats:
         for enemy_id, s in view.enemies
         if s.alive
     ]
-    return Threats(known, view.sight.position_arrays([t.pos for t in known]))
+    return Threats(known, view.sight.position_arrays([t.pos for t in known]),
+                   [t.weapon for t in known])
 
 
 def _joined(a: PositionArrays, b: PositionArrays) -> PositionArrays:

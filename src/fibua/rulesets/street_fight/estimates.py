@@ -6,16 +6,17 @@ rank the places and targets a computer player considers, many at a time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from math import cos, pi, sin
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
 
-from fibua.battlefield.geometry import jit
+from fibua.battlefield.geometry import jit, jit_inline
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.rulesets.street_fight.cover import COVER_REACH, OBSTACLE_COVER, position_cover
@@ -103,21 +104,30 @@ def cover_map(sight: SightEngine) -> CoverMap:
 def cover_within_reach(sight: SightEngine, places: PositionArrays) -> BoolArray:
     """`has_cover_nearby` for many places, read from a grid worked out once per map:
     inside a building there always is."""
+    near: BoolArray = _reach_lookup(_reach_grid_of(sight), places.xy, places.section)
+    return near
+
+
+def _reach_grid_of(sight: SightEngine) -> BoolArray:
     grid = _REACH_GRIDS.get(sight)
     if grid is None:
         grid = _REACH_GRIDS[sight] = reach_grid(sight)
-    near: BoolArray = _reach_lookup(grid, places.xy, places.section)
-    return near
+    return grid
 
 
 @jit
 def _reach_lookup(grid: Any, xy: Any, section: Any) -> Any:
     out = np.empty(xy.shape[0], dtype=np.bool_)
     for k in range(xy.shape[0]):
-        i = min(max(int(xy[k, 0] * GRID_CELLS), 0), grid.shape[0] - 1)
-        j = min(max(int(xy[k, 1] * GRID_CELLS), 0), grid.shape[1] - 1)
-        out[k] = section[k] >= 0 or grid[i, j]
+        out[k] = _reach_at(grid, xy[k, 0], xy[k, 1], section[k])
     return out
+
+
+@jit_inline
+def _reach_at(grid: Any, x: float, y: float, section: int) -> bool:
+    i = min(max(int(x * GRID_CELLS), 0), grid.shape[0] - 1)
+    j = min(max(int(y * GRID_CELLS), 0), grid.shape[1] - 1)
+    return section >= 0 or bool(grid[i, j])
 
 
 @jit
@@ -179,21 +189,62 @@ def odds_table() -> npt.NDArray[np.float64]:
     return table
 
 
+class Weights(NamedTuple):
+    """How a computer player weighs a place: the fire it draws, cover within reach, each
+    inch nearer its goal, standing in its goal."""
+
+    risk: float
+    shelter: float
+    progress: float
+    holding: float
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    """Who sees whom between places and enemies, and the cover each side has there."""
+
+    seen: BoolArray  # (places, enemies)
+    their_cover: IntArray  # (enemies, places): the enemy's cover against fire from a place
+    my_cover: IntArray  # (places, enemies)
+    their_weapons: IntArray  # weapon index of each enemy
+
+
+def exposure(sight: SightEngine, places: PositionArrays, enemies: PositionArrays,
+             weapons: list[WeaponName]) -> Exposure:
+    covers = cover_map(sight)
+    return Exposure(sight.visible_matrix_arrays(places, enemies),
+                    covers.matrix(enemies, places), covers.matrix(places, enemies),
+                    np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64))
+
+
 def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays,
                   moved: FloatArray, enemies: PositionArrays, weapons: list[WeaponName],
                   move_normal: float) -> tuple[FloatArray, FloatArray]:
     """For each place: the best chance a figure with `weapon` has to remove an enemy it
     sees from there (none after a run of more than `move_normal`), and the sum of the
     chances of the enemies that see it to remove it (no cover while running)."""
-    covers = cover_map(sight)
-    seen = sight.visible_matrix_arrays(places, enemies)
-    theirs = covers.matrix(enemies, places)
-    mine = covers.matrix(places, enemies)
-    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
-    harm, risk = _harm_and_risk(places.xy, moved, enemies.xy, seen, theirs, mine,
-                                WEAPON_INDEX[weapon], their_weapons, INCREMENT,
+    e = exposure(sight, places, enemies, weapons)
+    harm, risk = _harm_and_risk(places.xy, moved, enemies.xy, e.seen, e.their_cover,
+                                e.my_cover, WEAPON_INDEX[weapon], e.their_weapons, INCREMENT,
                                 odds_table(), move_normal)
     return harm, risk
+
+
+def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
+                 places: PositionArrays, enemies: PositionArrays, weapons: list[WeaponName],
+                 move_normal: float, goal: tuple[FloatArray, float] | None,
+                 weights: Weights) -> FloatArray:
+    """How good each place is for a figure with `weapon` moving there from `start`: the
+    harm it can do there less `weights.risk` times the fire it draws, plus shelter for
+    cover within reach and, when `goal` gives each place's distance to the goal and the
+    distance from `start`, progress for every inch nearer and holding for being in it."""
+    e = exposure(sight, places, enemies, weapons)
+    left, left_here = goal if goal is not None else (np.empty(0), 0.0)
+    values: FloatArray = _place_values(
+        places.xy, places.section, start.x, start.y, enemies.xy, e.seen, e.their_cover,
+        e.my_cover, WEAPON_INDEX[weapon], e.their_weapons, INCREMENT, odds_table(),
+        move_normal, _reach_grid_of(sight), left, left_here, weights)
+    return values
 
 
 @jit
@@ -225,20 +276,52 @@ def _steps(distance: float, increment: float) -> int:
 def _harm_and_risk(pxy: Any, moved: Any, exy: Any, seen: Any, their_cover: Any,
                    my_cover: Any, weapon: int, their_weapons: Any, increment: Any,
                    table: Any, move_normal: float) -> Any:
-    n, m = pxy.shape[0], exy.shape[0]
+    n = pxy.shape[0]
     harm = np.zeros(n)
     risk = np.zeros(n)
     for a in range(n):
-        running = moved[a] > move_normal
-        moving = 1 if moved[a] > 0 else 0
-        for b in range(m):
-            if not seen[a, b]:
-                continue
-            gap = np.hypot(pxy[a, 0] - exy[b, 0], pxy[a, 1] - exy[b, 1])
-            if not running:
-                steps = _steps(gap, increment[weapon])
-                harm[a] = max(harm[a], table[weapon, steps, their_cover[b, a], 0, moving])
-            w = their_weapons[b]
-            cover = 0 if running else my_cover[a, b]
-            risk[a] += table[w, _steps(gap, increment[w]), cover, moving, 0]
+        harm[a], risk[a] = _harm_and_risk_at(a, pxy, moved[a], exy, seen, their_cover,
+                                             my_cover, weapon, their_weapons, increment,
+                                             table, move_normal)
     return harm, risk
+
+
+@jit_inline
+def _harm_and_risk_at(a: int, pxy: Any, moved: float, exy: Any, seen: Any, their_cover: Any,
+                      my_cover: Any, weapon: int, their_weapons: Any, increment: Any,
+                      table: Any, move_normal: float) -> Any:
+    running = moved > move_normal
+    moving = 1 if moved > 0 else 0
+    harm = 0.0
+    risk = 0.0
+    for b in range(exy.shape[0]):
+        if not seen[a, b]:
+            continue
+        gap = np.hypot(pxy[a, 0] - exy[b, 0], pxy[a, 1] - exy[b, 1])
+        if not running:
+            steps = _steps(gap, increment[weapon])
+            harm = max(harm, table[weapon, steps, their_cover[b, a], 0, moving])
+        w = their_weapons[b]
+        cover = 0 if running else my_cover[a, b]
+        risk += table[w, _steps(gap, increment[w]), cover, moving, 0]
+    return harm, risk
+
+
+@jit
+def _place_values(pxy: Any, psec: Any, fx: float, fy: float, exy: Any, seen: Any,
+                  their_cover: Any, my_cover: Any, weapon: int, their_weapons: Any,
+                  increment: Any, table: Any, move_normal: float, reach: Any, left: Any,
+                  left_here: float, weights: Any) -> Any:
+    n = pxy.shape[0]
+    out = np.empty(n)
+    for a in range(n):
+        moved = np.hypot(pxy[a, 0] - fx, pxy[a, 1] - fy)
+        harm, risk = _harm_and_risk_at(a, pxy, moved, exy, seen, their_cover, my_cover,
+                                       weapon, their_weapons, increment, table, move_normal)
+        value = harm - weights[0] * risk
+        value += weights[1] * (1.0 if _reach_at(reach, pxy[a, 0], pxy[a, 1], psec[a]) else 0.0)
+        if left.shape[0]:
+            value += weights[2] * (left_here - left[a])
+            value += weights[3] * (1.0 if left[a] == 0 else 0.0)
+        out[a] = value
+    return out
