@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import atan2, cos, pi, sin
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -73,9 +74,8 @@ def section_field(sight: SightEngine, section: str) -> DistanceField:
     return fields[section]
 
 
-@dataclass(frozen=True, slots=True)
-class Threat:
-    """An enemy figure as this side knows it."""
+class Threat(NamedTuple):
+    """An enemy figure as this side knows it (a tuple: made many times a decision)."""
 
     id: str
     pos: Position
@@ -162,17 +162,17 @@ class Tactician:
         options: list[tuple[Order, float]] = []
         visible = [t for t in threats if t.visible and not any(
             g.alive and _in_contact(view, g.pos, t.pos) for g in view.own)]  # locked
+        # its targets are the enemies this figure sees: the side's sightings, seen from
+        # where the figure stands (the rules would refuse any other)
+        if visible:
+            in_sight = view.sight.visible_matrix([f.pos], [t.pos for t in visible])[0]
+            visible = [t for t, seen in zip(visible, in_sight, strict=True) if seen]
         lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
-        # only the enemies this figure sees can be its targets (the rules would refuse
-        # the others): the side's sightings, seen from where the figure stands
-        in_sight = view.sight.visible_matrix(
-            [f.pos], [t.pos for t in visible])[0] if visible else []
         best = 0.0
-        for t, (distance, cover), seen in zip(visible, lines, in_sight, strict=True):
+        for t, (distance, cover) in zip(visible, lines, strict=True):
             odds = _odds(f.weapon, distance, cover, False, f.counts_as_moving, f.aim)
             best = max(best, odds)
-            if seen:
-                options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
+            options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
         can_aim = f.arms.aims and not f.counts_as_moving and f.aim < 3
         if can_aim:
             aimed = max((_odds(f.weapon, distance, cover, False, False, f.aim + 1)
