@@ -354,31 +354,38 @@ def point_in_ring(px: float, py: float, xs: Any, ys: Any, start: int, stop: int)
     return 1 if inside else -1
 
 
+@jit_inline
+def meeting_distance(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float
+) -> float:
+    """The distance from a along ab to the first point ab shares with cd, for segments
+    known to meet (ordinary float arithmetic)."""
+    rx, ry = bx - ax, by - ay
+    rr = rx * rx + ry * ry
+    sx, sy = dx - cx, dy - cy
+    denom = rx * sy - ry * sx
+    if rr == 0.0:
+        t = 0.0
+    elif denom != 0.0:
+        t = ((cx - ax) * sy - (cy - ay) * sx) / denom
+    else:
+        # Collinear overlap: the first shared point is the nearer end of the overlap.
+        t1 = ((cx - ax) * rx + (cy - ay) * ry) / rr
+        t2 = ((dx - ax) * rx + (dy - ay) * ry) / rr
+        t = min(t1, t2)
+    return float(min(max(t, 0.0), 1.0) * np.sqrt(rr))
+
+
 @jit
 def hit_distances(ax: float, ay: float, bx: float, by: float, segs: Any) -> Any:
     """For each segment row (x0, y0, x1, y1) of `segs`: the distance from a along ab to the
     first point ab shares with it, or -1 when they do not meet. The meeting test is exact,
     the distance is ordinary float arithmetic."""
     out = np.full(segs.shape[0], -1.0)
-    rx, ry = bx - ax, by - ay
-    rr = rx * rx + ry * ry
-    length = np.sqrt(rr)
     for k in range(segs.shape[0]):
         cx, cy, dx, dy = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
-        if not segments_intersect(ax, ay, bx, by, cx, cy, dx, dy):
-            continue
-        sx, sy = dx - cx, dy - cy
-        denom = rx * sy - ry * sx
-        if rr == 0.0:
-            t = 0.0
-        elif denom != 0.0:
-            t = ((cx - ax) * sy - (cy - ay) * sx) / denom
-        else:
-            # Collinear overlap: the first shared point is the nearer end of the overlap.
-            t1 = ((cx - ax) * rx + (cy - ay) * ry) / rr
-            t2 = ((dx - ax) * rx + (dy - ay) * ry) / rr
-            t = min(t1, t2)
-        out[k] = min(max(t, 0.0), 1.0) * length
+        if segments_intersect(ax, ay, bx, by, cx, cy, dx, dy):
+            out[k] = meeting_distance(ax, ay, bx, by, cx, cy, dx, dy)
     return out
 
 

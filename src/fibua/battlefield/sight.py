@@ -33,7 +33,9 @@ table. Numbers that are reported (distances, firing points) use plain float arit
 
 The engine flattens walls and sight-blocking obstacles into arrays, buckets them in a
 uniform grid, walks the cells along each segment from A towards B and stops at the first
-blocking edge, in numba-compiled loops.
+blocking edge, in numba-compiled loops. Moves walk the same grid (`move_blocked`), judging
+each wall met against its solid pieces for doors, or doors and windows, on the floor that
+counts for that wall, all worked out when the engine is built.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from fibua.battlefield.geometry import (
     hit_distances,
     jit,
     jit_inline,
+    meeting_distance,
     nearest_hits_by_owner,
     point_in_ring,
     segments_intersect,
@@ -58,6 +61,7 @@ from fibua.battlefield.geometry import (
 from fibua.battlefield.model import (
     Battlefield,
     Obstacle,
+    ObstacleKind,
     OpeningKind,
     Point,
     Position,
@@ -76,6 +80,8 @@ _WALL, _OBSTACLE = 0, 1
 
 _MOVE_KINDS = frozenset({OpeningKind.DOOR})
 _MOVE_KINDS_WINDOWS = frozenset({OpeningKind.DOOR, OpeningKind.WINDOW})
+# The order of the blocks of move pieces `_move_blocked` reads: through_windows picks one.
+_MOVE_KIND_SETS = (_MOVE_KINDS, _MOVE_KINDS_WINDOWS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +206,11 @@ def _walk_step(
 @jit_inline
 def _meets_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> bool:
     return segments_intersect(ax, ay, bx, by, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
+
+
+@jit_inline
+def _distance_to_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> float:
+    return meeting_distance(ax, ay, bx, by, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
 
 
 @jit_inline
@@ -499,6 +510,95 @@ def _walls_met(ax: float, ay: float, bx: float, by: float, token: int, t: Any) -
         i, j, tmx, tmy = _walk_step(i, j, i1, j1, sx, sy, tmx, tmy, tdx, tdy)
 
 
+# `_move_blocked` gets its own, shorter tuple (fewer arrays to unbox per call): the grid
+# shared with sight and, per opening-kind set, wall and floor, the solid pieces of the wall
+# for a move (see `SightEngine._move_piece_arrays`).
+M_STATE, M_GRID, M_NX, M_NY, M_CELL_START, M_CELL_ITEMS, M_EDGES = 0, 1, 2, 3, 4, 5, 6
+M_EDGE_KIND, M_EDGE_OWNER, M_STAMP, M_WALLS = 7, 8, 9, 10
+M_SLOT_START, M_SLOT_FLOOR, M_PIECE_START, M_PIECES = 11, 12, 13, 14
+
+
+@jit_inline
+def _solid_for_move(
+    e: int, ax: float, ay: float, bx: float, by: float, floor_: int, slot: int, m: Any
+) -> bool:
+    """Whether wall e, already known to meet ab, is solid there for a move on `floor_`.
+    Mirrors `SightEngine._opening_passed`: solid when ab meets a piece left by the allowed
+    openings, and also when the wall has no allowed opening on that floor at all."""
+    slot_start, slot_floor = m[M_SLOT_START], m[M_SLOT_FLOOR]
+    piece_start, pieces = m[M_PIECE_START], m[M_PIECES]
+    for q in range(slot_start[slot], slot_start[slot + 1]):
+        if slot_floor[q] == floor_:
+            for p in range(piece_start[q], piece_start[q + 1]):
+                # The distance test is `hit_distances` >= 0, as `_opening_passed` asks:
+                # it only differs from meeting when coordinates overflow into NaN.
+                if (
+                    _meets_row(ax, ay, bx, by, pieces, p)
+                    and _distance_to_row(ax, ay, bx, by, pieces, p) >= 0.0
+                ):
+                    return True
+            return False
+    return True
+
+
+@jit
+def _move_blocked(
+    ax: float,
+    ay: float,
+    asec: int,
+    afl: int,
+    bx: float,
+    by: float,
+    bsec: int,
+    bfl: int,
+    windows: bool,
+    token: int,
+    m: Any,
+) -> bool:
+    """Whether a straight move from a to b goes through a solid wall: the walls met are
+    those `_walls_met` finds, by the same walk, and each is judged on the floor
+    `SightEngine._move_floor` gives it."""
+    nx = m[M_NX]
+    ok, i, j, i1, j1, sx, sy, tmx, tmy, tdx, tdy = _walk_start(
+        ax, ay, bx, by, m[M_GRID], nx, m[M_NY]
+    )
+    if not ok:
+        return False
+    state, cell_start, cell_items = m[M_STATE], m[M_CELL_START], m[M_CELL_ITEMS]
+    stamp, kind, owner, edges = m[M_STAMP], m[M_EDGE_KIND], m[M_EDGE_OWNER], m[M_EDGES]
+    common = afl if afl == bfl else 0
+    slot_base = m[M_WALLS] if windows else 0
+    while True:
+        c = j * nx + i
+        for k in range(cell_start[c], cell_start[c + 1]):
+            e = cell_items[k]
+            if stamp[e] == token or kind[e] != _WALL:
+                continue
+            stamp[e] = token
+            s = owner[e]
+            if state[s] == _RUBBLE or not _meets_row(ax, ay, bx, by, edges, e):
+                continue
+            floor_ = afl if s == asec else (bfl if s == bsec else common)
+            if _solid_for_move(e, ax, ay, bx, by, floor_, slot_base + e, m):
+                return True
+        if i == i1 and j == j1:
+            return False
+        i, j, tmx, tmy = _walk_step(i, j, i1, j1, sx, sy, tmx, tmy, tdx, tdy)
+
+
+@jit
+def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any) -> int:
+    """The owner of the row of `segs` that ab meets nearest to a (by `meeting_distance`),
+    ties to the lowest owner, or -1. Rows must be in increasing owner order."""
+    best, found = np.inf, -1
+    for k in range(segs.shape[0]):
+        if _meets_row(ax, ay, bx, by, segs, k):
+            d = _distance_to_row(ax, ay, bx, by, segs, k)
+            if d < best or found < 0:
+                best, found = d, owner[k]
+    return int(found)
+
+
 @jit
 def _last_ring_covering(
     px: float, py: float, ring_x: Any, ring_y: Any, ring_start: Any, boxes: Any
@@ -599,6 +699,12 @@ def _seg_array(rows: Sequence[tuple[float, float, float, float]]) -> FloatArray:
     return np.array(rows, dtype=np.float64).reshape(len(rows), 4)
 
 
+def _csr_start(counts: Sequence[int]) -> IntArray:
+    start = np.zeros(len(counts) + 1, dtype=np.int64)
+    start[1:] = np.cumsum(counts)
+    return start
+
+
 class SightEngine:
     """Fast line of sight and related queries on one battlefield (see module docstring)."""
 
@@ -617,6 +723,11 @@ class SightEngine:
         self._tables = self._kernel_tables()
         self._token = 0  # marks the edges already tested by the current single query
         self._move_piece_cache: dict[tuple[str, int, int, frozenset[OpeningKind]], FloatArray] = {}
+        self._move_tables = self._move_kernel_tables()
+        # Looked up with .get(id, -1): None, and an id of no section (which `_move_floor`
+        # never matches), are both outside.
+        self._move_index: dict[str | None, int] = {s: k for s, k in self._index.items()}
+        self._obstacle_rows: dict[frozenset[ObstacleKind], tuple[FloatArray, IntArray]] = {}
 
     # -- construction -----------------------------------------------------------------
 
@@ -731,6 +842,50 @@ class SightEngine:
             STAMP: np.zeros(len(self._edges), dtype=np.int64),  # scratch for single queries
         }
         return tuple(tables[k] for k in range(len(tables)))
+
+    def _move_kernel_tables(self) -> tuple[Any, ...]:
+        t = self._tables
+        slot_start, slot_floor, piece_start, pieces = self._move_piece_arrays()
+        return (
+            t[STATE], t[GRID], t[NX], t[NY], t[CELL_START], t[CELL_ITEMS], t[EDGES],
+            t[EDGE_KIND], t[EDGE_OWNER], t[STAMP], len(self._wall_segs),
+            slot_start, slot_floor, piece_start, pieces,
+        )  # fmt: skip
+
+    def _move_piece_arrays(self) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
+        """For each opening-kind set of `_MOVE_KIND_SETS`, wall row, and floor on which
+        the wall has an opening of those kinds (a slot): the solid pieces `_move_pieces`
+        gives, CSR style. On floors without such an opening the whole wall is solid."""
+        counts: list[int] = []
+        floors: list[int] = []
+        pieces: list[FloatArray] = []
+        for kinds in _MOVE_KIND_SETS:
+            for s, wall in zip(self._wall_owner.tolist(), self._wall_index.tolist(), strict=True):
+                sid = self._section_ids[s]
+                spans = self._walls.wall_spans(sid, wall)
+                open_floors = sorted({span.floor for span in spans if span.kind in kinds})
+                counts.append(len(open_floors))
+                floors.extend(open_floors)
+                pieces.extend(self._move_pieces(sid, wall, f, kinds) for f in open_floors)
+        return (
+            _csr_start(counts),
+            np.array(floors, dtype=np.int64),
+            _csr_start([len(p) for p in pieces]),
+            np.vstack([_seg_array([]), *pieces]),
+        )
+
+    def _obstacle_rows_of(self, kinds: frozenset[ObstacleKind]) -> tuple[FloatArray, IntArray]:
+        """The obstacle segments of those kinds and their owners, cached per kinds set."""
+        rows = self._obstacle_rows.get(kinds)
+        if rows is None:
+            chosen = np.array([o.kind in kinds for o in self.battlefield.obstacles], dtype=np.bool_)
+            keep = chosen[self._obstacle_owner]
+            rows = (
+                np.ascontiguousarray(self._obstacle_segs[keep]),
+                np.ascontiguousarray(self._obstacle_owner[keep]),
+            )
+            self._obstacle_rows[kinds] = rows
+        return rows
 
     # -- section states ---------------------------------------------------------------
 
@@ -865,6 +1020,19 @@ class SightEngine:
         hits = sorted(zip(dists.tolist(), owners.tolist(), strict=True))
         return [(obstacles[k], d) for d, k in hits]
 
+    def first_obstacle_of(
+        self, a_point: Point, b_point: Point, kinds: frozenset[ObstacleKind]
+    ) -> Obstacle | None:
+        """The nearest obstacle of one of `kinds` that the segment meets, ties to the one
+        listed first: the first of `obstacles_crossed` of those kinds, or None."""
+        segs, owner = self._obstacle_rows_of(kinds)
+        if not len(segs):
+            return None
+        ax, ay = float(a_point[0]), float(a_point[1])
+        bx, by = float(b_point[0]), float(b_point[1])
+        k = _first_met(ax, ay, bx, by, segs, owner)
+        return None if k < 0 else self.battlefield.obstacles[k]
+
     # -- shooting ---------------------------------------------------------------------
 
     def firing_point(self, a: Position, b: Position) -> Point:
@@ -901,6 +1069,17 @@ class SightEngine:
         blocked = any(c.opening is None for c in crossings)
         obstacles = tuple(self.obstacles_crossed(a.point, b.point))
         return MoveCheck(blocked, tuple(crossings), obstacles)
+
+    def move_blocked(self, a: Position, b: Position, through_windows: bool = False) -> bool:
+        """Exactly `move_check(a, b, through_windows).crosses_wall`, in one compiled call."""
+        index = self._move_index
+        return bool(
+            _move_blocked(
+                float(a.x), float(a.y), index.get(a.section, -1), int(a.floor),
+                float(b.x), float(b.y), index.get(b.section, -1), int(b.floor),
+                bool(through_windows), self._next_token(), self._move_tables,
+            )
+        )  # fmt: skip
 
     def _move_floor(self, section_id: str, a: Position, b: Position) -> int:
         if a.section == section_id:
