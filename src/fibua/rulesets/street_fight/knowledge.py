@@ -12,7 +12,7 @@ def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
     each side what came into or went out of its view."""
     state.version += 1
     for figure in changed:
-        enemies = [f for f in state.figures.values() if f.side != figure.side]
+        enemies = state.roster(state.enemy_of(figure.side))
         if not enemies:
             continue
         if figure.alive:
@@ -40,8 +40,8 @@ def _seen_by_side(state: StreetFightState) -> dict[str, set[str]]:
 
 def _update_side(state: StreetFightState, side: str, seen: set[str]) -> None:
     memory = state.seen.setdefault(side, {})
-    for enemy in state.figures.values():
-        if enemy.side == side or not enemy.alive:
+    for enemy in state.roster(state.enemy_of(side)):
+        if not enemy.alive:
             continue
         now = enemy.id in seen
         known = memory.get(enemy.id)
