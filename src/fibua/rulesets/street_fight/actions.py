@@ -14,7 +14,7 @@ from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fight.contact import engaged, in_contact
-from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
+from fibua.rulesets.street_fight.cover import has_cover_nearby, has_half_cover
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind
@@ -324,7 +324,7 @@ def _targets(state: StreetFightState, figure: Figure, params: dict[str, Any]) ->
 
 def shielded(state: StreetFightState, firer: Figure, target: Figure) -> bool:
     """A target in full cover cannot be fired on from a side its cover faces."""
-    return target.full_cover and position_cover(state.sight, firer.pos, target.pos) >= 2
+    return target.full_cover and has_half_cover(state.sight, firer.pos, target.pos)
 
 
 def frontage(targets: list[Figure]) -> float:
@@ -376,7 +376,7 @@ def _interrupting_overwatch(state: StreetFightState, firer: Figure) -> None:
 
 def _lose_full_cover(state: StreetFightState, figure: Figure, targets: list[Figure]) -> None:
     if figure.full_cover and any(
-        position_cover(state.sight, t.pos, figure.pos) >= 2 for t in targets
+        has_half_cover(state.sight, t.pos, figure.pos) for t in targets
     ):
         figure.full_cover = False
         state.emit("full-cover-lost", {"figure": figure.id}, (figure.side,))

@@ -28,6 +28,7 @@ OBSTACLE_COVER = {
 }
 OPENING_COVER = {OpeningKind.WINDOW: 3, OpeningKind.SLIT: 3, OpeningKind.DOOR: 2}
 GROUND_COVER = {TerrainKind.ROUGH: 1, TerrainKind.RUBBLE: 1}
+GROUND_COVER_MAX = max(GROUND_COVER.values())
 
 
 def cover_quarters(sight: SightEngine, firer: Position, target: Figure) -> int:
@@ -47,6 +48,16 @@ def position_cover(sight: SightEngine, firer: Position, target: Position) -> int
         if length - along <= COVER_REACH:
             best = max(best, OBSTACLE_COVER[obstacle.kind])
     return best
+
+
+def has_half_cover(sight: SightEngine, firer: Position, target: Position) -> bool:
+    """Whether the target has at least 1/2 cover from the firer (position_cover >= 2). Rough
+    ground never gives that much, so out in the open only the obstacles are looked at."""
+    if target.section is not None or GROUND_COVER_MAX >= 2:
+        return position_cover(sight, firer, target) >= 2
+    length = firer.distance(target)
+    return any(length - along <= COVER_REACH and OBSTACLE_COVER[obstacle.kind] >= 2
+               for obstacle, along in sight.obstacles_crossed(firer.point, target.point))
 
 
 def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int:
