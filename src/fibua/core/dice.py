@@ -166,21 +166,25 @@ class Roll:
 
     @property
     def success(self) -> bool | None:
+        return self._made(self.total)
+
+    def _made(self, total: int) -> bool | None:
         if self.need is None:
             return None
-        return self.total <= self.need if self.at_most else self.total >= self.need
+        return total <= self.need if self.at_most else total >= self.need
 
     def to_dict(self) -> dict[str, object]:
+        total = self.total  # worked out once: every shot is recorded
         return {
             "purpose": self.purpose,
             "dice": self.dice,
             "faces": list(self.faces),
             "value": self.value,
             "modifiers": [[m.name, m.value] for m in self.modifiers],
-            "total": self.total,
+            "total": total,
             "need": self.need,
             "at_most": self.at_most,
-            "success": self.success,
+            "success": self._made(total),
             "basis": [[m.name, m.value] for m in self.basis],
         }
 

@@ -14,8 +14,8 @@ from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fight.contact import engaged, in_contact
-from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
-from fibua.rulesets.street_fight.firing import fire_round, roll_rounds
+from fibua.rulesets.street_fight.cover import has_cover_nearby, has_half_cover
+from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind
 from fibua.rulesets.street_fight.state import Figure, Overwatch, Phase, StreetFightState
@@ -261,10 +261,11 @@ def overwatch_fire(state: StreetFightState, watcher: Figure, target: Figure) -> 
     state.emit("overwatch-fire", {"figure": watcher.id, "target": target.id}, state.sides)
     watcher.overwatch = None
     watcher.fired = True
+    odds = shot_odds(state, watcher, target, kind)
     for _ in range(roll_rounds(state, watcher)):
         if not target.alive:
             break
-        fire_round(state, watcher, target, kind)
+        fire_round(state, watcher, target, odds)
 
 
 # ---------------------------------------------------------------- fire
@@ -323,7 +324,7 @@ def _targets(state: StreetFightState, figure: Figure, params: dict[str, Any]) ->
 
 def shielded(state: StreetFightState, firer: Figure, target: Figure) -> bool:
     """A target in full cover cannot be fired on from a side its cover faces."""
-    return target.full_cover and position_cover(state.sight, firer.pos, target.pos) >= 2
+    return target.full_cover and has_half_cover(state.sight, firer.pos, target.pos)
 
 
 def frontage(targets: list[Figure]) -> float:
@@ -350,10 +351,13 @@ def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figur
     rounds = roll_rounds(state, figure)
     targets = within_frontage(targets, rounds)
     spread = frontage(targets) if len(targets) > 1 else 0.0
+    odds: dict[str, ShotOdds] = {}
     for i in range(rounds):
         target = targets[i % len(targets)]
         if target.alive:
-            fire_round(state, figure, target, spread=spread)
+            if target.id not in odds:
+                odds[target.id] = shot_odds(state, figure, target, spread=spread)
+            fire_round(state, figure, target, odds[target.id])
     _lose_full_cover(state, figure, targets)
     figure.fired = True
     figure.aim = 0
@@ -372,7 +376,7 @@ def _interrupting_overwatch(state: StreetFightState, firer: Figure) -> None:
 
 def _lose_full_cover(state: StreetFightState, figure: Figure, targets: list[Figure]) -> None:
     if figure.full_cover and any(
-        position_cover(state.sight, t.pos, figure.pos) >= 2 for t in targets
+        has_half_cover(state.sight, t.pos, figure.pos) for t in targets
     ):
         figure.full_cover = False
         state.emit("full-cover-lost", {"figure": figure.id}, (figure.side,))

@@ -19,10 +19,11 @@ def opponents(state: StreetFightState, figure: Figure) -> list[Figure]:
 
 
 def engaged(state: StreetFightState, figure: Figure) -> bool:
-    # asked for every order checked: look only at figures close enough to matter
+    # asked for every order checked: look only at enemies close enough to matter
     x, y = figure.pos.x, figure.pos.y
-    for other in state.figures.values():
-        if abs(other.pos.x - x) <= CONTACT and abs(other.pos.y - y) <= CONTACT and \
+    for other in state.roster(state.enemy_of(figure.side)):
+        pos = other.pos
+        if abs(pos.x - x) <= CONTACT and abs(pos.y - y) <= CONTACT and \
                 in_contact(state, figure, other):
             return True
     return False

@@ -11,10 +11,11 @@ Degrees are counted in quarters (0, 1 = 1/4, 2 = 1/2, 3 = 3/4):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import pairwise
 from math import hypot
 
-from fibua.battlefield.model import ObstacleKind, OpeningKind, Position, TerrainKind
+from fibua.battlefield.model import ObstacleKind, OpeningKind, Point, Position, TerrainKind
 from fibua.battlefield.sight import SightEngine
 from fibua.rulesets.street_fight.state import Figure
 
@@ -27,6 +28,7 @@ OBSTACLE_COVER = {
 }
 OPENING_COVER = {OpeningKind.WINDOW: 3, OpeningKind.SLIT: 3, OpeningKind.DOOR: 2}
 GROUND_COVER = {TerrainKind.ROUGH: 1, TerrainKind.RUBBLE: 1}
+GROUND_COVER_MAX = max(GROUND_COVER.values())
 
 
 def cover_quarters(sight: SightEngine, firer: Position, target: Figure) -> int:
@@ -48,27 +50,46 @@ def position_cover(sight: SightEngine, firer: Position, target: Position) -> int
     return best
 
 
+def has_half_cover(sight: SightEngine, firer: Position, target: Position) -> bool:
+    """Whether the target has at least 1/2 cover from the firer (position_cover >= 2). Rough
+    ground never gives that much, so out in the open only the obstacles are looked at."""
+    if target.section is not None or GROUND_COVER_MAX >= 2:
+        return position_cover(sight, firer, target) >= 2
+    length = firer.distance(target)
+    return any(length - along <= COVER_REACH and OBSTACLE_COVER[obstacle.kind] >= 2
+               for obstacle, along in sight.obstacles_crossed(firer.point, target.point))
+
+
 def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int:
     assert target.section is not None
-    section = sight.battlefield.section(target.section)
     best = 0
-    for opening in section.openings:
-        if opening.floor != target.floor:
-            continue
-        a, b = section.opening_segment(opening)
-        if _segments_cross(firer.point, target.point, a, b):
-            best = max(best, OPENING_COVER[opening.kind])
+    fx, fy = firer.x, firer.y
+    tx, ty = target.x, target.y
+    for (ax, ay), (bx, by), cover in _openings_on_floor(sight, target.section, target.floor):
+        if _segments_cross(fx, fy, tx, ty, ax, ay, bx, by):
+            best = max(best, cover)
     return best or 3  # seen through an opening of an adjoining section: treat as a window
 
 
-def _segments_cross(
-    p: tuple[float, float], q: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
-) -> bool:
-    def orient(o: tuple[float, float], s: tuple[float, float], t: tuple[float, float]) -> float:
-        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+@lru_cache(maxsize=4096)
+def _openings_on_floor(
+    sight: SightEngine, section_id: str, floor: int
+) -> tuple[tuple[Point, Point, int], ...]:
+    """The openings of a section on one floor, as segments with the cover they give: the map
+    never changes, and cover is asked for thousands of times a game."""
+    section = sight.battlefield.section(section_id)
+    return tuple((*section.opening_segment(o), OPENING_COVER[o.kind])
+                 for o in section.openings if o.floor == floor)
 
-    d1, d2 = orient(a, b, p), orient(a, b, q)
-    d3, d4 = orient(p, q, a), orient(p, q, b)
+
+def _segments_cross(
+    px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """Whether segments pq and ab meet: the orientation tests, written out flat."""
+    d1 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    d2 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
+    d3 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
+    d4 = (qx - px) * (by - py) - (qy - py) * (bx - px)
     return d1 * d2 <= 0 and d3 * d4 <= 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fibua.core.dice import roll
+from dataclasses import dataclass
+
+from fibua.core.dice import Modifier, roll
 from fibua.rulesets.street_fight.cover import cover_quarters
 from fibua.rulesets.street_fight.knowledge import record_casualty, refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind, Situation, hit_basis, hit_chance
@@ -39,21 +41,35 @@ def roll_rounds(state: StreetFightState, firer: Figure) -> int:
     return rounds.value
 
 
-def fire_round(
+@dataclass(frozen=True, slots=True)
+class ShotOdds:
+    """What the roll to hit of a round depends on, worked out once for a firer and a target:
+    nothing it reads changes between the rounds of one burst of fire."""
+
+    situation: Situation
+    chance: int
+    basis: tuple[Modifier, ...]
+
+
+def shot_odds(
     state: StreetFightState,
     firer: Figure,
     target: Figure,
     overwatch: OverwatchKind = OverwatchKind.NONE,
     spread: float = 0.0,
-) -> bool:
-    """One shot (one round) at a target: roll to hit, then to kill. True if it killed."""
+) -> ShotOdds:
     s = situation(state, firer, target, overwatch, spread)
-    chance = hit_chance(s)
+    return ShotOdds(s, hit_chance(s), hit_basis(s))
+
+
+def fire_round(state: StreetFightState, firer: Figure, target: Figure, odds: ShotOdds) -> bool:
+    """One shot (one round) at a target: roll to hit, then to kill. True if it killed."""
+    s = odds.situation
     hit = roll(state.rng, "d100", f"{firer.name} shoots at {target.name}",
-               need=chance, at_most=True, basis=hit_basis(s))
+               need=odds.chance, at_most=True, basis=odds.basis)
     data: dict[str, object] = {
         "firer": firer.id, "target": target.id, "range": round(s.range, 3),
-        "roll": hit.to_dict(), "hit": bool(hit.success), "overwatch": str(overwatch),
+        "roll": hit.to_dict(), "hit": bool(hit.success), "overwatch": str(s.overwatch),
     }
     killed = False
     if hit.success:

@@ -12,19 +12,24 @@ def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
     each side what came into or went out of its view."""
     state.version += 1
     for figure in changed:
-        enemies = [f for f in state.figures.values() if f.side != figure.side]
-        if not enemies:
-            continue
-        if figure.alive:
-            seen = state.sight.visible_matrix([figure.pos], [e.pos for e in enemies])[0]
-        else:
-            seen = [False] * len(enemies)
-        for enemy, visible in zip(enemies, seen, strict=True):
-            key = (figure.id, enemy.id) if figure.id < enemy.id else (enemy.id, figure.id)
-            state.los[key] = bool(visible) and enemy.alive
+        _refresh_lines(state, figure)
     seen = _seen_by_side(state)
     for side in state.sides:
         _update_side(state, side, seen[side])
+
+
+def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
+    """Sight lines between the figure and every enemy; none to or from a fallen figure."""
+    enemies = state.roster(state.enemy_of(figure.side))
+    looked_at = [e for e in enemies if e.alive] if figure.alive else []
+    visible: set[str] = set()
+    if looked_at:
+        row = state.sight.visible_matrix([figure.pos], [e.pos for e in looked_at])[0]
+        visible = {e.id for e, v in zip(looked_at, row.tolist(), strict=True) if v}
+    fid = figure.id
+    for enemy in enemies:
+        key = (fid, enemy.id) if fid < enemy.id else (enemy.id, fid)
+        state.los[key] = enemy.id in visible
 
 
 def _seen_by_side(state: StreetFightState) -> dict[str, set[str]]:
@@ -40,8 +45,8 @@ def _seen_by_side(state: StreetFightState) -> dict[str, set[str]]:
 
 def _update_side(state: StreetFightState, side: str, seen: set[str]) -> None:
     memory = state.seen.setdefault(side, {})
-    for enemy in state.figures.values():
-        if enemy.side == side or not enemy.alive:
+    for enemy in state.roster(state.enemy_of(side)):
+        if not enemy.alive:
             continue
         now = enemy.id in seen
         known = memory.get(enemy.id)

@@ -10,7 +10,7 @@ from fibua.battlefield.model import Position
 from fibua.core.dice import roll
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.contact import engaged
-from fibua.rulesets.street_fight.cover import position_cover
+from fibua.rulesets.street_fight.cover import has_half_cover
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import MORALE_LOSS_FRACTION, MOVE_MAX
@@ -59,18 +59,9 @@ def fall_back(state: StreetFightState, figure: Figure) -> None:
     dx, dy = figure.pos.x - sx, figure.pos.y - sy
     norm = hypot(dx, dy) or 1.0
     ux, uy = (dx / norm, dy / norm) if (dx, dy) != (0, 0) else (0.0, -1.0)
-    here = figure.pos
-    safe = _sheltered(state, source, here)
-    steps = int(MOVE_MAX / FALL_BACK_STEP)
-    for i in range(1, steps + 1):
-        if safe:
-            break
-        there = _step(state, figure.pos, ux, uy, i * FALL_BACK_STEP)
-        if there is None or leg_blocked(state.sight, here, there):
-            safe = True  # cornered: it shelters where it is
-            break
-        here = there
-        safe = _sheltered(state, source, here)
+    here, safe = figure.pos, True
+    if not _sheltered(state, source, here):
+        here, safe = _flee(state, source, figure.pos, ux, uy)
     moved = figure.pos.distance(here)
     figure.pos = here
     figure.moved = max(figure.moved, moved)
@@ -82,15 +73,47 @@ def fall_back(state: StreetFightState, figure: Figure) -> None:
     refresh_sight(state, [figure])
 
 
-def _step(state: StreetFightState, start: Position, ux: float, uy: float,
-          distance: float) -> Position | None:
-    x, y = start.x + ux * distance, start.y + uy * distance
+def _flee(state: StreetFightState, source: Position, start: Position, ux: float,
+          uy: float) -> tuple[Position, bool]:
+    """Step away from the source until sheltered; cornered (a wall, the table's edge) it
+    shelters where it is. Returns where it stops and whether it is safe there."""
+    steps = int(MOVE_MAX / FALL_BACK_STEP)
+    path = _escape_path(state, start, ux, uy, steps)
+    seen = _seen_from(state, source, path)
+    here = start
+    for there, visible in zip(path, seen, strict=True):
+        if leg_blocked(state.sight, here, there):
+            return here, True
+        here = there
+        if not visible or has_half_cover(state.sight, source, here):
+            return here, True
+    return here, len(path) < steps
+
+
+def _escape_path(state: StreetFightState, start: Position, ux: float, uy: float,
+                 steps: int) -> list[Position]:
+    """The points a figure falling back passes, one FALL_BACK_STEP apart, up to the
+    table's edge: all located at once, as most of them are walked."""
     table = state.battlefield.table
-    if not (0 <= x <= table.width and 0 <= y <= table.height):
-        return None
-    section = state.sight.section_at((x, y))
-    return Position(x, y, section, start.floor if section == start.section else 0)
+    points: list[tuple[float, float]] = []
+    for i in range(1, steps + 1):
+        distance = i * FALL_BACK_STEP
+        x, y = start.x + ux * distance, start.y + uy * distance
+        if not (0 <= x <= table.width and 0 <= y <= table.height):
+            break
+        points.append((x, y))
+    sections = state.sight.sections_at(points)
+    return [Position(x, y, section, start.floor if section == start.section else 0)
+            for (x, y), section in zip(points, sections, strict=True)]
+
+
+def _seen_from(state: StreetFightState, source: Position, path: list[Position]) -> list[bool]:
+    """Whether the source sees each point of the path, in one call to the sight engine."""
+    if not path:
+        return []
+    row = state.sight.visible_matrix([source], path)[0]
+    return [bool(v) for v in row]
 
 
 def _sheltered(state: StreetFightState, source: Position, here: Position) -> bool:
-    return not state.sight.visible(source, here) or position_cover(state.sight, source, here) >= 2
+    return not state.sight.visible(source, here) or has_half_cover(state.sight, source, here)

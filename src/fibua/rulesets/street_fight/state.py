@@ -142,6 +142,10 @@ class StreetFightState:
     version: int = 0
     #: the last order checked, at which version, and what carries it out
     last_check: tuple[int, Order, Callable[[], None]] | None = None
+    #: each side's briefing (see views.briefing), public and fixed for the whole game
+    briefings: dict[str, Any] = field(default_factory=dict)
+    _rosters: dict[str, list[Figure]] = field(default_factory=dict, init=False, repr=False)
+    _roster_size: int = field(default=-1, init=False, repr=False)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
@@ -150,7 +154,18 @@ class StreetFightState:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def side_figures(self, side: str) -> list[Figure]:
-        return [f for f in self.figures.values() if f.side == side and f.alive]
+        return [f for f in self.roster(side) if f.alive]
+
+    def roster(self, side: str) -> list[Figure]:
+        """Every figure of a side, fallen ones too, in the order of `figures`. Figures are
+        only ever added (at set-up) and never change side, so the lists are made again
+        only when the roster has grown."""
+        if self._roster_size != len(self.figures):
+            self._rosters = {s: [] for s in self.sides}
+            for f in self.figures.values():
+                self._rosters.setdefault(f.side, []).append(f)
+            self._roster_size = len(self.figures)
+        return self._rosters.get(side, [])
 
     def can_see(self, a: str, b: str) -> bool:
         return self.los.get((a, b) if a < b else (b, a), False)

@@ -59,6 +59,15 @@ class Briefing:
 
 
 def briefing(state: StreetFightState, side: str) -> Briefing:
+    # the state keeps its own reference: reaching the scenario's memo through the
+    # scenario model costs more than the rest of a view
+    kept: Briefing | None = state.briefings.get(side)
+    if kept is None:
+        kept = state.briefings[side] = _scenario_briefing(state, side)
+    return kept
+
+
+def _scenario_briefing(state: StreetFightState, side: str) -> Briefing:
     memo = state.scenario.memo.setdefault("street-fight-briefings", {})
     if side not in memo:
         memo[side] = Briefing(
