@@ -30,6 +30,7 @@ from fibua.rulesets.street_fight.tables import (
 
 CROWDING = 0.25  # inches: two friendly figures cannot stand closer than this
 HALT_STEP = 0.1  # inches: how finely a runner stopping short of an enemy is placed
+UNCLIMBABLE = frozenset({ObstacleKind.HIGH_WALL})
 
 
 def _require_phase(state: StreetFightState, phase: Phase, kind: str) -> None:
@@ -116,12 +117,11 @@ def _trace(
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing)."""
-    check = sight.move_check(a, b)
-    if check.crosses_wall:
+    if sight.move_blocked(a, b):
         return "it goes through a building wall (enter and leave by doors)"
-    for obstacle, _ in check.obstacles:
-        if obstacle.kind is ObstacleKind.HIGH_WALL:
-            return f"the high wall {obstacle.id!r} cannot be climbed"
+    wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
+    if wall is not None:
+        return f"the high wall {wall.id!r} cannot be climbed"
     return None
 
 
