@@ -59,6 +59,28 @@ class CoverMap:
                              UNKNOWN, dtype=np.int8)
         self._sight = sight
 
+    def fill(self) -> None:
+        """Work out every cell a figure can stand in: the open table on the ground, and
+        each section's cells on each of its floors. A few tenths of a second once per
+        map, so games never pay for it while a computer player decides."""
+        battlefield = self._sight.battlefield
+        for i, j in np.ndindex(self.nx, self.ny):
+            self._fill_cell(0, 0, i, j)
+        for s, sid in enumerate(self._sight.section_ids, start=1):
+            section = battlefield.section(sid)
+            xs, ys = zip(*section.footprint, strict=True)
+            for i, j in np.ndindex(int(max(xs)) - int(min(xs)) + 1,
+                                   int(max(ys)) - int(min(ys)) + 1):
+                for floor in range(section.levels):
+                    self._fill_cell(s, floor, _clamp(int(min(xs)) + i, self.nx),
+                                    _clamp(int(min(ys)) + j, self.ny))
+
+    def _fill_cell(self, s: int, floor: int, i: int, j: int) -> None:
+        for sector in range(SECTORS):
+            key = (s, floor, i, j, sector)
+            if self._grid[key] == UNKNOWN:
+                self._grid[key] = self._probe(key)
+
     def matrix(self, at: PositionArrays, fire_from: PositionArrays) -> IntArray:
         """Cover of each place of `at` against fire from each of `fire_from`:
         shape (len(at), len(fire_from))."""
@@ -96,9 +118,12 @@ def _clamp(index: int, size: int) -> int:
 
 
 def cover_map(sight: SightEngine) -> CoverMap:
-    if sight not in _COVER_MAPS:
-        _COVER_MAPS[sight] = CoverMap(sight)
-    return _COVER_MAPS[sight]
+    """The map's cover map, filled when first asked for."""
+    found = _COVER_MAPS.get(sight)
+    if found is None:
+        found = _COVER_MAPS[sight] = CoverMap(sight)
+        found.fill()
+    return found
 
 
 def cover_within_reach(sight: SightEngine, places: PositionArrays) -> BoolArray:
