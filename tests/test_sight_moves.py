@@ -422,23 +422,3 @@ def test_random_moves_match(
     assert _move_mismatches(SMALL_ENGINE, [move]) == []
     a, b = move[0].point, move[1].point
     assert SMALL_ENGINE.first_obstacle_of(a, b, kinds) == _first_of(SMALL_ENGINE, a, b, kinds)
-
-
-# -- many legs in one call ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize("seed", TOWN_SEEDS[:2])
-@pytest.mark.parametrize("windows", [False, True])
-def test_legs_in_one_call_match_one_at_a_time(seed: int, windows: bool) -> None:
-    field = _town(seed)
-    engine = SightEngine(field)
-    moves = MoveSampler(field, engine, seed + 90).moves(800)
-    starts = engine.position_arrays([a for a, _ in moves])
-    ends = engine.position_arrays([b for _, b in moves])
-    blocked = engine.legs_blocked(starts, ends, windows).tolist()
-    assert blocked == [engine.move_blocked(a, b, windows) for a, b in moves]
-    assert 0 < sum(blocked) < len(blocked)
-    for kinds in (ALL_KINDS, frozenset({ObstacleKind.HIGH_WALL}), frozenset()):
-        found = engine.first_obstacles_of_legs(starts.xy, ends.xy, kinds).tolist()
-        first = [engine.first_obstacle_of(a.point, b.point, kinds) for a, b in moves]
-        assert [field.obstacles[k] if k >= 0 else None for k in found] == first

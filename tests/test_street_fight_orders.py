@@ -3,7 +3,6 @@ exactly as it was (state hash and log length)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -11,11 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.rulesets.street_fight.actions import leg_blocked, legs_blocked
 from fibua.rulesets.street_fight.state import Phase
 from sf_helpers import figure, forced_game, make_scenario
 
@@ -297,24 +294,3 @@ def test_random_orders_only_ever_raise_illegal_order(seed: int, data: st.DataObj
         except IllegalOrder as error:
             assert error.reason
             assert (game.state_hash(), len(game.log), len(game.orders)) == before
-
-
-def test_legs_blocked_in_one_call_is_leg_blocked() -> None:
-    """The batch form the computer uses to drop spots agrees with the rules' own check:
-    walls of the house, its door, and the high wall."""
-    game = forced_game(make_scenario([figure("b1", "rifle", (2, 2))],
-                                     [figure("r1", "rifle", (22, 22))]), [2, 1])
-    sight = game.state.sight
-    rng = random.Random(4)
-    legs = []
-    for _ in range(400):
-        a, b = ((round(rng.uniform(0, 24), 2), round(rng.uniform(0, 24), 2)) for _ in "ab")
-        sa, sb = sight.section_at(a), sight.section_at(b)
-        legs.append((Position(*a, sa, rng.choice([0, 1]) if sa else 0),
-                     Position(*b, sb, rng.choice([0, 1]) if sb else 0)))
-    batch = legs_blocked(sight, sight.position_arrays([a for a, _ in legs]),
-                         sight.position_arrays([b for _, b in legs])).tolist()
-    one_by_one = [leg_blocked(sight, a, b) is not None for a, b in legs]
-    assert batch == one_by_one
-    reasons = {leg_blocked(sight, a, b) for a, b in legs} - {None}
-    assert any("high wall" in r for r in reasons) and any("building wall" in r for r in reasons)

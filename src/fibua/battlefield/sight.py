@@ -587,28 +587,6 @@ def _move_blocked(
 
 
 @jit
-def _legs_blocked(
-    axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bfl: Any, windows: bool, token: int, m: Any
-) -> Any:
-    """`_move_blocked` for each leg a[k] -> b[k], leg k stamping with token + k."""
-    out = np.empty(bxy.shape[0], dtype=np.bool_)
-    for k in range(bxy.shape[0]):
-        out[k] = _move_blocked(
-            axy[k, 0], axy[k, 1], asec[k], afl[k], bxy[k, 0], bxy[k, 1], bsec[k], bfl[k],
-            windows, token + k, m,
-        )  # fmt: skip
-    return out
-
-
-@jit
-def _firsts_met(axy: Any, bxy: Any, segs: Any, owner: Any) -> Any:
-    out = np.empty(bxy.shape[0], dtype=np.int64)
-    for k in range(bxy.shape[0]):
-        out[k] = _first_met(axy[k, 0], axy[k, 1], bxy[k, 0], bxy[k, 1], segs, owner)
-    return out
-
-
-@jit
 def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any) -> int:
     """The owner of the row of `segs` that ab meets nearest to a (by `meeting_distance`),
     ties to the lowest owner, or -1. Rows must be in increasing owner order."""
@@ -1096,30 +1074,6 @@ class SightEngine:
         blocked = any(c.opening is None for c in crossings)
         obstacles = tuple(self.obstacles_crossed(a.point, b.point))
         return MoveCheck(blocked, tuple(crossings), obstacles)
-
-    def legs_blocked(
-        self, a: PositionArrays, b: PositionArrays, through_windows: bool = False
-    ) -> BoolArray:
-        """`move_blocked` for each leg a[k] -> b[k] (a and b as `position_arrays` makes
-        them), in one compiled call."""
-        token = self._token + 1
-        self._token += len(b.xy)
-        found: BoolArray = _legs_blocked(
-            a.xy, a.section, a.floor, b.xy, b.section, b.floor, bool(through_windows), token,
-            self._move_tables,
-        )  # fmt: skip
-        return found
-
-    def first_obstacles_of_legs(
-        self, a_xy: FloatArray, b_xy: FloatArray, kinds: frozenset[ObstacleKind]
-    ) -> IntArray:
-        """For each segment a_xy[k] -> b_xy[k], the index in `battlefield.obstacles` of the
-        obstacle `first_obstacle_of` names, or -1."""
-        segs, owner = self._obstacle_rows_of(kinds)
-        if not len(segs):
-            return np.full(len(b_xy), -1, dtype=np.int64)
-        found: IntArray = _firsts_met(a_xy, b_xy, segs, owner)
-        return found
 
     def move_blocked(self, a: Position, b: Position, through_windows: bool = False) -> bool:
         """Exactly `move_check(a, b, through_windows).crosses_wall`, in one compiled call."""

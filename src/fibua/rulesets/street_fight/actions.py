@@ -9,7 +9,7 @@ from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
-from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine
+from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
@@ -123,14 +123,6 @@ def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     if wall is not None:
         return f"the high wall {wall.id!r} cannot be climbed"
     return None
-
-
-def legs_blocked(sight: SightEngine, a: PositionArrays, b: PositionArrays) -> BoolArray:
-    """For each leg a[k] -> b[k], whether `leg_blocked` would find a reason: a wall or a
-    high wall in the way."""
-    walls = sight.legs_blocked(a, b)
-    high: BoolArray = sight.first_obstacles_of_legs(a.xy, b.xy, UNCLIMBABLE) >= 0
-    return walls | high
 
 
 def _change_floor(state: StreetFightState, here: Position, floor: Any) -> Position:

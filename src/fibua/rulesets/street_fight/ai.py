@@ -24,7 +24,7 @@ from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
-from fibua.rulesets.street_fight.actions import leg_blocked, legs_blocked
+from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -117,8 +117,9 @@ class Tactician:
         if (view.turn, view.phase) != self._phase:
             self._phase = (view.turn, view.phase)
             self._done = set()
-            self._queue = [f.id for f in self._by_distance(view)]
-            self._rooms = self._assign_rooms(view)
+            leading = self._by_distance(view)
+            self._queue = [f.id for f in leading]
+            self._rooms = self._assign_rooms(view, leading)
         threats = _threats(view)
         own = {f.id: f for f in view.own}
         for figure_id in self._queue:
@@ -190,7 +191,7 @@ class Tactician:
     def _move_options(self, view: SideView, f: Figure,
                       threats: Threats) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
-        spots = _passable(view, f, self._spots(view, f, WALK + RUN if quiet else WALK))
+        spots = self._spots(view, f, WALK + RUN if quiet else WALK)
         paths = self._advance_paths(view, f, quiet)
         ends = view.sight.position_arrays(
             [Position(x, y, view.sight.section_at((x, y))) for x, y in (p[-1] for p in paths)])
@@ -282,14 +283,16 @@ class Tactician:
                            1.5 - 0.01 * k))
         return orders
 
-    def _assign_rooms(self, view: SideView) -> dict[str, str]:
-        """Spread the figures still on their way over the objective's sections: each goes
-        to the nearest section, counting the friends already bound there against it."""
+    @staticmethod
+    def _assign_rooms(view: SideView, leading: list[Figure]) -> dict[str, str]:
+        """Spread the figures still on their way over the objective's sections, leading
+        ones first: each goes to the nearest section, counting the friends already bound
+        there against it."""
         if len(view.goal_sections) < 2:
             return {}
         load = {s: 0 for s in view.goal_sections}
         rooms = {}
-        for f in self._by_distance(view):
+        for f in leading:
             if f.pos.section in load:
                 load[f.pos.section] += 1
                 continue
@@ -407,21 +410,6 @@ def _threats(view: SideView) -> Threats:
     ]
     return Threats(known, view.sight.position_arrays([t.pos for t in known]),
                    [t.weapon for t in known])
-
-
-def _passable(view: SideView, f: Figure, spots: PositionArrays) -> PositionArrays:
-    """The figure's place and the spots it can walk to in a straight line: the rules
-    refuse a move through a wall, so such spots are not weighed at all."""
-    here = spots.section[0]
-    same = spots.section == here
-    floor = np.where(same, f.pos.floor, 0)  # leaving its section, it goes down first
-    start = PositionArrays(np.broadcast_to(spots.xy[0], spots.xy.shape),
-                           np.full(len(same), here), floor)
-    keep = ~legs_blocked(view.sight, start, PositionArrays(spots.xy, spots.section, floor))
-    keep[0] = True
-    if keep.all():
-        return spots
-    return PositionArrays(spots.xy[keep], spots.section[keep], spots.floor[keep])
 
 
 def _joined(a: PositionArrays, b: PositionArrays) -> PositionArrays:
