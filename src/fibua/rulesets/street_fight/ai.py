@@ -120,16 +120,17 @@ class Tactician:
             leading = self._by_distance(view)
             self._queue = [f.id for f in leading]
             self._rooms = self._assign_rooms(view, leading)
+        # within a phase only the figure just ordered moves, so the phase's leading order
+        # still holds for the figures not yet ordered
+        waiting = [figure_id for figure_id in self._queue if figure_id not in self._done]
+        if not waiting:
+            return Order(self.side, "end")
         threats = _threats(view)
         own = {f.id: f for f in view.own}
-        for figure_id in self._queue:
-            # within a phase only the figure just ordered moves, so the phase's leading
-            # order still holds for the figures not yet ordered
+        for figure_id in waiting:
             figure = own[figure_id]
-            if figure.id in self._done or not figure.alive:
-                continue
-            self._done.add(figure.id)
-            if not self._takes_orders(view, figure, threats):
+            self._done.add(figure_id)
+            if not figure.alive or not self._takes_orders(view, figure, threats):
                 continue
             options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
                        else self._move_options(view, figure, threats))
@@ -193,10 +194,8 @@ class Tactician:
         quiet = not any(t.visible for t in threats)
         spots = self._spots(view, f, WALK + RUN if quiet else WALK)
         paths = self._advance_paths(view, f, quiet)
-        ends = view.sight.position_arrays(
-            [Position(x, y, view.sight.section_at((x, y))) for x, y in (p[-1] for p in paths)])
         # the spots and the ends of the advances weighed in one batch
-        scores = self._place_scores(view, f, _joined(spots, ends), threats)
+        scores = self._place_scores(view, f, _with_ends(view, spots, paths), threats)
         here = float(scores[0])
         options: list[tuple[Order, float]] = []
         spot_scores = scores[:len(spots.xy)]
@@ -412,11 +411,15 @@ def _threats(view: SideView) -> Threats:
                    [t.weapon for t in known])
 
 
-def _joined(a: PositionArrays, b: PositionArrays) -> PositionArrays:
-    if not len(b.xy):
-        return a
-    return PositionArrays(np.concatenate((a.xy, b.xy)), np.concatenate((a.section, b.section)),
-                          np.concatenate((a.floor, b.floor)))
+def _with_ends(view: SideView, spots: PositionArrays,
+               paths: list[list[tuple[float, float]]]) -> PositionArrays:
+    """The spots followed by the last point of each path, on the ground floor."""
+    if not paths:
+        return spots
+    ends = np.array([p[-1] for p in paths], dtype=np.float64)
+    return PositionArrays(np.concatenate((spots.xy, ends)),
+                          np.concatenate((spots.section, view.sight.section_indices(ends))),
+                          np.concatenate((spots.floor, np.zeros(len(ends), dtype=np.int64))))
 
 
 def _line_of_fire(view: SideView, at: Position, target: Position) -> tuple[float, int]:
