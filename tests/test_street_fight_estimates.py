@@ -13,7 +13,9 @@ from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.estimates import (
+    _COVER_MAPS,
     PROBE,
+    UNKNOWN,
     WEAPON_ORDER,
     CoverMap,
     cover_within_reach,
@@ -100,3 +102,24 @@ def test_harm_and_risk_count_only_what_sees_the_place(sight: SightEngine) -> Non
     rifle = WEAPON_ORDER.index(WeaponName.RIFLE)
     assert harm_run[0] == 0
     assert risk_run[0] == odds_table()[rifle, 1, 0, 1, 0]  # 4 in: one increment
+
+
+def test_cells_worked_out_on_demand_give_the_filled_map_values(sight: SightEngine) -> None:
+    """A cover map starts unknown and the estimates then work out the cells they need:
+    the values are those of a map filled beforehand."""
+    places = sight.position_arrays([Position(13.0, 8.0), Position(13.5, 10.5, "house", 1),
+                                    Position(5.0, 7.0), Position(3.5, 19.5)])
+    enemies = sight.position_arrays([Position(13.0, 4.0), Position(11.0, 12.0, "house", 0)])
+    weapons = [WeaponName.RIFLE, WeaponName.LMG]
+    still = np.zeros(4)
+    filled = harm_and_risk(sight, WeaponName.RIFLE, places, still, enemies, weapons, MOVE_NORMAL)
+    saved = _COVER_MAPS.pop(sight)
+    try:
+        _COVER_MAPS[sight] = CoverMap(sight)  # nothing worked out yet
+        on_demand = harm_and_risk(sight, WeaponName.RIFLE, places, still, enemies, weapons,
+                                  MOVE_NORMAL)
+        assert (_COVER_MAPS[sight].grid != UNKNOWN).any()
+    finally:
+        _COVER_MAPS[sight] = saved
+    assert np.array_equal(filled[0], on_demand[0]) and np.array_equal(filled[1], on_demand[1])
+    assert filled[1].sum() > 0

@@ -6,7 +6,6 @@ rank the places and targets a computer player considers, many at a time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from math import cos, pi, sin
@@ -80,6 +79,16 @@ class CoverMap:
             key = (s, floor, i, j, sector)
             if self._grid[key] == UNKNOWN:
                 self._grid[key] = self._probe(key)
+
+    @property
+    def grid(self) -> npt.NDArray[np.int8]:
+        """The cells, UNKNOWN where not yet worked out, for the kernels that read it."""
+        return self._grid
+
+    def ensure(self, places: PositionArrays, enemies: PositionArrays) -> None:
+        """Work out any cell either side of these pairs would read that is still unknown."""
+        self.matrix(places, enemies)
+        self.matrix(enemies, places)
 
     def matrix(self, at: PositionArrays, fire_from: PositionArrays) -> IntArray:
         """Cover of each place of `at` against fire from each of `fire_from`:
@@ -224,34 +233,26 @@ class Weights(NamedTuple):
     holding: float
 
 
-@dataclass(frozen=True, slots=True)
-class Exposure:
-    """Who sees whom between places and enemies, and the cover each side has there."""
-
-    seen: BoolArray  # (places, enemies)
-    their_cover: IntArray  # (enemies, places): the enemy's cover against fire from a place
-    my_cover: IntArray  # (places, enemies)
-    their_weapons: IntArray  # weapon index of each enemy
-
-
-def exposure(sight: SightEngine, places: PositionArrays, enemies: PositionArrays,
-             weapons: list[WeaponName]) -> Exposure:
-    covers = cover_map(sight)
-    return Exposure(sight.visible_matrix_arrays(places, enemies),
-                    covers.matrix(enemies, places), covers.matrix(places, enemies),
-                    np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64))
-
-
 def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays,
                   moved: FloatArray, enemies: PositionArrays, weapons: list[WeaponName],
                   move_normal: float) -> tuple[FloatArray, FloatArray]:
     """For each place: the best chance a figure with `weapon` has to remove an enemy it
     sees from there (none after a run of more than `move_normal`), and the sum of the
     chances of the enemies that see it to remove it (no cover while running)."""
-    e = exposure(sight, places, enemies, weapons)
-    harm, risk = _harm_and_risk(places.xy, moved, enemies.xy, e.seen, e.their_cover,
-                                e.my_cover, WEAPON_INDEX[weapon], e.their_weapons, INCREMENT,
-                                odds_table(), move_normal)
+    covers, seen = cover_map(sight), sight.visible_matrix_arrays(places, enemies)
+    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
+
+    def run() -> tuple[FloatArray, FloatArray, int]:
+        found: tuple[FloatArray, FloatArray, int] = _harm_and_risk(
+            places.xy, places.section, places.floor, moved, enemies.xy, enemies.section,
+            enemies.floor, seen, covers.grid, WEAPON_INDEX[weapon], their_weapons, INCREMENT,
+            odds_table(), move_normal)
+        return found
+
+    harm, risk, unknown = run()
+    if unknown:
+        covers.ensure(places, enemies)
+        harm, risk, _ = run()
     return harm, risk
 
 
@@ -263,12 +264,22 @@ def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
     harm it can do there less `weights.risk` times the fire it draws, plus shelter for
     cover within reach and, when `goal` gives each place's distance to the goal and the
     distance from `start`, progress for every inch nearer and holding for being in it."""
-    e = exposure(sight, places, enemies, weapons)
+    covers, seen = cover_map(sight), sight.visible_matrix_arrays(places, enemies)
+    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
     left, left_here = goal if goal is not None else (np.empty(0), 0.0)
-    values: FloatArray = _place_values(
-        places.xy, places.section, start.x, start.y, enemies.xy, e.seen, e.their_cover,
-        e.my_cover, WEAPON_INDEX[weapon], e.their_weapons, INCREMENT, odds_table(),
-        move_normal, _reach_grid_of(sight), left, left_here, weights)
+
+    def run() -> tuple[FloatArray, int]:
+        found: tuple[FloatArray, int] = _place_values(
+            places.xy, places.section, places.floor, start.x, start.y, enemies.xy,
+            enemies.section, enemies.floor, seen, covers.grid, WEAPON_INDEX[weapon],
+            their_weapons, INCREMENT, odds_table(), move_normal, _reach_grid_of(sight), left,
+            left_here, weights)
+        return found
+
+    values, unknown = run()
+    if unknown:  # a cell the map's fill did not reach: work it out, then weigh again
+        covers.ensure(places, enemies)
+        values, _ = run()
     return values
 
 
@@ -276,20 +287,28 @@ def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
 def _cover_pairs(grid: Any, axy: Any, asec: Any, afloor: Any, bxy: Any) -> Any:
     """The cover map's entries for every pair, and how many of them are not known yet."""
     n, m = axy.shape[0], bxy.shape[0]
-    floors, nx, ny = grid.shape[1], grid.shape[2], grid.shape[3]
     out = np.empty((n, m), dtype=np.int64)
     unknown = 0
     for a in range(n):
-        fl = min(max(afloor[a], 0), floors - 1)
-        i = min(max(int(axy[a, 0]), 0), nx - 1)
-        j = min(max(int(axy[a, 1]), 0), ny - 1)
         for b in range(m):
-            turn = np.arctan2(bxy[b, 1] - axy[a, 1], bxy[b, 0] - axy[a, 0]) / (2 * np.pi)
-            sector = int(np.floor(turn * SECTORS + 0.5)) % SECTORS
-            out[a, b] = grid[asec[a] + 1, fl, i, j, sector]
+            out[a, b] = _cover_at(grid, axy[a, 0], axy[a, 1], asec[a], afloor[a],
+                                  bxy[b, 0], bxy[b, 1])
             if out[a, b] == UNKNOWN:
                 unknown += 1
     return out, unknown
+
+
+@jit_inline
+def _cover_at(grid: Any, x: float, y: float, section: int, floor: int, fx: float,
+              fy: float) -> int:
+    """The cover map's cell for a figure at (x, y) in `section` on `floor` against fire
+    from (fx, fy)."""
+    fl = min(max(floor, 0), grid.shape[1] - 1)
+    i = min(max(int(x), 0), grid.shape[2] - 1)
+    j = min(max(int(y), 0), grid.shape[3] - 1)
+    turn = np.arctan2(fy - y, fx - x) / (2 * np.pi)
+    sector = int(np.floor(turn * SECTORS + 0.5)) % SECTORS
+    return int(grid[section + 1, fl, i, j, sector])
 
 
 @jit
@@ -298,55 +317,70 @@ def _steps(distance: float, increment: float) -> int:
 
 
 @jit
-def _harm_and_risk(pxy: Any, moved: Any, exy: Any, seen: Any, their_cover: Any,
-                   my_cover: Any, weapon: int, their_weapons: Any, increment: Any,
+def _harm_and_risk(pxy: Any, psec: Any, pfl: Any, moved: Any, exy: Any, esec: Any, efl: Any,
+                   seen: Any, grid: Any, weapon: int, their_weapons: Any, increment: Any,
                    table: Any, move_normal: float) -> Any:
     n = pxy.shape[0]
     harm = np.zeros(n)
     risk = np.zeros(n)
+    unknown = 0
     for a in range(n):
-        harm[a], risk[a] = _harm_and_risk_at(a, pxy, moved[a], exy, seen, their_cover,
-                                             my_cover, weapon, their_weapons, increment,
-                                             table, move_normal)
-    return harm, risk
+        harm[a], risk[a], missing = _harm_and_risk_at(
+            a, pxy, psec, pfl, moved[a], exy, esec, efl, seen, grid, weapon, their_weapons,
+            increment, table, move_normal)
+        unknown += missing
+    return harm, risk, unknown
 
 
 @jit_inline
-def _harm_and_risk_at(a: int, pxy: Any, moved: float, exy: Any, seen: Any, their_cover: Any,
-                      my_cover: Any, weapon: int, their_weapons: Any, increment: Any,
-                      table: Any, move_normal: float) -> Any:
+def _harm_and_risk_at(a: int, pxy: Any, psec: Any, pfl: Any, moved: float, exy: Any,
+                      esec: Any, efl: Any, seen: Any, grid: Any, weapon: int,
+                      their_weapons: Any, increment: Any, table: Any,
+                      move_normal: float) -> Any:
+    """Harm and risk at place a, and how many cover cells it needed that are unknown
+    (then the values are not to be used)."""
     running = moved > move_normal
     moving = 1 if moved > 0 else 0
     harm = 0.0
     risk = 0.0
+    unknown = 0
+    x, y = pxy[a, 0], pxy[a, 1]
     for b in range(exy.shape[0]):
         if not seen[a, b]:
             continue
-        gap = np.hypot(pxy[a, 0] - exy[b, 0], pxy[a, 1] - exy[b, 1])
+        theirs = _cover_at(grid, exy[b, 0], exy[b, 1], esec[b], efl[b], x, y)
+        mine = _cover_at(grid, x, y, psec[a], pfl[a], exy[b, 0], exy[b, 1])
+        if theirs == UNKNOWN or mine == UNKNOWN:
+            unknown += 1
+            continue
+        gap = np.hypot(x - exy[b, 0], y - exy[b, 1])
         if not running:
             steps = _steps(gap, increment[weapon])
-            harm = max(harm, table[weapon, steps, their_cover[b, a], 0, moving])
+            harm = max(harm, table[weapon, steps, theirs, 0, moving])
         w = their_weapons[b]
-        cover = 0 if running else my_cover[a, b]
+        cover = 0 if running else mine
         risk += table[w, _steps(gap, increment[w]), cover, moving, 0]
-    return harm, risk
+    return harm, risk, unknown
 
 
 @jit
-def _place_values(pxy: Any, psec: Any, fx: float, fy: float, exy: Any, seen: Any,
-                  their_cover: Any, my_cover: Any, weapon: int, their_weapons: Any,
+def _place_values(pxy: Any, psec: Any, pfl: Any, fx: float, fy: float, exy: Any, esec: Any,
+                  efl: Any, seen: Any, grid: Any, weapon: int, their_weapons: Any,
                   increment: Any, table: Any, move_normal: float, reach: Any, left: Any,
                   left_here: float, weights: Any) -> Any:
     n = pxy.shape[0]
     out = np.empty(n)
+    unknown = 0
     for a in range(n):
         moved = np.hypot(pxy[a, 0] - fx, pxy[a, 1] - fy)
-        harm, risk = _harm_and_risk_at(a, pxy, moved, exy, seen, their_cover, my_cover,
-                                       weapon, their_weapons, increment, table, move_normal)
+        harm, risk, missing = _harm_and_risk_at(
+            a, pxy, psec, pfl, moved, exy, esec, efl, seen, grid, weapon, their_weapons,
+            increment, table, move_normal)
+        unknown += missing
         value = harm - weights[0] * risk
         value += weights[1] * (1.0 if _reach_at(reach, pxy[a, 0], pxy[a, 1], psec[a]) else 0.0)
         if left.shape[0]:
             value += weights[2] * (left_here - left[a])
             value += weights[3] * (1.0 if left[a] == 0 else 0.0)
         out[a] = value
-    return out
+    return out, unknown
