@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import hypot, inf
+from math import hypot, inf, sqrt
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry import Polygon
 
-from fibua.battlefield.geometry import jit
+from fibua.battlefield.geometry import jit, jit_inline
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import PositionArrays, SightEngine
 
@@ -107,7 +107,8 @@ class DistanceField:
         i = min(self.nx - 1, max(0, int(pos.x / self.step)))
         j = min(self.ny - 1, max(0, int(pos.y / self.step)))
         cell = self._cells[i][j]
-        return self._dist[i][j] + hypot(pos.x - cell.x, pos.y - cell.y)
+        dx, dy = pos.x - cell.x, pos.y - cell.y
+        return self._dist[i][j] + sqrt(dx * dx + dy * dy)  # as `_span`, to the last bit
 
     def distances(self, places: PositionArrays) -> FloatArray:
         """`distance` for many places at once."""
@@ -164,6 +165,13 @@ class DistanceField:
         return sum(1 for column in self._dist for d in column if d < inf)
 
 
+@jit_inline
+def _span(dx: float, dy: float) -> float:
+    # plain square root, not hypot: Python's and the compiled hypot may differ in the last
+    # bit, and one point must get the same distance alone as in a batch
+    return float(np.sqrt(dx * dx + dy * dy))
+
+
 @jit
 def _grid_distances(dist: Any, xy: Any, step: float) -> Any:
     """Distance of each point to its cell's centre plus the cell's distance."""
@@ -172,5 +180,5 @@ def _grid_distances(dist: Any, xy: Any, step: float) -> Any:
     for k in range(xy.shape[0]):
         i = min(max(int(xy[k, 0] / step), 0), nx - 1)
         j = min(max(int(xy[k, 1] / step), 0), ny - 1)
-        out[k] = dist[i, j] + np.hypot(xy[k, 0] - (i + 0.5) * step, xy[k, 1] - (j + 0.5) * step)
+        out[k] = dist[i, j] + _span(xy[k, 0] - (i + 0.5) * step, xy[k, 1] - (j + 0.5) * step)
     return out

@@ -154,8 +154,8 @@ class Tactician:
                  if f.alive and (self.units is None or f.id in self.units)]
         if view.goal is None:
             return alive
-        goal = view.goal
-        return sorted(alive, key=lambda f: goal.distance(f.pos))
+        left = view.goal.distances(view.sight.position_arrays([f.pos for f in alive])).tolist()
+        return [alive[k] for k in sorted(range(len(alive)), key=left.__getitem__)]
 
     # ------------------------------------------------------------------ fire
 
@@ -290,13 +290,14 @@ class Tactician:
         if len(view.goal_sections) < 2:
             return {}
         load = {s: 0 for s in view.goal_sections}
+        places = view.sight.position_arrays([f.pos for f in leading])
+        walks = {s: section_field(view.sight, s).distances(places).tolist() for s in load}
         rooms = {}
-        for f in leading:
+        for k, f in enumerate(leading):
             if f.pos.section in load:
                 load[f.pos.section] += 1
                 continue
-            best = min(load, key=lambda s: section_field(view.sight, s).distance(f.pos)
-                       + ROOM_LOAD * load[s])
+            best = min(load, key=lambda s: walks[s][k] + ROOM_LOAD * load[s])
             rooms[f.id] = best
             load[best] += 1
         return rooms
