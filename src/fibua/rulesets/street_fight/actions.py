@@ -101,7 +101,7 @@ def _trace(
     descend = 0
     legs: list[Position] = []
     for x, y in points:
-        section = sight.section_at((x, y))
+        section = section_at(sight, x, y)
         if section != here.section and here.floor > 0:
             descend += here.floor
             length += FLOOR_CHANGE_COST * here.floor
@@ -119,6 +119,13 @@ def _trace(
         length += FLOOR_CHANGE_COST * abs(here.floor - legs[-1].floor)
         legs[-1] = here
     return MovePlan(tuple(legs), length, descend)
+
+
+@lru_cache(maxsize=1 << 14)
+def section_at(sight: SightEngine, x: float, y: float) -> str | None:
+    """`sight.section_at((x, y))`, remembered: the computer asks about the same places
+    order after order, and a map's sections never move."""
+    return sight.section_at((x, y))
 
 
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
