@@ -196,7 +196,7 @@ def _short_of_contact(state: StreetFightState, figure: Figure, a: Position,
     for k in range(steps - 1, -1, -1):
         x = round(a.x + (b.x - a.x) * k / steps, 2)
         y = round(a.y + (b.y - a.y) * k / steps, 2)
-        section = state.sight.section_at((x, y))
+        section = section_at(state.sight, x, y)
         spot = Position(x, y, section, b.floor if section == b.section else a.floor)
         if all(e.pos.distance(spot) > CONTACT for e in enemies):
             return spot
@@ -449,7 +449,7 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
             not 0 < radius <= OVERWATCH_AREA_MAX_RADIUS:
         raise IllegalOrder(f"radius must be a number over 0 and at most "
                            f"{OVERWATCH_AREA_MAX_RADIUS:g} in", code="bad-parameter")
-    target = Position(x, y, state.sight.section_at((x, y)))
+    target = Position(x, y, section_at(state.sight, x, y))
     if not state.sight.visible(figure.pos, target):
         raise IllegalOrder(f"{figure.name} cannot see ({x:g}, {y:g})", code="unseen-point")
     return Overwatch(x, y, float(radius), radius > OVERWATCH_POINT_RADIUS)
