@@ -162,6 +162,8 @@ class Roll:
 
     @property
     def total(self) -> int:
+        if not self.modifiers:
+            return self.value
         return self.value + sum(m.value for m in self.modifiers)
 
     @property
@@ -234,7 +236,9 @@ def roll(
 ) -> Roll:
     """Roll `notation` for `purpose`; zero-valued modifiers are dropped from the record."""
     dice = parse_dice(notation)
-    faces = tuple(rng.face(dice) for _ in range(dice.count))
-    kept = tuple(m for m in modifiers if m.value)
+    # most rolls are one die with no modifier: no generator for those
+    faces = (rng.face(dice),) if dice.count == 1 else tuple(
+        rng.face(dice) for _ in range(dice.count))
+    kept = tuple(m for m in modifiers if m.value) if modifiers else ()
     value = dice.value_of(list(faces))
     return Roll(purpose, notation, faces, value, kept, need, at_most, basis)

@@ -4,17 +4,23 @@ carried out. Moves and fire can trigger enemy overwatch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from functools import lru_cache
+from itertools import combinations, pairwise
 from math import ceil, hypot
 from typing import Any
 
-from fibua.battlefield.model import ObstacleKind, Position
+from fibua.battlefield.model import ObstacleKind, Point, Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fight.contact import engaged, in_contact
-from fibua.rulesets.street_fight.cover import has_cover_nearby, has_half_cover
+from fibua.rulesets.street_fight.cover import (
+    Segment,
+    has_cover_nearby,
+    has_half_cover,
+    segments_near,
+)
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind
@@ -31,6 +37,7 @@ from fibua.rulesets.street_fight.tables import (
 CROWDING = 0.25  # inches: two friendly figures cannot stand closer than this
 HALT_STEP = 0.1  # inches: how finely a runner stopping short of an enemy is placed
 UNCLIMBABLE = frozenset({ObstacleKind.HIGH_WALL})
+WALL_SLACK = 1e-6  # inches: the points of a path lie this close to its line, rounding aside
 
 
 def _require_phase(state: StreetFightState, phase: Phase, kind: str) -> None:
@@ -94,7 +101,7 @@ def _trace(
     descend = 0
     legs: list[Position] = []
     for x, y in points:
-        section = sight.section_at((x, y))
+        section = section_at(sight, x, y)
         if section != here.section and here.floor > 0:
             descend += here.floor
             length += FLOOR_CHANGE_COST * here.floor
@@ -114,6 +121,13 @@ def _trace(
     return MovePlan(tuple(legs), length, descend)
 
 
+@lru_cache(maxsize=1 << 14)
+def section_at(sight: SightEngine, x: float, y: float) -> str | None:
+    """`sight.section_at((x, y))`, remembered: the computer asks about the same places
+    order after order, and a map's sections never move."""
+    return sight.section_at((x, y))
+
+
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing)."""
@@ -123,6 +137,24 @@ def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     if wall is not None:
         return f"the high wall {wall.id!r} cannot be climbed"
     return None
+
+
+def walls_near(sight: SightEngine, a: Point, b: Point) -> list[Segment]:
+    """The building walls and high walls within WALL_SLACK of the segment ab: a leg along ab
+    where there are none is never blocked, whatever the floors. For the many short legs
+    of one straight path, found once."""
+    return segments_near(_barriers(sight), a, b, WALL_SLACK)
+
+
+@lru_cache(maxsize=64)
+def _barriers(sight: SightEngine) -> tuple[Segment, ...]:
+    """Every building wall and high wall: the map never changes (a collapsed section only
+    loses walls)."""
+    battlefield = sight.battlefield
+    lines = [pairwise((*s.footprint, s.footprint[0]))
+             for s in map(battlefield.section, battlefield.section_ids)]
+    lines += [pairwise(o.points) for o in battlefield.obstacles if o.kind in UNCLIMBABLE]
+    return tuple(wall for line in lines for wall in line)
 
 
 def _change_floor(state: StreetFightState, here: Position, floor: Any) -> Position:
@@ -164,7 +196,7 @@ def _short_of_contact(state: StreetFightState, figure: Figure, a: Position,
     for k in range(steps - 1, -1, -1):
         x = round(a.x + (b.x - a.x) * k / steps, 2)
         y = round(a.y + (b.y - a.y) * k / steps, 2)
-        section = state.sight.section_at((x, y))
+        section = section_at(state.sight, x, y)
         spot = Position(x, y, section, b.floor if section == b.section else a.floor)
         if all(e.pos.distance(spot) > CONTACT for e in enemies):
             return spot
@@ -417,7 +449,7 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
             not 0 < radius <= OVERWATCH_AREA_MAX_RADIUS:
         raise IllegalOrder(f"radius must be a number over 0 and at most "
                            f"{OVERWATCH_AREA_MAX_RADIUS:g} in", code="bad-parameter")
-    target = Position(x, y, state.sight.section_at((x, y)))
+    target = Position(x, y, section_at(state.sight, x, y))
     if not state.sight.visible(figure.pos, target):
         raise IllegalOrder(f"{figure.name} cannot see ({x:g}, {y:g})", code="unseen-point")
     return Overwatch(x, y, float(radius), radius > OVERWATCH_POINT_RADIUS)

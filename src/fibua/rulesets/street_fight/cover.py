@@ -11,6 +11,7 @@ Degrees are counted in quarters (0, 1 = 1/4, 2 = 1/2, 3 = 3/4):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 from math import hypot
@@ -60,6 +61,48 @@ def has_half_cover(sight: SightEngine, firer: Position, target: Position) -> boo
                for obstacle, along in sight.obstacles_crossed(firer.point, target.point))
 
 
+#: inches of slack when ruling cover out by distance: `has_half_cover` measures along the
+#: line of fire in ordinary float arithmetic
+REACH_SLACK = 1e-6
+
+
+Segment = tuple[Point, Point]
+
+
+def half_cover_near(sight: SightEngine, a: Point, b: Point) -> list[Segment]:
+    """The segments of obstacles worth 1/2 within COVER_REACH of the segment ab: a spot on
+    ab out in the open farther than that from all of them has no 1/2 cover from any side
+    (see `may_have_half_cover`). For the many spots of one straight path, found once."""
+    return segments_near(_half_cover_segments(sight), a, b, COVER_REACH + REACH_SLACK)
+
+
+def segments_near(segments: Sequence[Segment], a: Point, b: Point, reach: float) -> list[Segment]:
+    """The segments within `reach` of the segment ab (bounding boxes first: most are far)."""
+    low_x, high_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+    low_y, high_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+    return [(c, d) for c, d in segments
+            if min(c[0], d[0]) <= high_x and max(c[0], d[0]) >= low_x
+            and min(c[1], d[1]) <= high_y and max(c[1], d[1]) >= low_y
+            and segment_distance(a, b, c, d) <= reach]
+
+
+def may_have_half_cover(obstacles: list[Segment], spot: Position) -> bool:
+    """False when `has_half_cover` is surely False for the spot from any firer: it is out
+    in the open, farther than COVER_REACH from the obstacles worth 1/2 near it (those of
+    `half_cover_near`). Rough ground never gives 1/2."""
+    if spot.section is not None or GROUND_COVER_MAX >= 2:
+        return True
+    reach = COVER_REACH + REACH_SLACK
+    return any(_point_segment_distance(spot.point, a, b) <= reach for a, b in obstacles)
+
+
+@lru_cache(maxsize=64)
+def _half_cover_segments(sight: SightEngine) -> tuple[Segment, ...]:
+    """The segments of the obstacles worth at least 1/2: the map never changes."""
+    return tuple(pair for obstacle in sight.battlefield.obstacles
+                 if OBSTACLE_COVER[obstacle.kind] >= 2 for pair in pairwise(obstacle.points))
+
+
 def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int:
     assert target.section is not None
     best = 0
@@ -106,6 +149,15 @@ def has_cover_nearby(sight: SightEngine, pos: Position) -> bool:
             if _point_segment_distance(pos.point, a, b) <= COVER_REACH:
                 return True
     return False
+
+
+def segment_distance(a: Point, b: Point, c: Point, d: Point) -> float:
+    """The shortest distance between segments ab and cd: 0 when they cross, else from an
+    end of one to the other."""
+    if _segments_cross(*a, *b, *c, *d):
+        return 0.0
+    return min(_point_segment_distance(a, c, d), _point_segment_distance(b, c, d),
+               _point_segment_distance(c, a, b), _point_segment_distance(d, a, b))
 
 
 def _point_segment_distance(

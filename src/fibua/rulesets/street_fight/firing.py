@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from fibua.core.dice import Modifier, roll
 from fibua.rulesets.street_fight.cover import cover_quarters
 from fibua.rulesets.street_fight.knowledge import record_casualty, refresh_sight
-from fibua.rulesets.street_fight.shooting import OverwatchKind, Situation, hit_basis, hit_chance
+from fibua.rulesets.street_fight.shooting import (
+    OverwatchKind,
+    Situation,
+    chance_of,
+    hit_basis,
+    hit_terms,
+)
 from fibua.rulesets.street_fight.state import Figure, StreetFightState
 
 
@@ -59,7 +65,8 @@ def shot_odds(
     spread: float = 0.0,
 ) -> ShotOdds:
     s = situation(state, firer, target, overwatch, spread)
-    return ShotOdds(s, hit_chance(s), hit_basis(s))
+    terms = hit_terms(s)
+    return ShotOdds(s, chance_of(terms), hit_basis(s, terms))
 
 
 def fire_round(state: StreetFightState, firer: Figure, target: Figure, odds: ShotOdds) -> bool:

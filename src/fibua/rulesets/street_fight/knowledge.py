@@ -4,6 +4,10 @@ was last seen. Everything a side is told about the enemy passes through here."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
 
 
@@ -13,53 +17,71 @@ def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
     state.version += 1
     for figure in changed:
         _refresh_lines(state, figure)
-    seen = _seen_by_side(state)
     for side in state.sides:
-        _update_side(state, side, seen[side])
+        _update_side(state, side)
 
 
 def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
     """Sight lines between the figure and every enemy; none to or from a fallen figure."""
-    enemies = state.roster(state.enemy_of(figure.side))
-    looked_at = [e for e in enemies if e.alive] if figure.alive else []
+    enemy_side = state.enemy_of(figure.side)
+    looked_at = [e for e in state.roster(enemy_side) if e.alive] if figure.alive else []
     visible: set[str] = set()
     if looked_at:
-        row = state.sight.visible_matrix([figure.pos], [e.pos for e in looked_at])[0]
+        sight = state.sight
+        here = _one_position(sight, figure.pos)
+        row = sight.visible_matrix_arrays(here, _side_arrays(state, enemy_side, looked_at))[0]
         visible = {e.id for e, v in zip(looked_at, row.tolist(), strict=True) if v}
+    lines = state.lines
     fid = figure.id
-    for enemy in enemies:
-        key = (fid, enemy.id) if fid < enemy.id else (enemy.id, fid)
-        state.los[key] = enemy.id in visible
+    # lines are kept both ways, so a side's view of an enemy is found from the enemy
+    for other in lines.get(fid, set()) - visible:
+        lines[other].discard(fid)
+    for other in visible:
+        lines.setdefault(other, set()).add(fid)
+    lines[fid] = visible
 
 
-def _seen_by_side(state: StreetFightState) -> dict[str, set[str]]:
-    """The enemy figures each side's living figures can see now."""
-    seen: dict[str, set[str]] = {side: set() for side in state.sides}
-    figures = state.figures
-    for (a, b), visible in state.los.items():
-        if visible and figures[a].alive and figures[b].alive:
-            seen[figures[a].side].add(b)
-            seen[figures[b].side].add(a)
-    return seen
+def _one_position(sight: SightEngine, p: Position) -> PositionArrays:
+    """`sight.position_arrays([p])`, made directly: one is made for every move."""
+    return PositionArrays(np.array(((p.x, p.y),), dtype=np.float64),
+                          np.array((sight.section_index(p.section),), dtype=np.int64),
+                          np.array((p.floor,), dtype=np.int64))
 
 
-def _update_side(state: StreetFightState, side: str, seen: set[str]) -> None:
+def _side_arrays(state: StreetFightState, side: str, figures: list[Figure]) -> PositionArrays:
+    """The positions of a side's living figures as the sight engine's arrays, made again
+    only when one of them has moved or fallen."""
+    positions = tuple(f.pos for f in figures)
+    kept = state.sight_arrays.get(side)
+    if kept is not None and kept[0] == positions:
+        return kept[1]
+    arrays = state.sight.position_arrays(positions)
+    state.sight_arrays[side] = (positions, arrays)
+    return arrays
+
+
+def _update_side(state: StreetFightState, side: str) -> None:
     memory = state.seen.setdefault(side, {})
+    lines = state.lines
+    # the enemies with a line to one of the side's living figures
+    seen: set[str] = set().union(*[lines.get(f.id, ()) for f in state.roster(side) if f.alive])
     for enemy in state.roster(state.enemy_of(side)):
         if not enemy.alive:
             continue
-        now = enemy.id in seen
         known = memory.get(enemy.id)
-        if now:
-            moved = known is None or (known.x, known.y, known.floor) != (
-                enemy.pos.x, enemy.pos.y, enemy.pos.floor)
-            if known is None or not known.visible or moved:
+        if enemy.id in seen:
+            if known is None or not known.visible or _moved_since(known, enemy):
                 memory[enemy.id] = _sighting(state, enemy)
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
             known.visible = False
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
+
+
+def _moved_since(known: Sighting, enemy: Figure) -> bool:
+    p = enemy.pos
+    return known.x != p.x or known.y != p.y or known.floor != p.floor
 
 
 def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[str, ...]) -> None:

@@ -8,9 +8,13 @@ from math import ceil, hypot
 
 from fibua.battlefield.model import Position
 from fibua.core.dice import roll
-from fibua.rulesets.street_fight.actions import leg_blocked
+from fibua.rulesets.street_fight.actions import leg_blocked, walls_near
 from fibua.rulesets.street_fight.contact import engaged
-from fibua.rulesets.street_fight.cover import has_half_cover
+from fibua.rulesets.street_fight.cover import (
+    half_cover_near,
+    has_half_cover,
+    may_have_half_cover,
+)
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import MORALE_LOSS_FRACTION, MOVE_MAX
@@ -77,15 +81,22 @@ def _flee(state: StreetFightState, source: Position, start: Position, ux: float,
           uy: float) -> tuple[Position, bool]:
     """Step away from the source until sheltered; cornered (a wall, the table's edge) it
     shelters where it is. Returns where it stops and whether it is safe there."""
+    sight = state.sight
     steps = int(MOVE_MAX / FALL_BACK_STEP)
     path = _escape_path(state, start, ux, uy, steps)
     seen = _seen_from(state, source, path)
+    # most paths cross open ground: the walls and cover along them are found once, and
+    # a step with none near needs no question to the sight engine
+    end = path[-1].point if path else start.point
+    walls = walls_near(sight, start.point, end)
+    cover = half_cover_near(sight, start.point, end)
     here = start
     for there, visible in zip(path, seen, strict=True):
-        if leg_blocked(state.sight, here, there):
+        if walls and leg_blocked(sight, here, there):
             return here, True
         here = there
-        if not visible or has_half_cover(state.sight, source, here):
+        if not visible or (may_have_half_cover(cover, here)
+                           and has_half_cover(sight, source, here)):
             return here, True
     return here, len(path) < steps
 

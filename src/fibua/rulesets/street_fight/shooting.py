@@ -3,6 +3,7 @@ the game and by the odds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import ceil
@@ -20,6 +21,7 @@ from fibua.rulesets.street_fight.tables import (
     RANGE_STEP,
     SPREAD_STEP,
     WEAPONS,
+    Weapon,
     WeaponName,
 )
 
@@ -71,33 +73,46 @@ OVERWATCH_PENALTY = {
 }
 
 
+def _weapon_of(s: Situation) -> Weapon:
+    return WEAPONS[s.weapon]
+
+
+#: how each term of the chance is named, in the order of `hit_terms`
+_TERM_NAMES: tuple[Callable[[Situation], str], ...] = (
+    lambda s: "base",
+    lambda s: (f"range {increments(s.range, _weapon_of(s).increment)} x "
+               f"{_weapon_of(s).increment}in"),
+    lambda s: f"cover {s.cover}/4",
+    lambda s: "moving target",
+    lambda s: "moving firer",
+    lambda s: f"aiming {min(s.aim, AIM_MAX_TURNS)} turns",
+    lambda s: f"{_weapon_of(s).title} bonus",
+    lambda s: "overwatch, large area" if s.overwatch is OverwatchKind.AREA else "overwatch",
+    lambda s: f"spread over {increments(s.spread, 1)}in",
+)
+
+
 def term_names(s: Situation) -> tuple[str, ...]:
-    weapon = WEAPONS[s.weapon]
-    return (
-        "base",
-        f"range {increments(s.range, weapon.increment)} x {weapon.increment}in",
-        f"cover {s.cover}/4",
-        "moving target",
-        "moving firer",
-        f"aiming {min(s.aim, AIM_MAX_TURNS)} turns",
-        f"{weapon.title} bonus",
-        "overwatch, large area" if s.overwatch is OverwatchKind.AREA else "overwatch",
-        f"spread over {increments(s.spread, 1)}in",
-    )
+    return tuple(name(s) for name in _TERM_NAMES)
 
 
-def hit_basis(s: Situation) -> tuple[Modifier, ...]:
-    """Every term of the chance to hit, by name, the base included (zero terms left out)."""
-    return tuple(
-        Modifier(name, value)
-        for i, (name, value) in enumerate(zip(term_names(s), hit_terms(s), strict=True))
-        if value or i == 0
-    )
+def hit_basis(s: Situation, terms: Sequence[int] | None = None) -> tuple[Modifier, ...]:
+    """Every term of the chance to hit, by name, the base included (zero terms left out).
+    `terms` are the situation's `hit_terms` when already worked out; only the terms kept
+    are named, as every shot is recorded."""
+    values = hit_terms(s) if terms is None else terms
+    return tuple(Modifier(_TERM_NAMES[i](s), value) for i, value in enumerate(values)
+                 if value or i == 0)
 
 
 def hit_chance(s: Situation) -> int:
     """Percent chance that one shot (one round) hits, clamped to 0..100."""
-    return max(0, min(100, sum(hit_terms(s))))
+    return chance_of(hit_terms(s))
+
+
+def chance_of(terms: Sequence[int]) -> int:
+    """The chance the terms of `hit_terms` add up to, clamped to 0..100."""
+    return max(0, min(100, sum(terms)))
 
 
 def kill_chance(weapon: WeaponName) -> float:

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from fibua.battlefield.model import Battlefield, Position
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.dice import Rng
 from fibua.core.events import Event
 from fibua.core.orders import Order
@@ -133,8 +133,8 @@ class StreetFightState:
     phase: Phase = Phase.MOVE
     initiative: list[str] = field(default_factory=list)  # sides, first to act first
     acting: int = 0  # index into initiative for the current phase
-    #: line of sight between figures of opposite sides, (a, b) with a < b
-    los: dict[tuple[str, str], bool] = field(default_factory=dict)
+    #: line of sight: for each figure, the enemy figures it sees (and that see it)
+    lines: dict[str, set[str]] = field(default_factory=dict)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
@@ -146,6 +146,10 @@ class StreetFightState:
     briefings: dict[str, Any] = field(default_factory=dict)
     _rosters: dict[str, list[Figure]] = field(default_factory=dict, init=False, repr=False)
     _roster_size: int = field(default=-1, init=False, repr=False)
+    #: per side, its living figures' positions and those positions as the sight engine's
+    #: arrays: a side's figures stand still while the other side moves
+    sight_arrays: dict[str, tuple[tuple[Position, ...], PositionArrays]] = field(
+        default_factory=dict, init=False, repr=False)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
@@ -168,7 +172,7 @@ class StreetFightState:
         return self._rosters.get(side, [])
 
     def can_see(self, a: str, b: str) -> bool:
-        return self.los.get((a, b) if a < b else (b, a), False)
+        return b in self.lines.get(a, ())
 
     @property
     def acting_side(self) -> str | None:

@@ -72,13 +72,16 @@ def _open_side_phase(state: StreetFightState) -> None:
 
 def can_act(state: StreetFightState, figure: Figure) -> bool:
     """Whether the figure can still be given any order in the current phase."""
-    if not figure.steady or engaged(state, figure):
+    if not figure.steady:
         return False
     if state.phase is Phase.MOVE:
-        return figure.moved == 0 and figure.overwatch is None and not figure.took_cover
-    return not figure.fired and not figure.ran and figure.overwatch is None and (
-        figure.arms.moves_and_fires or not figure.counts_as_moving
-    )
+        ready = figure.moved == 0 and figure.overwatch is None and not figure.took_cover
+    else:
+        ready = not figure.fired and not figure.ran and figure.overwatch is None and (
+            figure.arms.moves_and_fires or not figure.counts_as_moving
+        )
+    # close combat is looked for last: it scans the enemies
+    return ready and not engaged(state, figure)
 
 
 def end_turn(state: StreetFightState) -> None:

@@ -92,7 +92,7 @@ def observe(state: StreetFightState, side: str) -> SideView:
         phase=state.phase,
         to_act=state.acting_side,
         initiative=tuple(state.initiative),
-        own=tuple(_copy_figure(f) for f in state.figures.values() if f.side == side),
+        own=tuple(map(_copy_figure, state.roster(side))),
         enemies=tuple((i, _copy_sighting(s)) for i, s in sorted(memory.items())),
         sight=state.sight,
         goal=brief.goal,
