@@ -4,10 +4,7 @@ was last seen. Everything a side is told about the enemy passes through here."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from fibua.battlefield.model import Position
-from fibua.battlefield.sight import PositionArrays, SightEngine
+from fibua.battlefield.sight import PositionArrays
 from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
 
 
@@ -28,7 +25,7 @@ def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
     visible: set[str] = set()
     if looked_at:
         sight = state.sight
-        here = _one_position(sight, figure.pos)
+        here = sight.position_arrays([figure.pos])
         row = sight.visible_matrix_arrays(here, _side_arrays(state, enemy_side, looked_at))[0]
         visible = {e.id for e, v in zip(looked_at, row.tolist(), strict=True) if v}
     lines = state.lines
@@ -39,13 +36,6 @@ def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
     for other in visible:
         lines.setdefault(other, set()).add(fid)
     lines[fid] = visible
-
-
-def _one_position(sight: SightEngine, p: Position) -> PositionArrays:
-    """`sight.position_arrays([p])`, made directly: one is made for every move."""
-    return PositionArrays(np.array(((p.x, p.y),), dtype=np.float64),
-                          np.array((sight.section_index(p.section),), dtype=np.int64),
-                          np.array((p.floor,), dtype=np.int64))
 
 
 def _side_arrays(state: StreetFightState, side: str, figures: list[Figure]) -> PositionArrays:
