@@ -196,14 +196,16 @@ class Tactician:
         paths = self._advance_paths(view, f, quiet)
         # the spots and the ends of the advances weighed in one batch
         scores = self._place_scores(view, f, _with_ends(view, spots, paths), threats)
-        here = float(scores[0])
+        # plain floats from here on: a handful of values, read one by one
+        values = scores.tolist()
+        here = values[0]
+        places = spots.xy.tolist()
         options: list[tuple[Order, float]] = []
-        spot_scores = scores[:len(spots.xy)]
-        for k in np.flatnonzero(spot_scores[1:] > here + 0.02):
-            x, y = spots.xy[k + 1]
-            options.append((Order(self.side, "move", f.id, {"to": [float(x), float(y)]}),
-                            1 + float(spot_scores[k + 1]) - here))
-        for path, score in zip(paths, scores[len(spots.xy):].tolist(), strict=True):
+        for k in range(1, len(places)):
+            if values[k] > here + 0.02:
+                options.append((Order(self.side, "move", f.id, {"to": places[k]}),
+                                1 + values[k] - here))
+        for path, score in zip(paths, values[len(places):], strict=True):
             route = [[round(x, 2), round(y, 2)] for x, y in path]
             options.append((Order(self.side, "move", f.id, {"path": route}),
                             1 + score - here + 0.01))
