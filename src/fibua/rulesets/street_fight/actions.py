@@ -101,12 +101,11 @@ def _trace(
     descend = 0
     legs: list[Position] = []
     for x, y in points:
-        section = section_at(sight, x, y)
-        if section != here.section and here.floor > 0:
+        start, there = leg_to(sight, here, x, y)
+        if start is not here:
             descend += here.floor
             length += FLOOR_CHANGE_COST * here.floor
-            here = Position(here.x, here.y, here.section, 0)
-        there = Position(x, y, section, here.floor if section == here.section else 0)
+            here = start
         blocked = leg_blocked(sight, here, there)
         if blocked:
             raise IllegalOrder(f"cannot move from ({here.x:g}, {here.y:g}) to ({x:g}, {y:g}): "
@@ -119,6 +118,15 @@ def _trace(
         length += FLOOR_CHANGE_COST * abs(here.floor - legs[-1].floor)
         legs[-1] = here
     return MovePlan(tuple(legs), length, descend)
+
+
+def leg_to(sight: SightEngine, here: Position, x: float, y: float) -> tuple[Position, Position]:
+    """Where a straight leg from `here` to (x, y) starts and ends: a figure leaving its
+    section from an upper floor first goes down to the ground."""
+    section = section_at(sight, x, y)
+    if section != here.section and here.floor > 0:
+        here = Position(here.x, here.y, here.section, 0)
+    return here, Position(x, y, section, here.floor if section == here.section else 0)
 
 
 @lru_cache(maxsize=1 << 14)

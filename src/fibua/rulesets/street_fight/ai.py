@@ -24,7 +24,7 @@ from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
-from fibua.rulesets.street_fight.actions import leg_blocked
+from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -135,7 +135,7 @@ class Tactician:
             options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
                        else self._move_options(view, figure, threats))
             for order, score in sorted(options, key=lambda c: -c[1]):
-                if score > 0 and allowed(legal, order):
+                if score > 0 and not _walled_off(view, figure, order) and allowed(legal, order):
                     return order
         return Order(self.side, "end")
 
@@ -255,7 +255,11 @@ class Tactician:
         a fight a friend is already locked in (each extra attacker costs the enemy 1).
         Several places round the enemy are offered, so friends joining the same fight do
         not crowd each other out."""
-        for t in sorted(threats, key=lambda t: t.pos.distance(f.pos)):
+        x, y = f.pos.x, f.pos.y
+        # most decisions have no visible enemy within a move: those need no sorting
+        near = [t for t in threats if t.visible and abs(t.pos.x - x) <= MOVE_NORMAL
+                and abs(t.pos.y - y) <= MOVE_NORMAL]
+        for t in sorted(near, key=lambda t: t.pos.distance(f.pos)):
             gap = f.pos.distance(t.pos)
             climb = FLOOR_CHANGE_COST * abs(t.pos.floor - f.pos.floor)
             if not t.visible or gap + climb > MOVE_NORMAL or _in_contact(view, f.pos, t.pos):
@@ -396,6 +400,16 @@ class Tactician:
         x, y = points.xy[int(np.argmin(np.where(seen, gaps, np.inf)))]
         return Order(self.side, "overwatch", f.id,
                      {"point": [float(x), float(y)], "radius": 3.0}), 1.05
+
+
+def _walled_off(view: SideView, f: Figure, order: Order) -> bool:
+    """A move to a spot straight through a wall: the rules would refuse it, and asking
+    them costs several times this test."""
+    to = order.params.get("to")
+    if to is None or "floor" in order.params:
+        return False
+    start, there = leg_to(view.sight, f.pos, to[0], to[1])
+    return leg_blocked(view.sight, start, there) is not None
 
 
 def _in_contact(view: SideView, a: Position, b: Position) -> bool:
