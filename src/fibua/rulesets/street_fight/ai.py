@@ -192,20 +192,20 @@ class Tactician:
     def _move_options(self, view: SideView, f: Figure,
                       threats: Threats) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
-        spots = self._spots(view, f, WALK + RUN if quiet else WALK)
         paths = self._advance_paths(view, f, quiet)
         # the spots and the ends of the advances weighed in one batch
-        scores = self._place_scores(view, f, _with_ends(view, spots, paths), threats)
+        places = self._spots(view, f, WALK + RUN if quiet else WALK, [p[-1] for p in paths])
+        scores = self._place_scores(view, f, places, threats)
         # plain floats from here on: a handful of values, read one by one
         values = scores.tolist()
         here = values[0]
-        places = spots.xy.tolist()
+        spots = places.xy.tolist()[:len(values) - len(paths)]
         options: list[tuple[Order, float]] = []
-        for k in range(1, len(places)):
+        for k in range(1, len(spots)):
             if values[k] > here + 0.02:
-                options.append((Order(self.side, "move", f.id, {"to": places[k]}),
+                options.append((Order(self.side, "move", f.id, {"to": spots[k]}),
                                 1 + values[k] - here))
-        for path, score in zip(paths, values[len(places):], strict=True):
+        for path, score in zip(paths, values[len(spots):], strict=True):
             route = [[round(x, 2), round(y, 2)] for x, y in path]
             options.append((Order(self.side, "move", f.id, {"path": route}),
                             1 + score - here + 0.01))
@@ -217,13 +217,17 @@ class Tactician:
                 options.append(watch)
         return options
 
-    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> PositionArrays:
+    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
+               then: Sequence[tuple[float, float]] = ()) -> PositionArrays:
         """The figure's own place first, then places at each distance in eight headings
-        (turned by a random offset) that lie on the table."""
+        (turned by a random offset) that lie on the table, then the points of `then` (on
+        the ground floor)."""
         table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
         xy = ring_of_places(f.pos.x, f.pos.y, offset, np.array(steps), HEADINGS,
                             table.width, table.height)
+        if then:
+            xy = np.concatenate((xy, np.array(then, dtype=np.float64)))
         section = view.sight.section_indices(xy)
         section[0] = view.sight.section_index(f.pos.section)
         floor = np.zeros(len(xy), dtype=np.int64)
@@ -429,17 +433,6 @@ def _threats(view: SideView) -> Threats:
     ]
     return Threats(known, view.sight.position_arrays([t.pos for t in known]),
                    [t.weapon for t in known])
-
-
-def _with_ends(view: SideView, spots: PositionArrays,
-               paths: list[list[tuple[float, float]]]) -> PositionArrays:
-    """The spots followed by the last point of each path, on the ground floor."""
-    if not paths:
-        return spots
-    ends = np.array([p[-1] for p in paths], dtype=np.float64)
-    return PositionArrays(np.concatenate((spots.xy, ends)),
-                          np.concatenate((spots.section, view.sight.section_indices(ends))),
-                          np.concatenate((spots.floor, np.zeros(len(ends), dtype=np.int64))))
 
 
 def _line_of_fire(view: SideView, at: Position, target: Position) -> tuple[float, int]:
