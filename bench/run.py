@@ -10,6 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from games_bench import measure_games
+from move_bench import measure_moves
 from sight_bench import measure_sight
 
 
@@ -25,6 +26,11 @@ def main() -> None:
     print(f"line of sight: {sight['los_checks_per_s']:,.0f} checks/s, "
           f"{sight['los_speedup_vs_shapely']:,.0f}x plain Shapely")
     figures.update(sight)
+    moves = measure_moves()
+    print(f"move legs: {moves['move_blocked_us']:.1f} us a leg in one call, "
+          f"{moves['move_check_us']:.1f} us by the full move check")
+    figures["move_blocked_us"] = round(moves["move_blocked_us"], 2)
+    figures["move_check_us"] = round(moves["move_check_us"], 2)
     games = measure_games()
     for name, rate in games.items():
         print(f"{name}: {rate:,.1f} complete computer-vs-computer games/s")
