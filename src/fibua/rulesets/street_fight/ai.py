@@ -162,13 +162,16 @@ class Tactician:
     def _fire_options(self, view: SideView, f: Figure,
                       threats: Threats) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
-        visible = [t for t in threats if t.visible and not any(
-            g.alive and _in_contact(view, g.pos, t.pos) for g in view.own)]  # locked
+        own = [g.pos for g in view.own if g.alive]
+        shown = [k for k, t in enumerate(threats) if t.visible
+                 and not any(_in_contact(view, g, t.pos) for g in own)]  # not locked
         # its targets are the enemies this figure sees: the side's sightings, seen from
         # where the figure stands (the rules would refuse any other)
-        if visible:
-            in_sight = view.sight.visible_matrix([f.pos], [t.pos for t in visible])[0]
-            visible = [t for t, seen in zip(visible, in_sight, strict=True) if seen]
+        visible: list[Threat] = []
+        if shown:
+            in_sight = view.sight.visible_matrix_arrays(
+                view.sight.position_arrays([f.pos]), threats.places)[0].tolist()
+            visible = [threats.known[k] for k in shown if in_sight[k]]
         lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
         best = 0.0
         for t, (distance, cover) in zip(visible, lines, strict=True):
