@@ -11,8 +11,9 @@ import pytest
 from fibua.battlefield.model import Position
 from fibua.core.game import Game, play_out
 from fibua.rulesets.street_fight.ai import Tactician, _threats
+from fibua.rulesets.street_fight.knowledge import record_casualty
 from fibua.scenario.loader import load_scenario
-from sf_helpers import figure, forced_game, make_scenario
+from sf_helpers import figure, forced_game, make_scenario, put
 
 SEEDS = range(8)
 AT_LEAST = 6  # of 8
@@ -79,3 +80,41 @@ def test_friends_joining_a_fight_charge_to_different_places() -> None:
     assert Position(x, y).distance(friend) >= 0.4
     assert abs(Position(x, y).distance(enemy) - 0.6) < 0.01
     assert game.ruleset.allows(game.state, first) and score == max(s for _, s in charges)
+
+
+def test_a_side_is_told_when_its_knowledge_of_the_enemy_changes() -> None:
+    """`news` moves when an enemy comes into sight, moves in sight, goes out of sight or
+    falls, and not otherwise: the computer keeps its threats until it moves."""
+    blue = [figure("b1", "rifle", (3, 3)), figure("b2", "rifle", (4, 3))]
+    red = [figure("r1", "rifle", (21, 21))]
+    game = forced_game(make_scenario(blue, red), [2, 1])
+
+    def news() -> int:
+        return game.observe("blue").news
+
+    put(game, "r1", 22, 22)  # behind the house from blue's corner
+    start = news()
+    put(game, "b2", 5, 3)
+    assert news() == start  # nothing new about the enemy
+    put(game, "r1", 8, 3)  # in the open, in sight
+    assert news() == start + 1
+    put(game, "r1", 8, 4)  # moves while seen
+    assert news() == start + 2
+    put(game, "r1", 22, 22)  # out of sight
+    assert news() == start + 3
+    record_casualty(game.state, game.state.figures["r1"], ("blue",))
+    assert news() == start + 4
+
+
+def test_the_computer_works_threats_out_again_only_on_news() -> None:
+    blue = [figure("b1", "rifle", (3, 3))]
+    red = [figure("r1", "rifle", (8, 3))]
+    game = forced_game(make_scenario(blue, red), [2, 1])
+    side = game.to_act()
+    assert side is not None
+    player = Tactician(side, 1)
+    first = player._known_threats(game.observe(side))
+    assert player._known_threats(game.observe(side)) is first  # nothing new: kept
+    game.state.news[side] = game.observe(side).news + 1
+    again = player._known_threats(game.observe(side))
+    assert again is not first and again.known == first.known

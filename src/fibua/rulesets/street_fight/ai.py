@@ -108,6 +108,7 @@ class Tactician:
         self._done: set[str] = set()  # figures already given their order (or left alone)
         self._rooms: dict[str, str] = {}  # figure -> objective section it heads for
         self._queue: list[str] = []  # the phase's figures, leading ones first
+        self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
@@ -125,7 +126,7 @@ class Tactician:
         waiting = [figure_id for figure_id in self._queue if figure_id not in self._done]
         if not waiting:
             return Order(self.side, "end")
-        threats = _threats(view)
+        threats = self._known_threats(view)
         own = {f.id: f for f in view.own}
         for figure_id in waiting:
             figure = own[figure_id]
@@ -138,6 +139,13 @@ class Tactician:
                 if score > 0 and not _walled_off(view, figure, order) and allowed(legal, order):
                     return order
         return Order(self.side, "end")
+
+    def _known_threats(self, view: SideView) -> Threats:
+        """The enemies the side knows of, worked out again only when that knowledge
+        changed since the last decision."""
+        if self._threats is None or self._threats[0] != view.news:
+            self._threats = (view.news, _threats(view))
+        return self._threats[1]
 
     @staticmethod
     def _takes_orders(view: SideView, f: Figure, threats: Threats) -> bool:

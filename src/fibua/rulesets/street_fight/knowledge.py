@@ -62,9 +62,11 @@ def _update_side(state: StreetFightState, side: str) -> None:
         if enemy.id in seen:
             if known is None or not known.visible or _moved_since(known, enemy):
                 memory[enemy.id] = _sighting(state, enemy)
+                _noted(state, side)
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
             known.visible = False
+            _noted(state, side)
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
 
@@ -84,6 +86,12 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
             known = state.seen[side][casualty.id] = _sighting(state, casualty)
         known.alive = False
         known.visible = False
+        _noted(state, side)
+
+
+def _noted(state: StreetFightState, side: str) -> None:
+    """The side's memory of the enemy changed: its players may have to think again."""
+    state.news[side] = state.news.get(side, 0) + 1
 
 
 def _sighting(state: StreetFightState, enemy: Figure) -> Sighting:

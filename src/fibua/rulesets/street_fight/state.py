@@ -136,6 +136,8 @@ class StreetFightState:
     #: line of sight: for each figure, the enemy figures it sees (and that see it)
     lines: dict[str, set[str]] = field(default_factory=dict)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    #: how many times each side's memory of the enemy (`seen`) has changed
+    news: dict[str, int] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
     #: bumped whenever the state changes, so a validation can be reused until then

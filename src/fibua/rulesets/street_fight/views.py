@@ -38,6 +38,9 @@ class SideView:
     goal_sections: tuple[str, ...]  # building sections the side must hold (public)
     options: Options
     result: dict[str, Any] | None
+    #: how many times the side's memory of the enemy has changed: what a player works out
+    #: from `enemies` holds until this moves
+    news: int = 0
 
     def figure(self, figure_id: str) -> Figure:
         for f in self.own:
@@ -100,6 +103,7 @@ def observe(state: StreetFightState, side: str) -> SideView:
         goal_sections=brief.goal_sections,
         options=state.options,
         result=state.result.to_dict() if state.result else None,
+        news=state.news.get(side, 0),
     )
 
 
