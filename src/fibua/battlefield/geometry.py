@@ -300,7 +300,9 @@ def _orient_exact(ax: float, ay: float, bx: float, by: float, cx: float, cy: flo
 
 @jit_inline
 def orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
-    """Sign of the turn a -> b -> c: 1 left (counter-clockwise), -1 right, 0 collinear."""
+    """Sign of the turn a -> b -> c: 1 left (counter-clockwise), -1 right, 0 collinear.
+    Exact while no product of coordinate differences underflows (differences of 1e-150 or
+    more, or 0): inches on a table are far from that."""
     left = (ax - cx) * (by - cy)
     right = (ay - cy) * (bx - cx)
     det = left - right
