@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -20,7 +22,7 @@ from fibua.battlefield.model import (
     Table,
 )
 from fibua.battlefield.reference import reference_visible
-from fibua.battlefield.sight import SightEngine, WallCrossing
+from fibua.battlefield.sight import SightEngine, WallCrossing, per_map
 
 D, W, S = OpeningKind.DOOR, OpeningKind.WINDOW, OpeningKind.SLIT
 
@@ -273,3 +275,28 @@ def test_move_between_adjoining_sections_and_over_obstacles() -> None:
     assert [d for _, d in outside.obstacles] == pytest.approx([3.0])
     engine.set_section_state("h1", SectionState.RUBBLE)
     assert engine.move_check(out(15, 2), out(15, 23)).walls == ()
+
+
+def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
+    """An answer is worked out once per engine and arguments; a limit starts the memo
+    again; and the memo keeps no engine (and so no map) alive."""
+    asked: list[tuple[float, float]] = []
+
+    @per_map(limit=2)
+    def where(sight: SightEngine, x: float, y: float) -> str | None:
+        asked.append((x, y))
+        return sight.section_at((x, y))
+
+    engine = SightEngine(FIELD)
+    assert where(engine, 5.0, 30.0) == where(engine, 5.0, 30.0) == "wa"
+    assert asked == [(5.0, 30.0)]
+    where(SightEngine(FIELD), 5.0, 30.0)  # another engine: worked out again
+    assert len(asked) == 2
+    where(engine, 1.0, 1.0)
+    where(engine, 11.0, 30.0)  # a third answer: the memo, full at two, starts again
+    where(engine, 5.0, 30.0)
+    assert len(asked) == 5
+    gone = weakref.ref(engine)
+    del engine
+    gc.collect()
+    assert gone() is None

@@ -40,10 +40,10 @@ counts for that wall, all worked out when the engine is built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import ceil, hypot, sqrt
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -705,6 +705,33 @@ def _csr_start(counts: Sequence[int]) -> IntArray:
     return start
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+_MISSING = object()
+
+
+def per_map(limit: int | None = None) -> Callable[[F], F]:
+    """Remember what a function `fn(sight, *args)` answers, in the engine's memo, by its
+    other arguments: for answers that depend on nothing but the map. With a `limit` the
+    memo of that function starts again once it holds that many answers."""
+
+    def remember(fn: F) -> F:
+        def memoized(sight: SightEngine, *args: Any) -> Any:
+            memo: dict[tuple[Any, ...], Any] | None = sight.memo.get(fn)
+            if memo is None:
+                memo = sight.memo[fn] = {}
+            found = memo.get(args, _MISSING)
+            if found is _MISSING:
+                if limit is not None and len(memo) >= limit:
+                    memo.clear()
+                found = memo[args] = fn(sight, *args)
+            return found
+
+        memoized.__doc__ = fn.__doc__
+        return cast(F, memoized)
+
+    return remember
+
+
 class SightEngine:
     """Fast line of sight and related queries on one battlefield (see module docstring)."""
 
@@ -728,6 +755,9 @@ class SightEngine:
         # never matches), are both outside.
         self._move_index: dict[str | None, int] = {s: k for s, k in self._index.items()}
         self._obstacle_rows: dict[frozenset[ObstacleKind], tuple[FloatArray, IntArray]] = {}
+        #: answers worked out from this map alone, kept by whoever asks (see `per_map`):
+        #: they live and go with the engine, so no cache keeps a map alive
+        self.memo: dict[Any, Any] = {}
 
     # -- construction -----------------------------------------------------------------
 

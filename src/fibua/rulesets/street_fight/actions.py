@@ -4,13 +4,12 @@ carried out. Moves and fire can trigger enemy overwatch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, pairwise
 from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Point, Position
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import SightEngine, per_map
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
@@ -129,7 +128,7 @@ def leg_to(sight: SightEngine, here: Position, x: float, y: float) -> tuple[Posi
     return here, Position(x, y, section, here.floor if section == here.section else 0)
 
 
-@lru_cache(maxsize=1 << 14)
+@per_map(limit=1 << 14)
 def section_at(sight: SightEngine, x: float, y: float) -> str | None:
     """`sight.section_at((x, y))`, remembered: the computer asks about the same places
     order after order, and a map's sections never move."""
@@ -154,7 +153,7 @@ def walls_near(sight: SightEngine, a: Point, b: Point) -> list[Segment]:
     return segments_near(_barriers(sight), a, b, WALL_SLACK)
 
 
-@lru_cache(maxsize=64)
+@per_map()
 def _barriers(sight: SightEngine) -> tuple[Segment, ...]:
     """Every building wall and high wall: the map never changes (a collapsed section only
     loses walls)."""

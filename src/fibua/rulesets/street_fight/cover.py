@@ -12,12 +12,11 @@ Degrees are counted in quarters (0, 1 = 1/4, 2 = 1/2, 3 = 3/4):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import pairwise
 from math import hypot
 
 from fibua.battlefield.model import ObstacleKind, OpeningKind, Point, Position, TerrainKind
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import SightEngine, per_map
 from fibua.rulesets.street_fight.state import Figure
 
 COVER_REACH = 1.0  # inches: an obstacle this close to the target, between it and the firer
@@ -96,7 +95,7 @@ def may_have_half_cover(obstacles: list[Segment], spot: Position) -> bool:
     return any(_point_segment_distance(spot.point, a, b) <= reach for a, b in obstacles)
 
 
-@lru_cache(maxsize=64)
+@per_map()
 def _half_cover_segments(sight: SightEngine) -> tuple[Segment, ...]:
     """The segments of the obstacles worth at least 1/2: the map never changes."""
     return tuple(pair for obstacle in sight.battlefield.obstacles
@@ -114,7 +113,7 @@ def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int
     return best or 3  # seen through an opening of an adjoining section: treat as a window
 
 
-@lru_cache(maxsize=4096)
+@per_map()
 def _openings_on_floor(
     sight: SightEngine, section_id: str, floor: int
 ) -> tuple[tuple[Point, Point, int], ...]:
