@@ -18,9 +18,10 @@ from fibua.rulesets.street_fight.estimates import (
     UNKNOWN,
     WEAPON_ORDER,
     CoverMap,
-    cover_within_reach,
+    Weights,
     harm_and_risk,
     odds_table,
+    place_values,
     removal_chance,
 )
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WeaponName
@@ -64,10 +65,13 @@ def test_cover_map_is_the_cover_rule_from_six_inches_off(sight: SightEngine,
 
 
 def test_cover_within_reach_matches_the_rule(sight: SightEngine) -> None:
+    """The shelter a place is valued for (its reach grid) is the rule's cover nearby."""
     rng = np.random.default_rng(3)
     points = [Position(float(x), float(y), sight.section_at((x, y)))
               for x, y in np.round(rng.uniform(0, 24, (400, 2)), 2)]
-    near = cover_within_reach(sight, sight.position_arrays(points))
+    shelter_only = Weights(risk=0.0, shelter=1.0, progress=0.0, holding=0.0)
+    near = place_values(sight, WeaponName.RIFLE, points[0], sight.position_arrays(points),
+                        sight.position_arrays([]), [], MOVE_NORMAL, None, shelter_only) == 1.0
     exact = [has_cover_nearby(sight, p) for p in points]
     agree = np.mean(near == np.array(exact))
     assert 0 < sum(exact) < len(exact)

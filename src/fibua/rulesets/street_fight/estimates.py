@@ -135,26 +135,11 @@ def cover_map(sight: SightEngine) -> CoverMap:
     return found
 
 
-def cover_within_reach(sight: SightEngine, places: PositionArrays) -> BoolArray:
-    """`has_cover_nearby` for many places, read from a grid worked out once per map:
-    inside a building there always is."""
-    near: BoolArray = _reach_lookup(_reach_grid_of(sight), places.xy, places.section)
-    return near
-
-
 def _reach_grid_of(sight: SightEngine) -> BoolArray:
     grid = _REACH_GRIDS.get(sight)
     if grid is None:
         grid = _REACH_GRIDS[sight] = reach_grid(sight)
     return grid
-
-
-@jit
-def _reach_lookup(grid: Any, xy: Any, section: Any) -> Any:
-    out = np.empty(xy.shape[0], dtype=np.bool_)
-    for k in range(xy.shape[0]):
-        out[k] = _reach_at(grid, xy[k, 0], xy[k, 1], section[k])
-    return out
 
 
 @jit_inline
