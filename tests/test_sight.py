@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from fibua.battlefield.geometry import hit_distances, nearest_hit
 from fibua.battlefield.model import (
     Battlefield,
     Building,
@@ -300,3 +301,15 @@ def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
     del engine
     gc.collect()
     assert gone() is None
+
+
+def test_nearest_hit_is_the_least_hit_distance() -> None:
+    rng = np.random.default_rng(7)
+    segs = rng.uniform(0, 10, size=(40, 4))
+    for _ in range(300):
+        ax, ay, bx, by = rng.uniform(0, 10, size=4)
+        lo, hi = sorted(rng.integers(0, 41, size=2).tolist())
+        dist = hit_distances(ax, ay, bx, by, segs[lo:hi])
+        met = dist[dist >= 0.0]
+        expected = float(met.min()) if len(met) else -1.0
+        assert nearest_hit(ax, ay, bx, by, segs, lo, hi) == expected

@@ -392,6 +392,20 @@ def hit_distances(ax: float, ay: float, bx: float, by: float, segs: Any) -> Any:
 
 
 @jit
+def nearest_hit(ax: float, ay: float, bx: float, by: float, segs: Any, lo: int, hi: int) -> float:
+    """The least of `hit_distances` over rows lo..hi-1 of `segs` that ab meets, or -1 when
+    it meets none (one call instead of a slice, a mask and a minimum)."""
+    nearest = -1.0
+    for k in range(lo, hi):
+        cx, cy, dx, dy = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+        if segments_intersect(ax, ay, bx, by, cx, cy, dx, dy):
+            d = meeting_distance(ax, ay, bx, by, cx, cy, dx, dy)
+            if nearest < 0.0 or d < nearest:
+                nearest = d
+    return nearest
+
+
+@jit
 def nearest_hits_by_owner(
     ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any
 ) -> tuple[Any, Any]:

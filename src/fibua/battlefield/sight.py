@@ -54,6 +54,7 @@ from fibua.battlefield.geometry import (
     jit,
     jit_inline,
     meeting_distance,
+    nearest_hit,
     nearest_hits_by_owner,
     point_in_ring,
     segments_intersect,
@@ -1079,11 +1080,10 @@ class SightEngine:
         s = self._index[a.section]
         lo, hi = self._section_wall_start[s], self._section_wall_start[s + 1]
         ax, ay, bx, by = float(a.x), float(a.y), float(b.x), float(b.y)
-        dist = hit_distances(ax, ay, bx, by, self._wall_segs[lo:hi])
-        hits = dist[dist >= 0.0]
-        if not len(hits):
+        nearest = nearest_hit(ax, ay, bx, by, self._wall_segs, int(lo), int(hi))
+        if nearest < 0.0:
             return a.point
-        t = float(hits.min()) / hypot(bx - ax, by - ay)
+        t = nearest / hypot(bx - ax, by - ay)
         return (ax + (bx - ax) * t, ay + (by - ay) * t)
 
     def range_between(self, a: Position, b: Position) -> float:

@@ -120,7 +120,9 @@ class Tactician:
             self._done = set()
             leading = self._by_distance(view)
             self._queue = [f.id for f in leading]
-            self._rooms = self._assign_rooms(view, leading)
+            # rooms steer the advance, and figures advance only in the move phase
+            if view.phase is Phase.MOVE:
+                self._rooms = self._assign_rooms(view, leading)
         # within a phase only the figure just ordered moves, so the phase's leading order
         # still holds for the figures not yet ordered
         waiting = [figure_id for figure_id in self._queue if figure_id not in self._done]
