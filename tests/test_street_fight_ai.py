@@ -10,7 +10,7 @@ import pytest
 
 from fibua.battlefield.model import Position
 from fibua.core.game import Game, play_out
-from fibua.rulesets.street_fight.ai import Tactician, _threats
+from fibua.rulesets.street_fight.ai import Tactician, _contacts, _threats
 from fibua.rulesets.street_fight.knowledge import record_casualty
 from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario, put
@@ -64,7 +64,7 @@ def test_an_enemy_behind_a_wall_does_not_hold_a_figure_back() -> None:
     view = game.observe("blue")
     threats = _threats(view)
     assert [t.id for t in threats if t.visible] == ["r1"]
-    assert Tactician._takes_orders(view, view.figure("b1"), threats)
+    assert Tactician._takes_orders(view, view.figure("b1"), _contacts(view, threats))
 
 
 def test_friends_joining_a_fight_charge_to_different_places() -> None:
@@ -72,7 +72,9 @@ def test_friends_joining_a_fight_charge_to_different_places() -> None:
     red = [figure("r1", "rifle", (20, 14))]
     game = forced_game(make_scenario(blue, red), [2, 1])
     view = game.observe("blue")
-    charges = Tactician("blue", 0)._charge(view, view.figure("b2"), _threats(view))
+    threats = _threats(view)
+    charges = Tactician("blue", 0)._charge(view, view.figure("b2"), threats,
+                                           _contacts(view, threats))
     assert charges, "b2 joins the fight b1 is locked in"
     first, score = charges[0]
     x, y = first.params["to"]

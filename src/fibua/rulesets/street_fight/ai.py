@@ -129,14 +129,16 @@ class Tactician:
         if not waiting:
             return Order(self.side, "end")
         threats = self._known_threats(view)
+        contacts = _contacts(view, threats)
         own = {f.id: f for f in view.own}
         for figure_id in waiting:
             figure = own[figure_id]
             self._done.add(figure_id)
-            if not figure.alive or not self._takes_orders(view, figure, threats):
+            if not figure.alive or not self._takes_orders(view, figure, contacts):
                 continue
-            options = (self._fire_options(view, figure, threats) if view.phase is Phase.SHOOT
-                       else self._move_options(view, figure, threats))
+            options = (self._fire_options(view, figure, threats, contacts)
+                       if view.phase is Phase.SHOOT
+                       else self._move_options(view, figure, threats, contacts))
             for order, score in sorted(options, key=lambda c: -c[1]):
                 if score > 0 and not _walled_off(view, figure, order) and allowed(legal, order):
                     return order
@@ -150,11 +152,11 @@ class Tactician:
         return self._threats[1]
 
     @staticmethod
-    def _takes_orders(view: SideView, f: Figure, threats: Threats) -> bool:
+    def _takes_orders(view: SideView, f: Figure, contacts: Contacts) -> bool:
         """Whether the figure can be given an order this phase, as far as its side can
         tell: the rules decide, this only spares weighing the options of figures that
         are falling back, sheltering, locked in combat or unable to fire."""
-        if not f.steady or any(t.visible and _in_contact(view, f.pos, t.pos) for t in threats):
+        if not f.steady or f.id in contacts:
             return False
         return view.phase is Phase.MOVE or not (f.fired or f.ran or f.overwatch is not None)
 
@@ -169,12 +171,11 @@ class Tactician:
 
     # ------------------------------------------------------------------ fire
 
-    def _fire_options(self, view: SideView, f: Figure,
-                      threats: Threats) -> list[tuple[Order, float]]:
+    def _fire_options(self, view: SideView, f: Figure, threats: Threats,
+                      contacts: Contacts) -> list[tuple[Order, float]]:
         options: list[tuple[Order, float]] = []
-        own = [g.pos for g in view.own if g.alive]
-        shown = [k for k, t in enumerate(threats) if t.visible
-                 and not any(_in_contact(view, g, t.pos) for g in own)]  # not locked
+        locked = set().union(*contacts.values())
+        shown = [k for k, t in enumerate(threats) if t.visible and k not in locked]
         # its targets are the enemies this figure sees: the side's sightings, seen from
         # where the figure stands (the rules would refuse any other)
         visible: list[Threat] = []
@@ -202,8 +203,8 @@ class Tactician:
 
     # ------------------------------------------------------------------ movement
 
-    def _move_options(self, view: SideView, f: Figure,
-                      threats: Threats) -> list[tuple[Order, float]]:
+    def _move_options(self, view: SideView, f: Figure, threats: Threats,
+                      contacts: Contacts) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
         paths = self._advance_paths(view, f, quiet)
         # the spots and the ends of the advances weighed in one batch
@@ -222,7 +223,7 @@ class Tactician:
             route = [[round(x, 2), round(y, 2)] for x, y in path]
             options.append((Order(self.side, "move", f.id, {"path": route}),
                             1 + score - here + 0.01))
-        options += self._charge(view, f, threats)
+        options += self._charge(view, f, threats, contacts)
         options += self._clear_objective(view, f)
         if quiet:
             watch = self._watch(view, f)
@@ -266,24 +267,24 @@ class Tactician:
         turns_left = max(1, view.turns - view.turn + 1)
         return max(1.0, distance / (MOVE_NORMAL * turns_left)) ** 2
 
-    def _charge(self, view: SideView, f: Figure,
-                threats: Threats) -> list[tuple[Order, float]]:
+    def _charge(self, view: SideView, f: Figure, threats: Threats,
+                contacts: Contacts) -> list[tuple[Order, float]]:
         """Charge a visible enemy within a move when close combat favours us; always join
         a fight a friend is already locked in (each extra attacker costs the enemy 1).
         Several places round the enemy are offered, so friends joining the same fight do
         not crowd each other out."""
         x, y = f.pos.x, f.pos.y
         # most decisions have no visible enemy within a move: those need no sorting
-        near = [t for t in threats if t.visible and abs(t.pos.x - x) <= MOVE_NORMAL
-                and abs(t.pos.y - y) <= MOVE_NORMAL]
-        for t in sorted(near, key=lambda t: t.pos.distance(f.pos)):
+        near = [(k, t) for k, t in enumerate(threats) if t.visible
+                and abs(t.pos.x - x) <= MOVE_NORMAL and abs(t.pos.y - y) <= MOVE_NORMAL]
+        mine_locked = contacts.get(f.id, ())
+        for k, t in sorted(near, key=lambda kt: kt[1].pos.distance(f.pos)):
             gap = f.pos.distance(t.pos)
             climb = FLOOR_CHANGE_COST * abs(t.pos.floor - f.pos.floor)
-            if not t.visible or gap + climb > MOVE_NORMAL or _in_contact(view, f.pos, t.pos):
+            if gap + climb > MOVE_NORMAL or k in mine_locked:
                 continue
             mine = 1 + f.arms.close_combat  # the charge bonus
-            locked = any(g.alive and g.id != f.id and _in_contact(view, g.pos, t.pos)
-                         for g in view.own)
+            locked = any(k in theirs for g, theirs in contacts.items() if g != f.id)
             if locked or mine > WEAPONS[t.weapon].close_combat:
                 return self._charge_orders(view, f, t)
         return []
@@ -427,6 +428,30 @@ def _walled_off(view: SideView, f: Figure, order: Order) -> bool:
         return False
     start, there = leg_to(view.sight, f.pos, to[0], to[1])
     return leg_blocked(view.sight, start, there) is not None
+
+
+#: own figure id -> the indices (in Threats) of the visible enemies it is locked with
+Contacts = dict[str, list[int]]
+
+
+def _contacts(view: SideView, threats: Threats) -> Contacts:
+    """Which living own figures are locked in close combat with which visible enemies:
+    worked out once per decision, as whether a figure takes orders, which enemies may be
+    shot and whether a charge joins a fight all ask it."""
+    shown = [(k, t.pos) for k, t in enumerate(threats.known) if t.visible]
+    found: Contacts = {}
+    if not shown:
+        return found
+    for g in view.own:
+        if not g.alive:
+            continue
+        gx, gy = g.pos.x, g.pos.y
+        for k, p in shown:
+            # plain loops and the box test first: most pairs are inches apart
+            if (-CONTACT <= gx - p.x <= CONTACT and -CONTACT <= gy - p.y <= CONTACT
+                    and _in_contact(view, g.pos, p)):
+                found.setdefault(g.id, []).append(k)
+    return found
 
 
 def _in_contact(view: SideView, a: Position, b: Position) -> bool:
