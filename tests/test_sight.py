@@ -313,3 +313,25 @@ def test_nearest_hit_is_the_least_hit_distance() -> None:
         met = dist[dist >= 0.0]
         expected = float(met.min()) if len(met) else -1.0
         assert nearest_hit(ax, ay, bx, by, segs, lo, hi) == expected
+
+
+def test_places_around_a_figure() -> None:
+    """The centre keeps its own section and floor; ring points off the table are left out;
+    every other point is on the ground floor in the section that holds it."""
+    engine = SightEngine(FIELD)
+    centre = inside(15, 15, floor=1)
+    steps = np.array([2.5, 5.0, 30.0])
+    extra = np.array([[5.0, 30.0], [35.0, 30.0]])
+    places = engine.places_around(centre, 0.1, steps, 8, extra)
+    ring = [(round(15 + d * np.cos(0.1 + 2 * np.pi * k / 8), 2),
+             round(15 + d * np.sin(0.1 + 2 * np.pi * k / 8), 2))
+            for k in range(8) for d in steps]
+    table = FIELD.table
+    on_table = [p for p in ring if 0 <= p[0] <= table.width and 0 <= p[1] <= table.height]
+    assert len(on_table) < len(ring)  # the 30in ring leaves the table
+    expected = [(15.0, 15.0), *on_table, (5.0, 30.0), (35.0, 30.0)]
+    np.testing.assert_allclose(places.xy, np.array(expected), atol=1e-9)
+    assert places.section[0] == engine.section_index("h1")
+    assert places.floor.tolist() == [1] + [0] * (len(expected) - 1)
+    assert places.section[1:].tolist() == engine.section_indices(places.xy[1:]).tolist()
+    assert engine.section_index("wa") in places.section.tolist()

@@ -373,6 +373,33 @@ def _locate_many(xy: Any, strict: bool, t: Any) -> Any:
 
 
 @jit
+def _places_around(x: float, y: float, section: int, floor: int, offset: float, steps: Any,
+                   headings: int, width: float, height: float, extra: Any, t: Any) -> Any:
+    """See `SightEngine.places_around`: the points with their sections and floors."""
+    xy = np.empty((headings * steps.shape[0] + 1 + extra.shape[0], 2))
+    xy[0, 0], xy[0, 1] = x, y
+    n = 1
+    for k in range(headings):
+        angle = offset + 2 * np.pi * k / headings
+        for dist in steps:
+            px = np.round(x + dist * np.cos(angle), 2)
+            py = np.round(y + dist * np.sin(angle), 2)
+            if 0 <= px <= width and 0 <= py <= height:
+                xy[n, 0], xy[n, 1] = px, py
+                n += 1
+    for k in range(extra.shape[0]):
+        xy[n, 0], xy[n, 1] = extra[k, 0], extra[k, 1]
+        n += 1
+    sections = np.empty(n, dtype=np.int64)
+    sections[0] = section
+    for k in range(1, n):
+        sections[k] = _locate_point(xy[k, 0], xy[k, 1], False, t)
+    floors = np.zeros(n, dtype=np.int64)
+    floors[0] = floor
+    return xy[:n], sections, floors
+
+
+@jit
 def _visible_single(
     ax: float,
     ay: float,
@@ -1019,6 +1046,19 @@ class SightEngine:
         xy = np.array(points, dtype=np.float64).reshape(len(points), 2)
         ids = self._section_ids
         return [None if k < 0 else ids[k] for k in self.section_indices(xy)]
+
+    def places_around(self, centre: Position, offset: float, steps: FloatArray,
+                      headings: int, extra: FloatArray) -> PositionArrays:
+        """Candidate places round a figure, in one compiled call: `centre` first, then the
+        points at each distance of `steps` in `headings` directions turned by `offset`
+        (radians), rounded to 1/100 in, that lie on the table, then the points of `extra`
+        (n, 2). All but the centre are on the ground floor, in the section holding them."""
+        table = self.battlefield.table
+        found: tuple[FloatArray, IntArray, IntArray] = _places_around(
+            float(centre.x), float(centre.y), self.section_index(centre.section),
+            int(centre.floor), offset, steps, headings, float(table.width),
+            float(table.height), extra, self._tables)
+        return PositionArrays(*found)
 
     def section_indices(self, xy: FloatArray) -> IntArray:
         """Index of the section holding each point of xy (n, 2), -1 outside."""

@@ -30,7 +30,6 @@ from fibua.rulesets.street_fight.estimates import (
     Weights,
     place_values,
     removal_chance,
-    ring_of_places,
 )
 from fibua.rulesets.street_fight.shooting import increments
 from fibua.rulesets.street_fight.state import Figure, Phase
@@ -236,17 +235,9 @@ class Tactician:
         """The figure's own place first, then places at each distance in eight headings
         (turned by a random offset) that lie on the table, then the points of `then` (on
         the ground floor)."""
-        table = view.sight.battlefield.table
         offset = self._rng.random() * 2 * pi / HEADINGS
-        xy = ring_of_places(f.pos.x, f.pos.y, offset, np.array(steps), HEADINGS,
-                            table.width, table.height)
-        if then:
-            xy = np.concatenate((xy, np.array(then, dtype=np.float64)))
-        section = view.sight.section_indices(xy)
-        section[0] = view.sight.section_index(f.pos.section)
-        floor = np.zeros(len(xy), dtype=np.int64)
-        floor[0] = f.pos.floor
-        return PositionArrays(xy, section, floor)
+        extra = np.array(then, dtype=np.float64) if then else NO_POINTS
+        return view.sight.places_around(f.pos, offset, _step_array(steps), HEADINGS, extra)
 
     def _place_scores(self, view: SideView, f: Figure, places: PositionArrays,
                       threats: Threats) -> npt.NDArray[np.float64]:
@@ -418,6 +409,14 @@ class Tactician:
         x, y = points.xy[int(np.argmin(np.where(seen, gaps, np.inf)))]
         return Order(self.side, "overwatch", f.id,
                      {"point": [float(x), float(y)], "radius": 3.0}), 1.05
+
+
+NO_POINTS = np.empty((0, 2))
+
+
+@lru_cache(maxsize=8)
+def _step_array(steps: tuple[float, ...]) -> npt.NDArray[np.float64]:
+    return np.array(steps, dtype=np.float64)
 
 
 def _walled_off(view: SideView, f: Figure, order: Order) -> bool:

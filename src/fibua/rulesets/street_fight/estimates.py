@@ -149,25 +149,6 @@ def _reach_at(grid: Any, x: float, y: float, section: int) -> bool:
     return section >= 0 or bool(grid[i, j])
 
 
-@jit
-def ring_of_places(x: float, y: float, offset: float, steps: Any, headings: int,
-                   width: float, height: float) -> Any:
-    """(x, y) first, then the points at each distance of `steps` in `headings` directions
-    turned by `offset`, rounded to 1/100 in, that lie on a width x height table."""
-    out = np.empty((headings * steps.shape[0] + 1, 2))
-    out[0, 0], out[0, 1] = x, y
-    n = 1
-    for k in range(headings):
-        angle = offset + 2 * np.pi * k / headings
-        for dist in steps:
-            px = np.round(x + dist * np.cos(angle), 2)
-            py = np.round(y + dist * np.sin(angle), 2)
-            if 0 <= px <= width and 0 <= py <= height:
-                out[n, 0], out[n, 1] = px, py
-                n += 1
-    return out[:n]
-
-
 def reach_grid(sight: SightEngine) -> BoolArray:
     """Cells (1/GRID_CELLS in) whose centre is within reach of a wall worth 1/2 cover."""
     table = sight.battlefield.table
