@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
+from math import hypot
 
 import pytest
 from hypothesis import example, given, settings
@@ -101,3 +102,35 @@ def test_one_place_alone_and_in_a_batch_get_the_same_distance(points: list[tuple
     places = [Position(x, y, sight.section_at((x, y))) for x, y in points]
     batch = walk.distances(sight.position_arrays(places)).tolist()
     assert batch == [walk.distance(p) for p in places]
+
+
+def _plain_descend(walk: DistanceField, pos: Position, length: float
+                   ) -> list[tuple[float, float]]:
+    """The walk down the field written out in plain Python, step by step."""
+    i = min(walk.nx - 1, max(0, int(pos.x / walk.step)))
+    j = min(walk.ny - 1, max(0, int(pos.y / walk.step)))
+    here = walk._cells[i][j]
+    walked = hypot(pos.x - here.x, pos.y - here.y)
+    points, heading = [(here.x, here.y)], None
+    while walk._dist[i][j] > 0 and (i, j) in walk._next:
+        a, b = walk._next[(i, j)]
+        walked += walk.step * hypot(a - i, b - j)
+        if walked > length + 1e-9:
+            break
+        cell = walk._cells[a][b]
+        if (a - i, b - j) == heading:
+            points[-1] = (cell.x, cell.y)
+        else:
+            points.append((cell.x, cell.y))
+        heading, i, j = (a - i, b - j), a, b
+    return points
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(-1, 21), st.floats(-1, 21), st.floats(-1, 45))
+def test_the_compiled_walk_down_follows_the_field_step_by_step(
+    x: float, y: float, length: float
+) -> None:
+    sight, walk = field()
+    start = Position(x, y, sight.section_at((x, y)))
+    assert walk.descend(start, length) == _plain_descend(walk, start, length)

@@ -68,6 +68,10 @@ class DistanceField:
         self._next: dict[tuple[int, int], tuple[int, int]] = {}
         self._fill(is_goal, passable)
         self._dist_grid = np.array(self._dist, dtype=np.float64)
+        # the next cell of each cell as a grid (-1: none), for the compiled walk down
+        self._next_grid = np.full((self.nx, self.ny, 2), -1, dtype=np.int64)
+        for (i, j), cell in self._next.items():
+            self._next_grid[i, j] = cell
         # whether each section (by index; the last entry, -1, is outside) is in the goal
         self._goal_sections = np.array(
             [isinstance(is_goal, Region) and s in is_goal.sections
@@ -136,29 +140,14 @@ class DistanceField:
         i = min(self.nx - 1, max(0, int(pos.x / self.step)))
         j = min(self.ny - 1, max(0, int(pos.y / self.step)))
         here = self._cells[i][j]
+        # the first stretch and the step lengths in Python's own arithmetic, so the walk
+        # stops where it always has, to the last bit
         walked = hypot(pos.x - here.x, pos.y - here.y)
-        points: list[tuple[float, float]] = [(here.x, here.y)]
-        heading: tuple[int, int] | None = None
-        while self._dist[i][j] > 0:
-            best = self._next_cell(i, j)
-            if best is None:
-                break
-            a, b = best
-            walked += self.step * hypot(a - i, b - j)
-            if walked > length + 1e-9:
-                break
-            turn = (a - i, b - j)
-            cell = self._cells[a][b]
-            if turn == heading:
-                points[-1] = (cell.x, cell.y)
-            else:
-                points.append((cell.x, cell.y))
-            heading = turn
-            i, j = a, b
-        return points
-
-    def _next_cell(self, i: int, j: int) -> tuple[int, int] | None:
-        return self._next.get((i, j))
+        steps = (self.step * hypot(1, 0), self.step * hypot(1, 1))
+        cells = _walk_down(self._dist_grid, self._next_grid, i, j, walked, length + 1e-9,
+                           *steps)
+        centres = self._cells
+        return [(centres[a][b].x, centres[a][b].y) for a, b in cells.tolist()]
 
     @property
     def reachable_cells(self) -> int:
@@ -170,6 +159,33 @@ def _span(dx: float, dy: float) -> float:
     # plain square root, not hypot: Python's and the compiled hypot may differ in the last
     # bit, and one point must get the same distance alone as in a batch
     return float(np.sqrt(dx * dx + dy * dy))
+
+
+@jit
+def _walk_down(dist: Any, next_cell: Any, i: int, j: int, walked: float, limit: float,
+               straight: float, diagonal: float) -> Any:
+    """The cells where a walk down the field from (i, j) turns, and its last cell: it
+    stops at the goal, at a cell with no next one, or before walking more than `limit`."""
+    # no step is shorter than `straight`: that bounds the cells a walk can pass
+    out = np.empty((min(max(int(limit / straight), 0), dist.size) + 2, 2), dtype=np.int64)
+    out[0, 0], out[0, 1] = i, j
+    n = 1
+    hi, hj = 0, 0  # the heading of the last step; (0, 0) before the first
+    while dist[i, j] > 0:
+        a, b = next_cell[i, j, 0], next_cell[i, j, 1]
+        if a < 0:
+            break
+        walked += diagonal if a != i and b != j else straight
+        if walked > limit:
+            break
+        if (a - i, b - j) == (hi, hj):
+            out[n - 1, 0], out[n - 1, 1] = a, b
+        else:
+            out[n, 0], out[n, 1] = a, b
+            n += 1
+        hi, hj = a - i, b - j
+        i, j = a, b
+    return out[:n]
 
 
 @jit
