@@ -23,6 +23,7 @@ from fibua.rulesets.street_fight.estimates import (
     odds_table,
     place_values,
     removal_chance,
+    weapon_codes,
 )
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WeaponName
 from sf_helpers import figure, forced_game, make_scenario
@@ -71,7 +72,8 @@ def test_cover_within_reach_matches_the_rule(sight: SightEngine) -> None:
               for x, y in np.round(rng.uniform(0, 24, (400, 2)), 2)]
     shelter_only = Weights(risk=0.0, shelter=1.0, progress=0.0, holding=0.0)
     near = place_values(sight, WeaponName.RIFLE, points[0], sight.position_arrays(points),
-                        sight.position_arrays([]), [], MOVE_NORMAL, None, shelter_only) == 1.0
+                        sight.position_arrays([]), weapon_codes([]), MOVE_NORMAL, None,
+                        shelter_only) == 1.0
     exact = [has_cover_nearby(sight, p) for p in points]
     agree = np.mean(near == np.array(exact))
     assert 0 < sum(exact) < len(exact)

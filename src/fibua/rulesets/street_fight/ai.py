@@ -30,6 +30,7 @@ from fibua.rulesets.street_fight.estimates import (
     Weights,
     place_values,
     removal_chance,
+    weapon_codes,
 )
 from fibua.rulesets.street_fight.shooting import increments
 from fibua.rulesets.street_fight.state import Figure, Phase
@@ -89,7 +90,7 @@ class Threats:
 
     known: list[Threat]
     places: PositionArrays
-    weapons: list[WeaponName]
+    weapon_codes: npt.NDArray[np.int64]  # their weapons, as the estimates number them
 
     def __iter__(self) -> Iterator[Threat]:
         return iter(self.known)
@@ -205,10 +206,11 @@ class Tactician:
     def _move_options(self, view: SideView, f: Figure, threats: Threats,
                       contacts: Contacts) -> list[tuple[Order, float]]:
         quiet = not any(t.visible for t in threats)
-        paths = self._advance_paths(view, f, quiet)
+        left = view.goal.distance(f.pos) if view.goal else 0.0
+        paths = self._advance_paths(view, f, quiet, left)
         # the spots and the ends of the advances weighed in one batch
         places = self._spots(view, f, WALK + RUN if quiet else WALK, [p[-1] for p in paths])
-        scores = self._place_scores(view, f, places, threats)
+        scores = self._place_scores(view, f, places, threats, left)
         # plain floats from here on: a handful of values, read one by one
         values = scores.tolist()
         here = values[0]
@@ -224,7 +226,7 @@ class Tactician:
                             1 + score - here + 0.01))
         options += self._charge(view, f, threats, contacts)
         options += self._clear_objective(view, f)
-        if quiet:
+        if quiet and left == 0:
             watch = self._watch(view, f)
             if watch is not None:
                 options.append(watch)
@@ -240,15 +242,15 @@ class Tactician:
         return view.sight.places_around(f.pos, offset, _step_array(steps), HEADINGS, extra)
 
     def _place_scores(self, view: SideView, f: Figure, places: PositionArrays,
-                      threats: Threats) -> npt.NDArray[np.float64]:
+                      threats: Threats, start: float) -> npt.NDArray[np.float64]:
         """How good each place is (the first is where the figure stands): the harm it
-        lets the figure do, less the fire it draws there, and the way it leads."""
+        lets the figure do, less the fire it draws there, and the way it leads. `start`
+        is the figure's walking distance to the objective (0 without one)."""
         goal = view.goal
-        start = goal.distance(f.pos) if goal else 0.0
         weights = Weights(RISK_ADVANCING if start > 0 else RISK, SHELTER,
                           PROGRESS * self._urgency(view, start), HOLDING)
         return place_values(view.sight, f.weapon, f.pos, places, threats.places,
-                            threats.weapons, MOVE_NORMAL,
+                            threats.weapon_codes, MOVE_NORMAL,
                             (goal.distances(places), start) if goal else None, weights)
 
     @staticmethod
@@ -317,11 +319,12 @@ class Tactician:
             load[best] += 1
         return rooms
 
-    def _advance_paths(self, view: SideView, f: Figure,
-                       quiet: bool) -> list[list[tuple[float, float]]]:
+    def _advance_paths(self, view: SideView, f: Figure, quiet: bool,
+                       left: float) -> list[list[tuple[float, float]]]:
         """The best paths toward the objective (walls and gateways included), to the
-        section of it the figure was given: a walk, and a run when no enemy is in sight."""
-        if view.goal is None or view.goal.distance(f.pos) == 0:
+        section of it the figure was given: a walk, and a run when no enemy is in sight.
+        `left` is the figure's walking distance to the objective."""
+        if view.goal is None or left == 0:
             return []
         room = self._rooms.get(f.id)
         field = section_field(view.sight, room) if room else view.goal
@@ -393,10 +396,9 @@ class Tactician:
         return [(Order(self.side, "move", f.id, {"path": route}), 1.3)]
 
     def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
-        """Overwatch a visible point toward the enemy, when holding a place."""
+        """Overwatch a visible point toward the enemy (asked of a figure holding its
+        place: in the objective, or with none to go to)."""
         if view.enemy_zone is None or f.ran_last_turn:
-            return None
-        if view.goal is not None and view.goal.distance(f.pos) > 0:
             return None
         points = self._spots(view, f, (WATCH_RANGE,))
         here = view.sight.position_arrays([f.pos])
@@ -469,7 +471,7 @@ def _threats(view: SideView) -> Threats:
         if s.alive
     ]
     return Threats(known, view.sight.position_arrays([t.pos for t in known]),
-                   [t.weapon for t in known])
+                   weapon_codes([t.weapon for t in known]))
 
 
 def _line_of_fire(view: SideView, at: Position, target: Position) -> tuple[float, int]:

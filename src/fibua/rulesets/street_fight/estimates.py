@@ -206,7 +206,7 @@ def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays
     sees from there (none after a run of more than `move_normal`), and the sum of the
     chances of the enemies that see it to remove it (no cover while running)."""
     covers, seen = cover_map(sight), sight.visible_matrix_arrays(places, enemies)
-    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
+    their_weapons = weapon_codes(weapons)
 
     def run() -> tuple[FloatArray, FloatArray, int]:
         found: tuple[FloatArray, FloatArray, int] = _harm_and_risk(
@@ -222,8 +222,13 @@ def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays
     return harm, risk
 
 
+def weapon_codes(weapons: list[WeaponName]) -> IntArray:
+    """Weapons as the kernels number them."""
+    return np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
+
+
 def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
-                 places: PositionArrays, enemies: PositionArrays, weapons: list[WeaponName],
+                 places: PositionArrays, enemies: PositionArrays, their_weapons: IntArray,
                  move_normal: float, goal: tuple[FloatArray, float] | None,
                  weights: Weights) -> FloatArray:
     """How good each place is for a figure with `weapon` moving there from `start`: the
@@ -231,7 +236,6 @@ def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
     cover within reach and, when `goal` gives each place's distance to the goal and the
     distance from `start`, progress for every inch nearer and holding for being in it."""
     covers, seen = cover_map(sight), sight.visible_matrix_arrays(places, enemies)
-    their_weapons = np.array([WEAPON_INDEX[w] for w in weapons], dtype=np.int64)
     left, left_here = goal if goal is not None else (np.empty(0), 0.0)
 
     def run() -> tuple[FloatArray, int]:
