@@ -91,6 +91,7 @@ class Threats:
     known: list[Threat]
     places: PositionArrays
     weapon_codes: npt.NDArray[np.int64]  # their weapons, as the estimates number them
+    in_sight: bool  # whether any of them is in sight now
 
     def __iter__(self) -> Iterator[Threat]:
         return iter(self.known)
@@ -205,7 +206,7 @@ class Tactician:
 
     def _move_options(self, view: SideView, f: Figure, threats: Threats,
                       contacts: Contacts) -> list[tuple[Order, float]]:
-        quiet = not any(t.visible for t in threats)
+        quiet = not threats.in_sight
         left = view.goal.distance(f.pos) if view.goal else 0.0
         paths = self._advance_paths(view, f, quiet, left)
         # the spots and the ends of the advances weighed in one batch
@@ -224,7 +225,8 @@ class Tactician:
             route = [[round(x, 2), round(y, 2)] for x, y in path]
             options.append((Order(self.side, "move", f.id, {"path": route}),
                             1 + score - here + 0.01))
-        options += self._charge(view, f, threats, contacts)
+        if not quiet:  # a charge needs an enemy in sight
+            options += self._charge(view, f, threats, contacts)
         options += self._clear_objective(view, f)
         if quiet and left == 0:
             watch = self._watch(view, f)
@@ -471,7 +473,7 @@ def _threats(view: SideView) -> Threats:
         if s.alive
     ]
     return Threats(known, view.sight.position_arrays([t.pos for t in known]),
-                   weapon_codes([t.weapon for t in known]))
+                   weapon_codes([t.weapon for t in known]), any(t.visible for t in known))
 
 
 def _line_of_fire(view: SideView, at: Position, target: Position) -> tuple[float, int]:
