@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.navigation import DistanceField, Region
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import allowed
 from fibua.core.orders import Order
@@ -66,9 +66,10 @@ def section_field(sight: SightEngine, section: str) -> DistanceField:
     """Walking distances into one building section, built once per map."""
     fields = _SECTION_FIELDS.setdefault(sight, {})
     if section not in fields:
+        # a Region, not a plain test, lets many places be asked about in one batch
         fields[section] = DistanceField(
             sight,
-            lambda pos: pos.section == section,
+            Region(frozenset({section})),
             lambda a, b: leg_blocked(sight, a, b) is None,
         )
     return fields[section]
