@@ -13,7 +13,7 @@ from fibua.battlefield.sight import SightEngine, per_map
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
-from fibua.rulesets.street_fight.contact import engaged, in_contact
+from fibua.rulesets.street_fight.contact import engaged
 from fibua.rulesets.street_fight.cover import (
     Segment,
     has_cover_nearby,
@@ -240,9 +240,7 @@ def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> N
                               "reason": "an enemy within 1 in: a runner cannot close"},
                    (figure.side,))
     refresh_sight(state, [figure])
-    figure.charged = figure.alive and any(
-        in_contact(state, figure, e) for e in state.side_figures(state.enemy_of(figure.side))
-    )
+    figure.charged = figure.alive and engaged(state, figure)
 
 
 def _run_overwatch_gauntlet(
