@@ -14,6 +14,7 @@ from fibua.core.events import Event
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
 from fibua.core.replay import side_log_lines
+from fibua.rulesets.street_fight.views import SideView
 from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario
 
@@ -118,3 +119,15 @@ def test_a_view_holds_copies_the_game_cannot_reach() -> None:
     mine.aim = 3
     view.enemies[0][1].x = 0.0
     assert game.state_hash() == before
+
+
+def test_a_view_has_every_field_of_a_side_view() -> None:
+    # observe builds its views without SideView's __init__: a field added to SideView
+    # must be filled there too
+    game = forced_game(make_scenario([figure("b1", "rifle", (20, 10))],
+                                     [figure("r1", "rifle", (20, 18))]), [2, 1])
+    view = game.observe("blue")
+    assert set(vars(view)) == {f.name for f in dataclasses.fields(SideView)}
+    assert view == SideView(**vars(view))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.turn = 9  # type: ignore[misc]

@@ -7,11 +7,22 @@ from fractions import Fraction as F
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from fibua.core.dice import Modifier
 from fibua.core.errors import IllegalOrder
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.odds import ShootQuestion, shoot_odds
+from fibua.rulesets.street_fight.shooting import (
+    OverwatchKind,
+    Situation,
+    hit_basis,
+    hit_terms,
+    term_names,
+)
+from fibua.rulesets.street_fight.tables import WeaponName
 from sf_helpers import figure, forced_game, make_scenario
 
 # a hit kills on a d10 of at least: pistol 5, rifles 4, LMG 3, HMG 2
@@ -240,3 +251,27 @@ def test_the_game_fires_the_mean_number_of_rounds_the_odds_give() -> None:
         events = game.apply(Order("blue", "shoot", "b1", {"target": "r1"}))
         fired += sum(1 for e in events if e.kind == "shot")
     assert F(fired, 10) == F(3) == odds("assault-rifle", range=12)["rounds"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    weapon=st.sampled_from(list(WeaponName)),
+    overwatch=st.sampled_from(list(OverwatchKind)),
+    ranges=st.tuples(st.floats(0, 60), st.floats(0, 60)),
+    aims=st.tuples(st.integers(0, 5), st.integers(0, 5)),
+    spreads=st.tuples(st.floats(0, 10), st.floats(0, 10)),
+    cover=st.integers(0, 3),
+    moving=st.tuples(st.booleans(), st.booleans()),
+)
+def test_a_remembered_basis_names_every_term_as_worked_out_afresh(
+    weapon: WeaponName, overwatch: OverwatchKind, ranges: tuple[float, float],
+    aims: tuple[int, int], spreads: tuple[float, float], cover: int,
+    moving: tuple[bool, bool],
+) -> None:
+    # two situations asked in turn: the second may be answered from the first's memo
+    for r, aim, spread in zip(ranges, aims, spreads, strict=True):
+        s = Situation(weapon, r, cover, moving[0], moving[1], aim, overwatch, spread)
+        fresh = tuple(Modifier(name, value) for i, (name, value)
+                      in enumerate(zip(term_names(s), hit_terms(s), strict=True))
+                      if value or i == 0)
+        assert hit_basis(s) == fresh

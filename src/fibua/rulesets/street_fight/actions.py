@@ -13,7 +13,7 @@ from fibua.battlefield.sight import SightEngine, per_map
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
-from fibua.rulesets.street_fight.contact import engaged, in_contact
+from fibua.rulesets.street_fight.contact import engaged
 from fibua.rulesets.street_fight.cover import (
     Segment,
     has_cover_nearby,
@@ -135,9 +135,14 @@ def section_at(sight: SightEngine, x: float, y: float) -> str | None:
     return sight.section_at((x, y))
 
 
+@per_map(limit=1 << 14)
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
-    buildings by doors and cannot climb high walls (the rules have no climbing)."""
+    buildings by doors and cannot climb high walls (the rules have no climbing).
+
+    Remembered: the legs of the computer's paths join the same few places game after
+    game, and it asks about a move before giving it. Street-Fight never changes the state
+    of a section, so the answer depends on the map alone."""
     if sight.move_blocked(a, b):
         return "it goes through a building wall (enter and leave by doors)"
     wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
@@ -240,9 +245,7 @@ def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> N
                               "reason": "an enemy within 1 in: a runner cannot close"},
                    (figure.side,))
     refresh_sight(state, [figure])
-    figure.charged = figure.alive and any(
-        in_contact(state, figure, e) for e in state.side_figures(state.enemy_of(figure.side))
-    )
+    figure.charged = figure.alive and engaged(state, figure)
 
 
 def _run_overwatch_gauntlet(

@@ -19,11 +19,14 @@ from fibua.rulesets.street_fight.tables import (
 
 def combat_pairs(state: StreetFightState) -> list[tuple[Figure, Figure]]:
     first, second = state.sides
+    enemies = state.side_figures(second)
+    lines = state.lines
+    # figures in contact see each other: most pairs are ruled out by the sight lines
     return [
         (a, b)
-        for a in state.side_figures(first)
-        for b in state.side_figures(second)
-        if in_contact(state, a, b)
+        for a in state.side_figures(first) if (sees := lines.get(a.id))
+        for b in enemies
+        if b.id in sees and in_contact(state, a, b)
     ]
 
 

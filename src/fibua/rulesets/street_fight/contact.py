@@ -15,13 +15,20 @@ def in_contact(state: StreetFightState, a: Figure, b: Figure) -> bool:
 
 def opponents(state: StreetFightState, figure: Figure) -> list[Figure]:
     enemy = state.enemy_of(figure.side)
-    return [e for e in state.side_figures(enemy) if in_contact(state, figure, e)]
+    sees = state.lines.get(figure.id, ())
+    return [e for e in state.side_figures(enemy) if e.id in sees and in_contact(state, figure, e)]
 
 
 def engaged(state: StreetFightState, figure: Figure) -> bool:
-    # asked for every order checked: look only at enemies close enough to matter
+    # asked for every order checked: an enemy in contact is in sight, so only the few
+    # the figure sees are looked at
+    sees = state.lines.get(figure.id)
+    if not sees:
+        return False
+    figures = state.figures
     x, y = figure.pos.x, figure.pos.y
-    for other in state.roster(state.enemy_of(figure.side)):
+    for other_id in sees:
+        other = figures[other_id]
         pos = other.pos
         if abs(pos.x - x) <= CONTACT and abs(pos.y - y) <= CONTACT and \
                 in_contact(state, figure, other):

@@ -20,19 +20,23 @@ def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
 
 def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
     """Sight lines between the figure and every enemy; none to or from a fallen figure."""
-    enemy_side = state.enemy_of(figure.side)
-    looked_at = [e for e in state.roster(enemy_side) if e.alive] if figure.alive else []
     visible: set[str] = set()
-    if looked_at:
-        sight = state.sight
-        here = sight.position_arrays([figure.pos])
-        row = sight.visible_matrix_arrays(here, _side_arrays(state, enemy_side, looked_at))[0]
-        visible = {e.id for e, v in zip(looked_at, row.tolist(), strict=True) if v}
+    if figure.alive:
+        enemy_side = state.enemy_of(figure.side)
+        looked_at = [e for e in state.roster(enemy_side) if e.alive]
+        if looked_at:
+            sight = state.sight
+            here = sight.position_arrays([figure.pos])
+            there = _side_arrays(state, enemy_side, looked_at)
+            row = sight.visible_matrix_arrays(here, there)[0].tolist()
+            visible = {e.id for e, v in zip(looked_at, row, strict=True) if v}
     lines = state.lines
     fid = figure.id
     # lines are kept both ways, so a side's view of an enemy is found from the enemy
-    for other in lines.get(fid, set()) - visible:
-        lines[other].discard(fid)
+    before = lines.get(fid)
+    if before:
+        for other in before - visible:
+            lines[other].discard(fid)
     for other in visible:
         lines.setdefault(other, set()).add(fid)
     lines[fid] = visible
@@ -41,7 +45,7 @@ def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
 def _side_arrays(state: StreetFightState, side: str, figures: list[Figure]) -> PositionArrays:
     """The positions of a side's living figures as the sight engine's arrays, made again
     only when one of them has moved or fallen."""
-    positions = tuple(f.pos for f in figures)
+    positions = tuple([f.pos for f in figures])
     kept = state.sight_arrays.get(side)
     if kept is not None and kept[0] == positions:
         return kept[1]
@@ -58,16 +62,17 @@ def _update_side(state: StreetFightState, side: str) -> None:
     for enemy in state.roster(state.enemy_of(side)):
         if not enemy.alive:
             continue
-        known = memory.get(enemy.id)
-        if enemy.id in seen:
+        eid = enemy.id
+        known = memory.get(eid)
+        if eid in seen:
             if known is None or not known.visible or _moved_since(known, enemy):
-                memory[enemy.id] = _sighting(state, enemy)
+                memory[eid] = _sighting(state, enemy)
                 _noted(state, side)
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
             known.visible = False
             _noted(state, side)
-            state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
+            state.emit("enemy-lost", {"figure": eid, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
 
 

@@ -98,11 +98,25 @@ def term_names(s: Situation) -> tuple[str, ...]:
 
 def hit_basis(s: Situation, terms: Sequence[int] | None = None) -> tuple[Modifier, ...]:
     """Every term of the chance to hit, by name, the base included (zero terms left out).
-    `terms` are the situation's `hit_terms` when already worked out; only the terms kept
-    are named, as every shot is recorded."""
-    values = hit_terms(s) if terms is None else terms
-    return tuple(Modifier(_TERM_NAMES[i](s), value) for i, value in enumerate(values)
-                 if value or i == 0)
+    `terms` are the situation's `hit_terms` when already worked out.
+
+    Every shot is recorded, so the bases are remembered: a term's name depends on the
+    situation only through the weapon, the kind of overwatch and the terms' values (the
+    range increments, quarters of cover, turns aimed and inches of spread each cost a
+    fixed step)."""
+    values = hit_terms(s) if terms is None else tuple(terms)
+    key = (s.weapon, s.overwatch, values)
+    found = _BASES.get(key)
+    if found is None:
+        if len(_BASES) >= _BASES_KEPT:
+            _BASES.clear()
+        found = _BASES[key] = tuple(Modifier(_TERM_NAMES[i](s), value)
+                                    for i, value in enumerate(values) if value or i == 0)
+    return found
+
+
+_BASES: dict[tuple[WeaponName, OverwatchKind, tuple[int, ...]], tuple[Modifier, ...]] = {}
+_BASES_KEPT = 4096
 
 
 def hit_chance(s: Situation) -> int:

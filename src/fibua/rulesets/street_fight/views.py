@@ -61,12 +61,19 @@ class Briefing:
     goal_sections: tuple[str, ...]
 
 
-def briefing(state: StreetFightState, side: str) -> Briefing:
-    # the state keeps its own reference: reaching the scenario's memo through the
-    # scenario model costs more than the rest of a view
-    kept: Briefing | None = state.briefings.get(side)
+def fixed_fields(state: StreetFightState, side: str) -> dict[str, Any]:
+    """The fields of the side's views that stay the same all game: the map, the options
+    and its briefing. The state keeps them: reaching the scenario's memo through the
+    scenario model costs more than the rest of a view."""
+    kept: dict[str, Any] | None = state.briefings.get(side)
     if kept is None:
-        kept = state.briefings[side] = _scenario_briefing(state, side)
+        brief = _scenario_briefing(state, side)
+        kept = state.briefings[side] = {
+            "scenario": state.scenario.name, "side": side, "enemy": state.enemy_of(side),
+            "turns": state.scenario.scenario.turns, "sight": state.sight, "goal": brief.goal,
+            "enemy_zone": brief.enemy_zone, "goal_sections": brief.goal_sections,
+            "options": state.options,
+        }
     return kept
 
 
@@ -84,27 +91,23 @@ def _scenario_briefing(state: StreetFightState, side: str) -> Briefing:
 
 
 def observe(state: StreetFightState, side: str) -> SideView:
-    memory = state.seen.get(side, {})
-    brief = briefing(state, side)
-    return SideView(
-        scenario=state.scenario.name,
-        side=side,
-        enemy=state.enemy_of(side),
-        turn=state.turn,
-        turns=state.scenario.scenario.turns,
-        phase=state.phase,
-        to_act=state.acting_side,
-        initiative=tuple(state.initiative),
-        own=tuple(map(_copy_figure, state.roster(side))),
-        enemies=tuple((i, _copy_sighting(s)) for i, s in sorted(memory.items())),
-        sight=state.sight,
-        goal=brief.goal,
-        enemy_zone=brief.enemy_zone,
-        goal_sections=brief.goal_sections,
-        options=state.options,
-        result=state.result.to_dict() if state.result else None,
-        news=state.news.get(side, 0),
-    )
+    # made for every order: built without the generated __init__ of the frozen dataclass,
+    # which sets its eighteen fields one object.__setattr__ at a time
+    view: SideView = object.__new__(SideView)
+    fields = view.__dict__
+    fields.update(fixed_fields(state, side))
+    memory = state.seen.get(side)
+    result = state.result
+    fields["turn"] = state.turn
+    fields["phase"] = state.phase
+    fields["to_act"] = None if result is not None else state.initiative[state.acting]
+    fields["initiative"] = tuple(state.initiative)
+    fields["own"] = tuple(map(_copy_figure, state.roster(side)))
+    fields["enemies"] = tuple([(i, _copy_sighting(s)) for i, s in sorted(memory.items())]) \
+        if memory else ()
+    fields["result"] = result.to_dict() if result else None
+    fields["news"] = state.news.get(side, 0)
+    return view
 
 
 # every field of these is immutable, so a shallow copy shares nothing the game can change
