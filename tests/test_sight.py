@@ -303,6 +303,23 @@ def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
     assert gone() is None
 
 
+def test_per_map_answers_are_forgotten_when_a_section_changes_state() -> None:
+    """A move through a wall is blocked until the building collapses: a remembered answer
+    must not outlive the state it was worked out in."""
+
+    @per_map()
+    def blocked(sight: SightEngine, a: Position, b: Position) -> bool:
+        return sight.move_blocked(a, b)
+
+    engine = SightEngine(FIELD)
+    a, b = out(15, 2), inside(15, 15)
+    assert blocked(engine, a, b)
+    engine.set_section_state("h1", SectionState.INTACT)  # no change: memo kept
+    assert engine.memo
+    engine.set_section_state("h1", SectionState.RUBBLE)
+    assert not blocked(engine, a, b)
+
+
 def test_nearest_hit_is_the_least_hit_distance() -> None:
     rng = np.random.default_rng(7)
     segs = rng.uniform(0, 10, size=(40, 4))

@@ -739,7 +739,8 @@ _MISSING = object()
 
 def per_map(limit: int | None = None) -> Callable[[F], F]:
     """Remember what a function `fn(sight, *args)` answers, in the engine's memo, by its
-    other arguments: for answers that depend on nothing but the map. With a `limit` the
+    other arguments: for answers that depend on nothing but the map and the state of its
+    sections (the memo is emptied whenever a section changes state). With a `limit` the
     memo of that function starts again once it holds that many answers."""
 
     def remember(fn: F) -> F:
@@ -956,7 +957,10 @@ class SightEngine:
         return -1 if section_id is None else self._index[section_id]
 
     def set_section_state(self, section_id: str, state: SectionState) -> None:
-        self._state[self._index[section_id]] = _STATE_CODE[state]
+        k, code = self._index[section_id], _STATE_CODE[state]
+        if self._state[k] != code:
+            self._state[k] = code
+            self.memo.clear()  # remembered answers may have depended on the old state
 
     def set_section_states(self, states: Mapping[str, SectionState]) -> None:
         for section_id, state in states.items():

@@ -140,9 +140,8 @@ def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing).
 
-    Remembered: the legs of the computer's paths join the same few places game after
-    game, and it asks about a move before giving it. Street-Fight never changes the state
-    of a section, so the answer depends on the map alone."""
+    Remembered per map (and state of its sections): the legs of the computer's paths
+    join the same few places game after game, and it asks about a move before giving it."""
     if sight.move_blocked(a, b):
         return "it goes through a building wall (enter and leave by doors)"
     wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
