@@ -44,6 +44,10 @@ def _assert_identical(
         if reference_visible(field, states, a, b) != fast[i, j]
     ]
     assert mismatches == []
+    # one observer at a time, as the rules ask after a move: the same rows
+    arrays = engine.position_arrays(targets)
+    rows = [engine.visible_row(a, arrays).tolist() for a in observers[:10]]
+    assert rows == fast[:10].tolist()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

@@ -424,6 +424,27 @@ def _visible_single(
 
 
 @jit
+def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any, bfl: Any,
+                 first_token: int, t: Any) -> Any:
+    """One observer's row of `_visible_matrix`, marking edges with the engine's own stamp
+    array and the tokens first_token, first_token + 1, ... (one per target)."""
+    ain = _locate_point(ax, ay, True, t)
+    bin_ = _locate_many(bxy, True, t)
+    out = np.zeros(bxy.shape[0], dtype=np.bool_)
+    state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces = (
+        _sight_tables(t)
+    )
+    stamp = t[STAMP]
+    for b in range(bxy.shape[0]):
+        out[b] = _visible_one(
+            ax, ay, asec, afl, ain, bxy[b, 0], bxy[b, 1], bsec[b], bfl[b], bin_[b],
+            first_token + b, stamp,
+            state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces,
+        )  # fmt: skip
+    return out
+
+
+@jit
 def _visible_matrix(axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bfl: Any, t: Any) -> Any:
     n, m = axy.shape[0], bxy.shape[0]
     ain = _locate_many(axy, True, t)
@@ -1007,6 +1028,17 @@ class SightEngine:
         a = self.position_arrays(observers)
         b = self.position_arrays(targets)
         return self.visible_matrix_arrays(a, b)
+
+    def visible_row(self, observer: Position, targets: PositionArrays) -> BoolArray:
+        """`visible_matrix` for one observer, without making arrays of it: the figure
+        that just moved, or the one weighing its targets."""
+        first = self._token + 1
+        self._token += len(targets.floor)
+        result: BoolArray = _visible_row(
+            float(observer.x), float(observer.y), self.section_index(observer.section),
+            int(observer.floor), targets.xy, targets.section, targets.floor, first,
+            self._tables)
+        return result
 
     def visible_matrix_arrays(self, a: PositionArrays, b: PositionArrays) -> BoolArray:
         result: BoolArray = _visible_matrix(

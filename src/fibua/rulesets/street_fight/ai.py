@@ -182,8 +182,7 @@ class Tactician:
         # where the figure stands (the rules would refuse any other)
         visible: list[Threat] = []
         if shown:
-            in_sight = view.sight.visible_matrix_arrays(
-                view.sight.position_arrays([f.pos]), threats.places)[0].tolist()
+            in_sight = view.sight.visible_row(f.pos, threats.places).tolist()
             visible = [threats.known[k] for k in shown if in_sight[k]]
         lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
         best = 0.0
@@ -404,8 +403,7 @@ class Tactician:
         if view.enemy_zone is None or f.ran_last_turn:
             return None
         points = self._spots(view, f, (WATCH_RANGE,))
-        here = view.sight.position_arrays([f.pos])
-        seen = view.sight.visible_matrix_arrays(here, points)[0]
+        seen = view.sight.visible_row(f.pos, points)
         seen[0] = False  # its own place
         if not seen.any():
             return None

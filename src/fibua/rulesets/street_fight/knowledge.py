@@ -25,10 +25,8 @@ def _refresh_lines(state: StreetFightState, figure: Figure) -> None:
         enemy_side = state.enemy_of(figure.side)
         looked_at = [e for e in state.roster(enemy_side) if e.alive]
         if looked_at:
-            sight = state.sight
-            here = sight.position_arrays([figure.pos])
             there = _side_arrays(state, enemy_side, looked_at)
-            row = sight.visible_matrix_arrays(here, there)[0].tolist()
+            row = state.sight.visible_row(figure.pos, there).tolist()
             visible = {e.id for e, v in zip(looked_at, row, strict=True) if v}
     lines = state.lines
     fid = figure.id
