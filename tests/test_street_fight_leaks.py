@@ -14,9 +14,10 @@ from fibua.core.events import Event
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
 from fibua.core.replay import side_log_lines
+from fibua.rulesets.street_fight.knowledge import record_casualty
 from fibua.rulesets.street_fight.views import SideView
 from fibua.scenario.loader import load_scenario
-from sf_helpers import figure, forced_game, make_scenario
+from sf_helpers import figure, forced_game, make_scenario, put
 
 # public by the rules: both sides see a shot, a close combat, a casualty
 SHARED_KINDS = {"shot", "overwatch-fire", "close-combat", "casualty", "fire-cancelled"}
@@ -117,7 +118,8 @@ def test_a_view_holds_copies_the_game_cannot_reach() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         mine.overwatch.radius = 9  # type: ignore[misc, union-attr]
     mine.aim = 3
-    view.enemies[0][1].x = 0.0
+    with pytest.raises(AttributeError):
+        view.enemies[0][1].x = 0.0  # type: ignore[misc]
     assert game.state_hash() == before
 
 
@@ -131,3 +133,28 @@ def test_a_view_has_every_field_of_a_side_view() -> None:
     assert view == SideView(**vars(view))
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.turn = 9  # type: ignore[misc]
+
+
+def test_a_view_shows_the_side_s_memory_as_it_stands() -> None:
+    """Views share their enemies while the side's memory is unchanged: each change (in
+    sight, moved in sight, out of sight, fallen) shows in the next view."""
+    game = forced_game(make_scenario([figure("b1", "rifle", (3, 3))],
+                                     [figure("r1", "rifle", (21, 21))]), [2, 1])
+
+    def shown() -> dict[str, tuple[float, float, bool, bool]]:
+        return {i: (s.x, s.y, s.visible, s.alive) for i, s in game.observe("blue").enemies}
+
+    def memory() -> dict[str, tuple[float, float, bool, bool]]:
+        return {i: (s.x, s.y, s.visible, s.alive)
+                for i, s in game.state.seen.get("blue", {}).items()}
+
+    put(game, "r1", 22, 22)  # behind the house
+    assert shown() == memory()
+    put(game, "r1", 8, 3)
+    assert shown() == memory() == {"r1": (8, 3, True, True)}
+    put(game, "r1", 8, 4)
+    assert shown() == memory() == {"r1": (8, 4, True, True)}
+    put(game, "r1", 22, 22)
+    assert shown() == memory() == {"r1": (8, 4, False, True)}
+    record_casualty(game.state, game.state.figures["r1"], ("blue",))
+    assert shown() == memory() == {"r1": (8, 4, False, False)}

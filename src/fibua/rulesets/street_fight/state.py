@@ -152,6 +152,9 @@ class StreetFightState:
     #: arrays: a side's figures stand still while the other side moves
     sight_arrays: dict[str, tuple[tuple[Position, ...], PositionArrays]] = field(
         default_factory=dict, init=False, repr=False)
+    #: per side, the enemies its views show and the `news` they were made at (see views)
+    enemy_views: dict[str, tuple[int, tuple[Any, ...]]] = field(
+        default_factory=dict, init=False, repr=False)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
