@@ -422,3 +422,26 @@ def test_random_moves_match(
     assert _move_mismatches(SMALL_ENGINE, [move]) == []
     a, b = move[0].point, move[1].point
     assert SMALL_ENGINE.first_obstacle_of(a, b, kinds) == _first_of(SMALL_ENGINE, a, b, kinds)
+
+
+@st.composite
+def path_points(draw: st.DrawFn) -> Position:
+    x, y = draw(points)
+    label = draw(st.sampled_from([None, "where", *SMALL.section_ids]))
+    if label == "where":
+        label = SMALL_ENGINE.section_at((x, y))
+    return Position(x, y, label, draw(st.integers(min_value=0, max_value=3)))
+
+
+@settings(max_examples=300)
+@given(start=positions(), path=st.lists(path_points(), max_size=8),
+       kinds=st.sampled_from(KIND_SETS))
+def test_the_first_stopped_leg_of_a_path_is_found_leg_by_leg(
+    start: Position, path: list[Position], kinds: frozenset[ObstacleKind]
+) -> None:
+    engine = SightEngine(SMALL)
+    legs = zip([start, *path], path, strict=False)
+    expected = next((k for k, (a, b) in enumerate(legs)
+                     if engine.move_blocked(a, b)
+                     or engine.first_obstacle_of(a.point, b.point, kinds) is not None), -1)
+    assert engine.first_stopped_leg(start, engine.position_arrays(path), kinds) == expected

@@ -636,6 +636,19 @@ def _move_blocked(
 
 
 @jit
+def _first_stopped_leg(ax: float, ay: float, asec: int, afl: int, xy: Any, sec: Any, fl: Any,
+                       first_token: int, m: Any, segs: Any, owner: Any) -> int:
+    """See `SightEngine.first_stopped_leg`."""
+    for k in range(xy.shape[0]):
+        bx, by, bsec, bfl = xy[k, 0], xy[k, 1], sec[k], fl[k]
+        if (_move_blocked(ax, ay, asec, afl, bx, by, bsec, bfl, False, first_token + k, m)
+                or (segs.shape[0] > 0 and _first_met(ax, ay, bx, by, segs, owner) >= 0)):
+            return k
+        ax, ay, asec, afl = bx, by, bsec, bfl
+    return -1
+
+
+@jit
 def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any) -> int:
     """The owner of the row of `segs` that ab meets nearest to a (by `meeting_distance`),
     ties to the lowest owner, or -1. Rows must be in increasing owner order."""
@@ -1131,6 +1144,21 @@ class SightEngine:
         obstacles = self.battlefield.obstacles
         hits = sorted(zip(dists.tolist(), owners.tolist(), strict=True))
         return [(obstacles[k], d) for d, k in hits]
+
+    def first_stopped_leg(self, start: Position, path: PositionArrays,
+                          kinds: frozenset[ObstacleKind]) -> int:
+        """The first leg of a walk from `start` through the points of `path` that goes
+        through a solid wall (`move_blocked`) or meets an obstacle of `kinds`
+        (`first_obstacle_of`), by index of the point it leads to; -1 when none does. One
+        compiled call for a whole path of short legs."""
+        segs, owner = self._obstacle_rows_of(kinds)
+        first = self._token + 1
+        self._token += len(path.floor)
+        found: int = _first_stopped_leg(
+            float(start.x), float(start.y), self._move_index.get(start.section, -1),
+            int(start.floor), path.xy, path.section, path.floor, first, self._move_tables,
+            segs, owner)
+        return found
 
     def first_obstacle_of(
         self, a_point: Point, b_point: Point, kinds: frozenset[ObstacleKind]

@@ -4,21 +4,19 @@ carried out. Moves and fire can trigger enemy overwatch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import combinations
 from math import ceil, hypot
 from typing import Any
 
-from fibua.battlefield.model import ObstacleKind, Point, Position
+from fibua.battlefield.model import ObstacleKind, Position
 from fibua.battlefield.sight import SightEngine, per_map
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
 from fibua.rulesets.street_fight.contact import engaged
 from fibua.rulesets.street_fight.cover import (
-    Segment,
     has_cover_nearby,
     has_half_cover,
-    segments_near,
 )
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
@@ -36,7 +34,6 @@ from fibua.rulesets.street_fight.tables import (
 CROWDING = 0.25  # inches: two friendly figures cannot stand closer than this
 HALT_STEP = 0.1  # inches: how finely a runner stopping short of an enemy is placed
 UNCLIMBABLE = frozenset({ObstacleKind.HIGH_WALL})
-WALL_SLACK = 1e-6  # inches: the points of a path lie this close to its line, rounding aside
 
 
 def _require_phase(state: StreetFightState, phase: Phase, kind: str) -> None:
@@ -148,24 +145,6 @@ def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     if wall is not None:
         return f"the high wall {wall.id!r} cannot be climbed"
     return None
-
-
-def walls_near(sight: SightEngine, a: Point, b: Point) -> list[Segment]:
-    """The building walls and high walls within WALL_SLACK of the segment ab: a leg along ab
-    where there are none is never blocked, whatever the floors. For the many short legs
-    of one straight path, found once."""
-    return segments_near(_barriers(sight), a, b, WALL_SLACK)
-
-
-@per_map()
-def _barriers(sight: SightEngine) -> tuple[Segment, ...]:
-    """Every building wall and high wall: the map never changes (a collapsed section only
-    loses walls)."""
-    battlefield = sight.battlefield
-    lines = [pairwise((*s.footprint, s.footprint[0]))
-             for s in map(battlefield.section, battlefield.section_ids)]
-    lines += [pairwise(o.points) for o in battlefield.obstacles if o.kind in UNCLIMBABLE]
-    return tuple(wall for line in lines for wall in line)
 
 
 def _change_floor(state: StreetFightState, here: Position, floor: Any) -> Position:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from math import ceil, hypot
 
+import numpy as np
+
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays
 from fibua.core.dice import roll
-from fibua.rulesets.street_fight.actions import leg_blocked, walls_near
+from fibua.rulesets.street_fight.actions import UNCLIMBABLE
 from fibua.rulesets.street_fight.contact import engaged
 from fibua.rulesets.street_fight.cover import (
     half_cover_near,
@@ -84,46 +87,47 @@ def _flee(state: StreetFightState, source: Position, start: Position, ux: float,
     sight = state.sight
     steps = int(MOVE_MAX / FALL_BACK_STEP)
     path = _escape_path(state, start, ux, uy, steps)
-    seen = _seen_from(state, source, path)
-    # most paths cross open ground: the walls and cover along them are found once, and
-    # a step with none near needs no question to the sight engine
-    end = path[-1].point if path else start.point
-    walls = walls_near(sight, start.point, end)
-    cover = half_cover_near(sight, start.point, end)
+    n = len(path.floor)
+    # the whole path is asked about at once: where a wall stops it, what the source sees
+    stop = sight.first_stopped_leg(start, path, UNCLIMBABLE) if n else -1
+    walked = n if stop < 0 else stop
+    seen = sight.visible_row(source, path).tolist() if n else []
+    end = path.xy[n - 1].tolist() if n else start.point
+    # most paths cross open ground: the cover along them is found once, and a step with
+    # none near needs no question to the sight engine
+    cover = half_cover_near(sight, start.point, (end[0], end[1]))
+    ids = sight.section_ids
     here = start
-    for there, visible in zip(path, seen, strict=True):
-        if walls and leg_blocked(sight, here, there):
-            return here, True
-        here = there
-        if not visible or (may_have_half_cover(cover, here)
+    for k, ((x, y), s, floor) in enumerate(zip(path.xy[:walked].tolist(),
+                                               path.section[:walked].tolist(),
+                                               path.floor[:walked].tolist(), strict=True)):
+        here = Position(x, y, None if s < 0 else ids[s], floor)
+        if not seen[k] or (may_have_half_cover(cover, here)
                            and has_half_cover(sight, source, here)):
             return here, True
-    return here, len(path) < steps
+    if walked < n:
+        return here, True  # a wall or a high wall in the way
+    return here, n < steps
 
 
 def _escape_path(state: StreetFightState, start: Position, ux: float, uy: float,
-                 steps: int) -> list[Position]:
+                 steps: int) -> PositionArrays:
     """The points a figure falling back passes, one FALL_BACK_STEP apart, up to the
-    table's edge: all located at once, as most of them are walked."""
+    table's edge, with their sections and floors."""
     table = state.battlefield.table
-    points: list[tuple[float, float]] = []
-    for i in range(1, steps + 1):
-        distance = i * FALL_BACK_STEP
-        x, y = start.x + ux * distance, start.y + uy * distance
-        if not (0 <= x <= table.width and 0 <= y <= table.height):
-            break
-        points.append((x, y))
-    sections = state.sight.sections_at(points)
-    return [Position(x, y, section, start.floor if section == start.section else 0)
-            for (x, y), section in zip(points, sections, strict=True)]
-
-
-def _seen_from(state: StreetFightState, source: Position, path: list[Position]) -> list[bool]:
-    """Whether the source sees each point of the path, in one call to the sight engine."""
-    if not path:
-        return []
-    row = state.sight.visible_matrix([source], path)[0]
-    return [bool(v) for v in row]
+    distance = np.arange(1, steps + 1) * FALL_BACK_STEP
+    xy = np.empty((steps, 2))
+    xy[:, 0] = start.x + ux * distance
+    xy[:, 1] = start.y + uy * distance
+    off = ~((xy[:, 0] >= 0) & (xy[:, 0] <= table.width)
+            & (xy[:, 1] >= 0) & (xy[:, 1] <= table.height))
+    if off.any():
+        xy = xy[:int(np.argmax(off))]
+    sight = state.sight
+    sections = sight.section_indices(xy)
+    own = sight.section_index(start.section)
+    floors = np.where(sections == own, start.floor, 0).astype(np.int64)
+    return PositionArrays(xy, sections, floors)
 
 
 def _sheltered(state: StreetFightState, source: Position, here: Position) -> bool:
