@@ -352,3 +352,17 @@ def test_places_around_a_figure() -> None:
     assert places.floor.tolist() == [1] + [0] * (len(expected) - 1)
     assert places.section[1:].tolist() == engine.section_indices(places.xy[1:]).tolist()
     assert engine.section_index("wa") in places.section.tolist()
+
+
+def test_places_along_a_line() -> None:
+    """Steps along a direction until the table's edge; the start's floor is kept inside
+    its own section, elsewhere the places are on the ground."""
+    engine = SightEngine(FIELD)
+    start = inside(15, 15, floor=1)
+    places = engine.places_along(start, 0.0, 1.0, 0.5, 100)
+    ys = [15 + 0.5 * k for k in range(1, 51)]  # the table is 40 in deep
+    assert places.xy.tolist() == [[15.0, y] for y in ys]
+    sections = engine.sections_at([(15.0, y) for y in ys])
+    assert places.section.tolist() == [engine.section_index(s) for s in sections]
+    assert places.floor.tolist() == [1 if s == "h1" else 0 for s in sections]
+    assert "h1" in sections and sections[-1] != "h1"

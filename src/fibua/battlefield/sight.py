@@ -400,6 +400,28 @@ def _places_around(x: float, y: float, section: int, floor: int, offset: float, 
 
 
 @jit
+def _places_along(x: float, y: float, section: int, floor: int, ux: float, uy: float,
+                  step: float, count: int, width: float, height: float, t: Any) -> Any:
+    """See `SightEngine.places_along`."""
+    xy = np.empty((count, 2))
+    n = 0
+    for k in range(1, count + 1):
+        distance = k * step
+        px, py = x + ux * distance, y + uy * distance
+        if not (0 <= px <= width and 0 <= py <= height):
+            break
+        xy[n, 0], xy[n, 1] = px, py
+        n += 1
+    sections = np.empty(n, dtype=np.int64)
+    floors = np.zeros(n, dtype=np.int64)
+    for k in range(n):
+        sections[k] = _locate_point(xy[k, 0], xy[k, 1], False, t)
+        if sections[k] == section:
+            floors[k] = floor
+    return xy[:n], sections, floors
+
+
+@jit
 def _visible_single(
     ax: float,
     ay: float,
@@ -1107,6 +1129,19 @@ class SightEngine:
             float(centre.x), float(centre.y), self.section_index(centre.section),
             int(centre.floor), offset, steps, headings, float(table.width),
             float(table.height), extra, self._tables)
+        return PositionArrays(*found)
+
+    def places_along(self, start: Position, ux: float, uy: float, step: float,
+                     count: int) -> PositionArrays:
+        """The places `step`, 2 `step`, ... `count` `step` from `start` along the unit
+        direction (ux, uy), up to the table's edge, in one compiled call: each in the
+        section holding it, on `start`'s floor while in `start`'s section, else on the
+        ground."""
+        table = self.battlefield.table
+        found: tuple[FloatArray, IntArray, IntArray] = _places_along(
+            float(start.x), float(start.y), self.section_index(start.section),
+            int(start.floor), float(ux), float(uy), float(step), int(count),
+            float(table.width), float(table.height), self._tables)
         return PositionArrays(*found)
 
     def section_indices(self, xy: FloatArray) -> IntArray:

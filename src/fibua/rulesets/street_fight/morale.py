@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from math import ceil, hypot
 
-import numpy as np
-
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import PositionArrays
 from fibua.core.dice import roll
 from fibua.rulesets.street_fight.actions import UNCLIMBABLE
 from fibua.rulesets.street_fight.contact import engaged
@@ -86,7 +83,7 @@ def _flee(state: StreetFightState, source: Position, start: Position, ux: float,
     shelters where it is. Returns where it stops and whether it is safe there."""
     sight = state.sight
     steps = int(MOVE_MAX / FALL_BACK_STEP)
-    path = _escape_path(state, start, ux, uy, steps)
+    path = sight.places_along(start, ux, uy, FALL_BACK_STEP, steps)
     n = len(path.floor)
     # the whole path is asked about at once: where a wall stops it, what the source sees
     stop = sight.first_stopped_leg(start, path, UNCLIMBABLE) if n else -1
@@ -108,26 +105,6 @@ def _flee(state: StreetFightState, source: Position, start: Position, ux: float,
     if walked < n:
         return here, True  # a wall or a high wall in the way
     return here, n < steps
-
-
-def _escape_path(state: StreetFightState, start: Position, ux: float, uy: float,
-                 steps: int) -> PositionArrays:
-    """The points a figure falling back passes, one FALL_BACK_STEP apart, up to the
-    table's edge, with their sections and floors."""
-    table = state.battlefield.table
-    distance = np.arange(1, steps + 1) * FALL_BACK_STEP
-    xy = np.empty((steps, 2))
-    xy[:, 0] = start.x + ux * distance
-    xy[:, 1] = start.y + uy * distance
-    off = ~((xy[:, 0] >= 0) & (xy[:, 0] <= table.width)
-            & (xy[:, 1] >= 0) & (xy[:, 1] <= table.height))
-    if off.any():
-        xy = xy[:int(np.argmax(off))]
-    sight = state.sight
-    sections = sight.section_indices(xy)
-    own = sight.section_index(start.section)
-    floors = np.where(sections == own, start.floor, 0).astype(np.int64)
-    return PositionArrays(xy, sections, floors)
 
 
 def _sheltered(state: StreetFightState, source: Position, here: Position) -> bool:
