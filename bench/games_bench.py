@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
-from fibua.core.game import Game, play_out
+from fibua.core.lab import play_games
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 
 def games_per_second(name: str, seconds: float = 3.0, warmup: int = 2) -> float:
-    scenario = load_scenario(name)
-    for seed in range(warmup):
-        _one_game(scenario, 10_000 + seed)
+    """Games played in about `seconds`, after `warmup` games (the map's caches and the
+    compiled kernels are made then), as the lab plays them."""
+    seeds = itertools.chain(range(10_000, 10_000 + warmup), itertools.count())
+    games = play_games(load_scenario(name), seeds)
+    for _ in range(warmup):
+        next(games)
     done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        _one_game(scenario, done)
+        next(games)
         done += 1
-    return done / (time.perf_counter() - start)
-
-
-def _one_game(scenario: object, seed: int) -> None:
-    game = Game(scenario, seed)  # type: ignore[arg-type]
-    a, b = game.scenario.side_names
-    players = {a: game.ruleset.computer(a, seed), b: game.ruleset.computer(b, seed + 1)}
-    play_out(game, players)
+    rate = done / (time.perf_counter() - start)
+    games.close()
+    return rate
 
 
 def measure_games(seconds: float = 3.0) -> dict[str, float]:

@@ -6,23 +6,20 @@ from __future__ import annotations
 import json
 import sys
 
-from fibua.core.game import Game, play_out
+from fibua.core.game import Game
+from fibua.core.lab import play_games
+from fibua.core.ruleset import Player
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 
 def win_rate(name: str, computer_side: str, seeds: int) -> float:
-    scenario = load_scenario(name)
-    wins = 0
-    for seed in range(seeds):
-        game = Game(scenario, seed)
+    def seating(game: Game, seed: int) -> dict[str, Player]:
         rules = game.ruleset
-        players = {
-            side: rules.computer(side, seed) if side == computer_side
-            else rules.random_player(side, seed)
-            for side in scenario.side_names
-        }
-        wins += play_out(game, players).winner == computer_side
-    return wins / seeds
+        return {side: rules.computer(side, seed) if side == computer_side
+                else rules.random_player(side, seed) for side in game.scenario.side_names}
+
+    results = play_games(load_scenario(name), range(seeds), seating)
+    return sum(result.winner == computer_side for result in results) / seeds
 
 
 def main() -> None:

@@ -1,0 +1,29 @@
+"""Many games in one process: the same results as one game at a time, and the heap the
+collector was spared is handed back."""
+
+from __future__ import annotations
+
+import gc
+
+from fibua.core.game import Game, play_out
+from fibua.core.lab import computers, play_games
+from fibua.scenario.loader import load_scenario
+
+
+def test_a_run_gives_each_seed_s_result_as_a_lone_game_would() -> None:
+    scenario = load_scenario("farm-compound")
+    alone = []
+    for seed in range(3):
+        game = Game(scenario, seed)
+        alone.append(play_out(game, computers(game, seed)).to_dict())
+    assert [r.to_dict() for r in play_games(scenario, range(3))] == alone
+
+
+def test_the_long_lived_heap_is_set_aside_only_while_games_run() -> None:
+    before = gc.get_freeze_count()
+    games = play_games(load_scenario("farm-compound"), range(5))
+    next(games)
+    assert gc.get_freeze_count() > before
+    next(games)
+    games.close()
+    assert gc.get_freeze_count() == before == 0
