@@ -9,9 +9,9 @@ it; watch the approaches when no enemy shows; charge when close combat favours i
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import atan2, cos, hypot, pi, sin
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
@@ -101,6 +101,11 @@ class Threats:
         return bool(self.known)
 
 
+#: an option weighed for a figure and its score: the order, or what makes the order if
+#: the option comes to be tried
+Option = tuple[Order | Callable[[], Order], float]
+
+
 class Tactician:
     def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
         self.side = side
@@ -141,8 +146,11 @@ class Tactician:
             options = (self._fire_options(view, figure, threats, contacts)
                        if view.phase is Phase.SHOOT
                        else self._move_options(view, figure, threats, contacts))
-            for order, score in sorted(options, key=lambda c: -c[1]):
-                if score > 0 and not _walled_off(view, figure, order) and allowed(legal, order):
+            for option, score in sorted(options, key=lambda c: -c[1]):
+                if score <= 0:
+                    break
+                order = option if isinstance(option, Order) else option()
+                if not _walled_off(view, figure, order) and allowed(legal, order):
                     return order
         return Order(self.side, "end")
 
@@ -205,7 +213,7 @@ class Tactician:
     # ------------------------------------------------------------------ movement
 
     def _move_options(self, view: SideView, f: Figure, threats: Threats,
-                      contacts: Contacts) -> list[tuple[Order, float]]:
+                      contacts: Contacts) -> list[Option]:
         quiet = not threats.in_sight
         left = view.goal.distance(f.pos) if view.goal else 0.0
         paths = self._advance_paths(view, f, quiet, left)
@@ -216,15 +224,13 @@ class Tactician:
         values = scores.tolist()
         here = values[0]
         spots = places.xy.tolist()[:len(values) - len(paths)]
-        options: list[tuple[Order, float]] = []
+        # most options are never tried: their orders are made only when they are
+        options: list[Option] = []
         for k in range(1, len(spots)):
             if values[k] > here + 0.02:
-                options.append((Order(self.side, "move", f.id, {"to": spots[k]}),
-                                1 + values[k] - here))
+                options.append((partial(self._move_to, f.id, spots[k]), 1 + values[k] - here))
         for path, score in zip(paths, values[len(spots):], strict=True):
-            route = [[round(x, 2), round(y, 2)] for x, y in path]
-            options.append((Order(self.side, "move", f.id, {"path": route}),
-                            1 + score - here + 0.01))
+            options.append((partial(self._move_along, f.id, path), 1 + score - here + 0.01))
         if not quiet:  # a charge needs an enemy in sight
             options += self._charge(view, f, threats, contacts)
         options += self._clear_objective(view, f)
@@ -233,6 +239,13 @@ class Tactician:
             if watch is not None:
                 options.append(watch)
         return options
+
+    def _move_to(self, figure_id: str, to: list[float]) -> Order:
+        return Order(self.side, "move", figure_id, {"to": to})
+
+    def _move_along(self, figure_id: str, path: list[tuple[float, float]]) -> Order:
+        route = [[round(x, 2), round(y, 2)] for x, y in path]
+        return Order(self.side, "move", figure_id, {"path": route})
 
     def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
                then: Sequence[tuple[float, float]] = ()) -> PositionArrays:
