@@ -11,6 +11,7 @@ import pytest
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
+from fibua.core.game import Game
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.estimates import (
     _COVER_MAPS,
@@ -23,9 +24,12 @@ from fibua.rulesets.street_fight.estimates import (
     odds_table,
     place_values,
     removal_chance,
+    values_around,
     weapon_codes,
 )
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WeaponName
+from fibua.rulesets.street_fight.views import observe
+from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario
 
 
@@ -129,3 +133,34 @@ def test_cells_worked_out_on_demand_give_the_filled_map_values(sight: SightEngin
         _COVER_MAPS[sight] = saved
     assert np.array_equal(filled[0], on_demand[0]) and np.array_equal(filled[1], on_demand[1])
     assert filled[1].sum() > 0
+
+
+@pytest.mark.parametrize("name", ["corner-shop", "farm-compound"])
+def test_a_move_decision_s_one_call_is_its_steps_one_by_one(name: str) -> None:
+    """Places round a figure and their values in one compiled call: the same places and,
+    to the last bit, the same values as placing them, measuring the goal and weighing
+    them in turn; with the side's goal and with none."""
+    game = Game(load_scenario(name), 4)
+    state = game.state
+    weights = Weights(risk=0.5, shelter=0.1, progress=0.07, holding=0.4)
+    steps = np.array([2.5, 5.0, 9.0])
+    for side in state.sides:
+        view = observe(state, side)
+        enemies = [f for f in state.figures.values() if f.side != side]
+        arrays = state.sight.position_arrays([f.pos for f in enemies])
+        codes = weapon_codes([f.weapon for f in enemies])
+        for k, f in enumerate(view.own):
+            extra = np.array([[f.pos.x + 1.0, f.pos.y - 1.0]])
+            for goal in (view.goal, None):
+                left = goal.distance(f.pos) if goal is not None else 0.0
+                places, values = values_around(state.sight, f.weapon, f.pos, 0.1 * k, steps, 8,
+                                               extra, arrays, codes, MOVE_NORMAL, goal, left,
+                                               weights)
+                alone = state.sight.places_around(f.pos, 0.1 * k, steps, 8, extra)
+                assert places.xy.tolist() == alone.xy.tolist()
+                assert places.section.tolist() == alone.section.tolist()
+                assert places.floor.tolist() == alone.floor.tolist()
+                goal_part = (goal.distances(alone), left) if goal is not None else None
+                expected = place_values(state.sight, f.weapon, f.pos, alone, arrays, codes,
+                                        MOVE_NORMAL, goal_part, weights)
+                assert values.tolist() == expected.tolist()

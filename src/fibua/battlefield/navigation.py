@@ -114,6 +114,15 @@ class DistanceField:
         dx, dy = pos.x - cell.x, pos.y - cell.y
         return self._dist[i][j] + sqrt(dx * dx + dy * dy)  # as `_span`, to the last bit
 
+    def as_arrays(self) -> tuple[FloatArray, float, BoolArray] | None:
+        """The field for compiled callers (see `goal_distances`): its grid of distances, its
+        step and which sections (by index, the last entry for outside) are in the goal;
+        None when the goal is not a Region of sections alone, which only Python can test."""
+        goal = self.contains
+        if not isinstance(goal, Region) or goal.areas:
+            return None
+        return self._dist_grid, self.step, self._goal_sections
+
     def distances(self, places: PositionArrays) -> FloatArray:
         """`distance` for many places at once."""
         found: FloatArray = _grid_distances(self._dist_grid, places.xy, self.step)
@@ -186,6 +195,17 @@ def _walk_down(dist: Any, next_cell: Any, i: int, j: int, walked: float, limit: 
         hi, hj = a - i, b - j
         i, j = a, b
     return out[:n]
+
+
+@jit
+def goal_distances(dist: Any, step: float, goal_sections: Any, xy: Any, section: Any) -> Any:
+    """`DistanceField.distances` of places, from the field's `as_arrays`."""
+    found = _grid_distances(dist, xy, step)
+    outside = goal_sections.shape[0] - 1
+    for k in range(xy.shape[0]):
+        if goal_sections[section[k] if section[k] >= 0 else outside]:
+            found[k] = 0.0
+    return found
 
 
 @jit

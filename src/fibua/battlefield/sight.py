@@ -373,9 +373,11 @@ def _locate_many(xy: Any, strict: bool, t: Any) -> Any:
 
 
 @jit
-def _places_around(x: float, y: float, section: int, floor: int, offset: float, steps: Any,
-                   headings: int, width: float, height: float, extra: Any, t: Any) -> Any:
-    """See `SightEngine.places_around`: the points with their sections and floors."""
+def places_around_kernel(x: float, y: float, section: int, floor: int, offset: float,
+                         steps: Any, headings: int, width: float, height: float, extra: Any,
+                         t: Any) -> Any:
+    """See `SightEngine.places_around`: the points with their sections and floors. For
+    compiled callers, with the engine's `kernel_tables`."""
     xy = np.empty((headings * steps.shape[0] + 1 + extra.shape[0], 2))
     xy[0, 0], xy[0, 1] = x, y
     n = 1
@@ -448,7 +450,7 @@ def _visible_single(
 @jit
 def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any, bfl: Any,
                  first_token: int, t: Any) -> Any:
-    """One observer's row of `_visible_matrix`, marking edges with the engine's own stamp
+    """One observer's row of `visible_matrix_kernel`, marking edges with the engine's own stamp
     array and the tokens first_token, first_token + 1, ... (one per target)."""
     ain = _locate_point(ax, ay, True, t)
     bin_ = _locate_many(bxy, True, t)
@@ -467,7 +469,10 @@ def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any,
 
 
 @jit
-def _visible_matrix(axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bfl: Any, t: Any) -> Any:
+def visible_matrix_kernel(axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bfl: Any,
+                          t: Any) -> Any:
+    """See `SightEngine.visible_matrix_arrays`. For compiled callers, with the engine's
+    `kernel_tables`."""
     n, m = axy.shape[0], bxy.shape[0]
     ain = _locate_many(axy, True, t)
     bin_ = _locate_many(bxy, True, t)
@@ -1064,6 +1069,12 @@ class SightEngine:
         b = self.position_arrays(targets)
         return self.visible_matrix_arrays(a, b)
 
+    @property
+    def kernel_tables(self) -> tuple[Any, ...]:
+        """The flattened battlefield that compiled callers hand to the `*_kernel`
+        functions (rule sets fusing their own estimates with sight in one call)."""
+        return self._tables
+
     def visible_row(self, observer: Position, targets: PositionArrays) -> BoolArray:
         """`visible_matrix` for one observer, without making arrays of it: the figure
         that just moved, or the one weighing its targets."""
@@ -1076,7 +1087,7 @@ class SightEngine:
         return result
 
     def visible_matrix_arrays(self, a: PositionArrays, b: PositionArrays) -> BoolArray:
-        result: BoolArray = _visible_matrix(
+        result: BoolArray = visible_matrix_kernel(
             a.xy, a.section, a.floor, b.xy, b.section, b.floor, self._tables
         )
         return result
@@ -1125,7 +1136,7 @@ class SightEngine:
         (radians), rounded to 1/100 in, that lie on the table, then the points of `extra`
         (n, 2). All but the centre are on the ground floor, in the section holding them."""
         table = self.battlefield.table
-        found: tuple[FloatArray, IntArray, IntArray] = _places_around(
+        found: tuple[FloatArray, IntArray, IntArray] = places_around_kernel(
             float(centre.x), float(centre.y), self.section_index(centre.section),
             int(centre.floor), offset, steps, headings, float(table.width),
             float(table.height), extra, self._tables)

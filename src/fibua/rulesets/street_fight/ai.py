@@ -28,8 +28,8 @@ from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
-    place_values,
     removal_chance,
+    values_around,
     weapon_codes,
 )
 from fibua.rulesets.street_fight.shooting import increments
@@ -217,9 +217,9 @@ class Tactician:
         quiet = not threats.in_sight
         left = view.goal.distance(f.pos) if view.goal else 0.0
         paths = self._advance_paths(view, f, quiet, left)
-        # the spots and the ends of the advances weighed in one batch
-        places = self._spots(view, f, WALK + RUN if quiet else WALK, [p[-1] for p in paths])
-        scores = self._place_scores(view, f, places, threats, left)
+        # the spots and the ends of the advances placed and weighed in one call
+        places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
+                                            [p[-1] for p in paths], threats, left)
         # plain floats from here on: a handful of values, read one by one
         values = scores.tolist()
         here = values[0]
@@ -247,26 +247,31 @@ class Tactician:
         route = [[round(x, 2), round(y, 2)] for x, y in path]
         return Order(self.side, "move", figure_id, {"path": route})
 
-    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
-               then: Sequence[tuple[float, float]] = ()) -> PositionArrays:
+    def _spots(self, view: SideView, f: Figure, steps: tuple[float, ...]) -> PositionArrays:
         """The figure's own place first, then places at each distance in eight headings
-        (turned by a random offset) that lie on the table, then the points of `then` (on
-        the ground floor)."""
-        offset = self._rng.random() * 2 * pi / HEADINGS
-        extra = np.array(then, dtype=np.float64) if then else NO_POINTS
-        return view.sight.places_around(f.pos, offset, _step_array(steps), HEADINGS, extra)
+        (turned by a random offset) that lie on the table."""
+        return view.sight.places_around(f.pos, self._turn(), _step_array(steps), HEADINGS,
+                                        NO_POINTS)
 
-    def _place_scores(self, view: SideView, f: Figure, places: PositionArrays,
-                      threats: Threats, start: float) -> npt.NDArray[np.float64]:
-        """How good each place is (the first is where the figure stands): the harm it
-        lets the figure do, less the fire it draws there, and the way it leads. `start`
-        is the figure's walking distance to the objective (0 without one)."""
-        goal = view.goal
+    def _scored_spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
+                      then: Sequence[tuple[float, float]], threats: Threats,
+                      start: float) -> tuple[PositionArrays, npt.NDArray[np.float64]]:
+        """`_spots`, then the points of `then` (on the ground floor), and how good each
+        place is: the harm it lets the figure do, less the fire it draws there, and the
+        way it leads. `start` is the figure's walking distance to the objective (0
+        without one)."""
+        offset = self._turn()
+        extra = np.array(then, dtype=np.float64) if then else NO_POINTS
         weights = Weights(RISK_ADVANCING if start > 0 else RISK, SHELTER,
                           PROGRESS * self._urgency(view, start), HOLDING)
-        return place_values(view.sight, f.weapon, f.pos, places, threats.places,
-                            threats.weapon_codes, MOVE_NORMAL,
-                            (goal.distances(places), start) if goal else None, weights)
+        return values_around(view.sight, f.weapon, f.pos, offset, _step_array(steps),
+                             HEADINGS, extra, threats.places, threats.weapon_codes,
+                             MOVE_NORMAL, view.goal, start, weights)
+
+    def _turn(self) -> float:
+        """A random turn of the ring of headings: the spots differ from one decision to
+        the next."""
+        return self._rng.random() * 2 * pi / HEADINGS
 
     @staticmethod
     def _urgency(view: SideView, distance: float) -> float:

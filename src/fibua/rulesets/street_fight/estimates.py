@@ -17,7 +17,13 @@ import numpy.typing as npt
 
 from fibua.battlefield.geometry import jit, jit_inline
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import PositionArrays, SightEngine
+from fibua.battlefield.navigation import DistanceField, goal_distances
+from fibua.battlefield.sight import (
+    PositionArrays,
+    SightEngine,
+    places_around_kernel,
+    visible_matrix_kernel,
+)
 from fibua.rulesets.street_fight.cover import COVER_REACH, OBSTACLE_COVER, position_cover
 from fibua.rulesets.street_fight.shooting import Situation, hit_chance, kill_chance
 from fibua.rulesets.street_fight.tables import WEAPONS, WeaponName
@@ -251,6 +257,60 @@ def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
         covers.ensure(places, enemies)
         values, _ = run()
     return values
+
+
+def values_around(sight: SightEngine, weapon: WeaponName, start: Position, offset: float,
+                  steps: FloatArray, headings: int, extra: FloatArray, enemies: PositionArrays,
+                  their_weapons: IntArray, move_normal: float, goal: DistanceField | None,
+                  left_here: float, weights: Weights) -> tuple[PositionArrays, FloatArray]:
+    """The candidate places round a figure (`SightEngine.places_around`) and how good each
+    is (`place_values`, with `goal`'s distances and the figure's own, `left_here`), in
+    one compiled call where the goal allows: a move decision's whole arithmetic."""
+    arrays = goal.as_arrays() if goal is not None else NO_GOAL
+    if arrays is None:  # a goal only Python can test: one step at a time
+        places = sight.places_around(start, offset, steps, headings, extra)
+        return places, place_values(sight, weapon, start, places, enemies, their_weapons,
+                                    move_normal, (goal.distances(places), left_here)
+                                    if goal is not None else None, weights)
+    table = sight.battlefield.table
+    covers = cover_map(sight)
+    dist, step, goal_sections = arrays
+    xy, section, floor, values, unknown = _values_around(
+        float(start.x), float(start.y), sight.section_index(start.section), int(start.floor),
+        offset, steps, headings, float(table.width), float(table.height), extra,
+        sight.kernel_tables, enemies.xy, enemies.section, enemies.floor, covers.grid,
+        WEAPON_INDEX[weapon], their_weapons, INCREMENT, odds_table(), move_normal,
+        _reach_grid_of(sight), dist, step, goal_sections, left_here, weights)
+    places = PositionArrays(xy, section, floor)
+    if unknown:  # a cell the map's fill did not reach: weighed again the long way
+        values = place_values(sight, weapon, start, places, enemies, their_weapons,
+                              move_normal, (goal.distances(places), left_here)
+                              if goal is not None else None, weights)
+    return places, values
+
+
+#: `DistanceField.as_arrays` of no goal at all
+NO_GOAL: tuple[FloatArray, float, BoolArray] = (np.empty((0, 0)), 1.0,
+                                                np.zeros(1, dtype=np.bool_))
+
+
+@jit
+def _values_around(x: float, y: float, section: int, floor: int, offset: float, steps: Any,
+                   headings: int, width: float, height: float, extra: Any, t: Any, exy: Any,
+                   esec: Any, efl: Any, grid: Any, weapon: int, their_weapons: Any,
+                   increment: Any, table: Any, move_normal: float, reach: Any, dist: Any,
+                   step: float, goal_sections: Any, left_here: float, weights: Any) -> Any:
+    pxy, psec, pfl = places_around_kernel(x, y, section, floor, offset, steps, headings,
+                                          width, height, extra, t)
+    seen = visible_matrix_kernel(pxy, psec, pfl, exy, esec, efl, t)
+    if dist.shape[0] > 0:
+        left = goal_distances(dist, step, goal_sections, pxy, psec)
+    else:
+        left = np.empty(0)
+    values, unknown = _place_values(pxy, psec, pfl, x, y, exy, esec, efl, seen, grid, weapon,
+                                    their_weapons, increment, table, move_normal, reach, left,
+                                    left_here, weights)
+    return pxy, psec, pfl, values, unknown
 
 
 @jit
