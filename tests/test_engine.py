@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import isfinite
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from fibua.core.dice import ForcedDice, Modifier, Rng, parse_dice, roll
 from fibua.core.errors import DiceExhausted, IllegalOrder
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
+from fibua.core.params import point
 from toy_ruleset import TOY, toy_scenario
 
 SCENARIO = toy_scenario()
@@ -253,3 +255,29 @@ def test_random_orders_never_crash_and_refusals_change_nothing(
             assert isinstance(step, Order), f"a legal order was refused: {error.reason}"
             assert error.reason
             assert (game.state_hash(), len(game.log), len(game.orders)) == before
+
+
+def _plain_point(items: list[object]) -> tuple[float, float] | None:
+    if len(items) != 2 or any(isinstance(v, bool) or not isinstance(v, int | float)
+                              for v in items):
+        return None
+    try:
+        x, y = (float(v) for v in items)  # type: ignore[arg-type]
+    except OverflowError:
+        return None
+    return (x, y) if isfinite(x) and isfinite(y) else None
+
+
+@settings(max_examples=300)
+@given(items=st.lists(st.one_of(st.floats(), st.integers(), st.booleans(), st.text(max_size=1),
+                                st.integers(min_value=10**400, max_value=10**401)),
+                      max_size=3),
+       as_tuple=st.booleans())
+def test_a_point_is_two_finite_numbers(items: list[object], as_tuple: bool) -> None:
+    value = tuple(items) if as_tuple else items
+    expected = _plain_point(items)
+    if expected is None:
+        with pytest.raises(IllegalOrder, match="two numbers"):
+            point(value, "to")
+    else:
+        assert point(value, "to") == expected

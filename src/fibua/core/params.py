@@ -13,6 +13,11 @@ from fibua.core.values import is_number
 
 def point(value: Any, what: str) -> tuple[float, float]:
     """Two finite numbers x, y (booleans are not numbers here)."""
+    if type(value) is list and len(value) == 2:
+        x, y = value
+        # the common case, plain floats, asks nothing more (a computer gives many orders)
+        if type(x) is float and type(y) is float and isfinite(x) and isfinite(y):
+            return x, y
     if (
         isinstance(value, list | tuple) and len(value) == 2
         and all(is_number(v) for v in value)
