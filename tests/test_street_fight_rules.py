@@ -12,12 +12,16 @@ from __future__ import annotations
 from math import ceil
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fibua.core.events import Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight import morale
+from fibua.rulesets.street_fight.cover import _best_crossed, _segments_cross
 from fibua.rulesets.street_fight.state import Phase, Unit
 from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
 from fibua.scenario.loader import scenario_from_dict
@@ -1109,3 +1113,21 @@ def test_equal_points_go_to_the_side_that_caused_more_casualties() -> None:
     result = game.result()
     assert result is not None and result.winner == "blue"
     assert "casualties" in result.reason and result.scores == {"blue": 1, "red": 1}
+
+
+coordinate = st.integers(0, 6).map(float) | st.floats(0, 6)
+
+
+@settings(max_examples=300)
+@given(pq=st.tuples(coordinate, coordinate, coordinate, coordinate),
+       openings=st.lists(st.tuples(coordinate, coordinate, coordinate, coordinate,
+                                   st.sampled_from([2, 3])), max_size=6))
+def test_the_cover_of_the_openings_crossed_is_found_in_one_call(
+    pq: tuple[float, float, float, float], openings: list[tuple[float, ...]]
+) -> None:
+    """The compiled search gives the best cover of the openings a line of fire meets, as
+    the orientation test asked opening by opening does (grid points make lines touch)."""
+    segments = np.array([o[:4] for o in openings], dtype=np.float64).reshape(-1, 4)
+    covers = np.array([o[4] for o in openings], dtype=np.int64)
+    expected = max((int(o[4]) for o in openings if _segments_cross(*pq, *o[:4])), default=0)
+    assert _best_crossed(*pq, segments, covers) == expected

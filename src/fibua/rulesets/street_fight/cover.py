@@ -14,7 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 from math import hypot
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import ObstacleKind, OpeningKind, Point, Position, TerrainKind
 from fibua.battlefield.sight import SightEngine, per_map
 from fibua.rulesets.street_fight.state import Figure
@@ -104,24 +109,38 @@ def _half_cover_segments(sight: SightEngine) -> tuple[Segment, ...]:
 
 def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int:
     assert target.section is not None
-    best = 0
-    fx, fy = firer.x, firer.y
-    tx, ty = target.x, target.y
-    for (ax, ay), (bx, by), cover in _openings_on_floor(sight, target.section, target.floor):
-        if _segments_cross(fx, fy, tx, ty, ax, ay, bx, by):
-            best = max(best, cover)
+    segments, covers = _opening_rows(sight, target.section, target.floor)
+    best = _best_crossed(float(firer.x), float(firer.y), float(target.x), float(target.y),
+                         segments, covers)
     return best or 3  # seen through an opening of an adjoining section: treat as a window
 
 
 @per_map()
-def _openings_on_floor(
-    sight: SightEngine, section_id: str, floor: int
-) -> tuple[tuple[Point, Point, int], ...]:
-    """The openings of a section on one floor, as segments with the cover they give: the map
-    never changes, and cover is asked for thousands of times a game."""
+def _opening_rows(sight: SightEngine, section_id: str,
+                  floor: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The openings of a section on one floor, as segments (x0, y0, x1, y1) and the cover
+    each gives: the map never changes, and cover is asked for thousands of times a game."""
     section = sight.battlefield.section(section_id)
-    return tuple((*section.opening_segment(o), OPENING_COVER[o.kind])
-                 for o in section.openings if o.floor == floor)
+    openings = [o for o in section.openings if o.floor == floor]
+    segments = [[*a, *b] for a, b in map(section.opening_segment, openings)]
+    return (np.array(segments, dtype=np.float64).reshape(-1, 4),
+            np.array([OPENING_COVER[o.kind] for o in openings], dtype=np.int64))
+
+
+@jit
+def _best_crossed(px: float, py: float, qx: float, qy: float, segments: Any,
+                  covers: Any) -> int:
+    """The best cover of the segments that pq meets (`_segments_cross`), or 0."""
+    best = 0
+    for k in range(segments.shape[0]):
+        ax, ay, bx, by = segments[k, 0], segments[k, 1], segments[k, 2], segments[k, 3]
+        d1 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+        d2 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
+        d3 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
+        d4 = (qx - px) * (by - py) - (qy - py) * (bx - px)
+        if d1 * d2 <= 0 and d3 * d4 <= 0:
+            best = max(best, covers[k])
+    return best
 
 
 def _segments_cross(
