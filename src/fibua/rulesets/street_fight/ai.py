@@ -176,7 +176,8 @@ class Tactician:
                  if f.alive and (self.units is None or f.id in self.units)]
         if view.goal is None:
             return alive
-        left = view.goal.distances(view.sight.position_arrays([f.pos for f in alive])).tolist()
+        # one at a time: a handful of figures, and the same distances as a batch's
+        left = [view.goal.distance(f.pos) for f in alive]
         return [alive[k] for k in sorted(range(len(alive)), key=left.__getitem__)]
 
     # ------------------------------------------------------------------ fire
@@ -327,14 +328,14 @@ class Tactician:
         if len(view.goal_sections) < 2:
             return {}
         load = {s: 0 for s in view.goal_sections}
-        places = view.sight.position_arrays([f.pos for f in leading])
-        walks = {s: section_field(view.sight, s).distances(places).tolist() for s in load}
+        fields = {s: section_field(view.sight, s) for s in load}
         rooms = {}
-        for k, f in enumerate(leading):
+        for f in leading:
             if f.pos.section in load:
                 load[f.pos.section] += 1
                 continue
-            best = min(load, key=lambda s: walks[s][k] + ROOM_LOAD * load[s])
+            walks = {s: fields[s].distance(f.pos) for s in load}
+            best = min(load, key=lambda s: walks[s] + ROOM_LOAD * load[s])
             rooms[f.id] = best
             load[best] += 1
         return rooms
