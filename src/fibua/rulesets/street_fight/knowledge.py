@@ -68,7 +68,7 @@ def _update_side(state: StreetFightState, side: str) -> None:
                 _noted(state, side)
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            known.visible = False
+            memory[eid] = known._replace(visible=False)
             _noted(state, side)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
@@ -84,11 +84,9 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
     for side in witnesses:
         if side == casualty.side:
             continue
-        known = state.seen.setdefault(side, {}).get(casualty.id)
-        if known is None:
-            known = state.seen[side][casualty.id] = _sighting(state, casualty)
-        known.alive = False
-        known.visible = False
+        memory = state.seen.setdefault(side, {})
+        known = memory.get(casualty.id) or _sighting(state, casualty)
+        memory[casualty.id] = known._replace(alive=False, visible=False)
         _noted(state, side)
 
 

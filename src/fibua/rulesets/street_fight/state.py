@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from fibua.battlefield.model import Battlefield, Position
 from fibua.battlefield.sight import PositionArrays, SightEngine
@@ -104,9 +104,9 @@ class Unit:
         return len(self.figures)
 
 
-@dataclass(slots=True)
-class Sighting:
-    """What a side knows of one enemy figure: where it was when last seen, and when."""
+class Sighting(NamedTuple):
+    """What a side knows of one enemy figure: where it was when last seen, and when.
+    Immutable (a change is a new sighting), so the side's views can share it."""
 
     name: str
     x: float

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from shapely.geometry import Polygon
 
@@ -14,29 +14,14 @@ from fibua.core.values import copier
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
-from fibua.rulesets.street_fight.tables import WeaponName
 from fibua.scenario.objectives import objective_region
-
-
-class SeenEnemy(NamedTuple):
-    """An enemy figure as a side's view shows it: a frozen copy of the side's sighting
-    (where and when it was last seen, whether it is in sight now, whether it has fallen)."""
-
-    name: str
-    x: float
-    y: float
-    section: str | None
-    floor: int
-    turn: int
-    visible: bool
-    alive: bool
-    weapon: WeaponName | None
 
 
 @dataclass(frozen=True)
 class SideView:
-    """Everything a player (human or computer) of one side may know. It holds copies, and
-    no reference to the game state: nothing unobserved can be reached from it."""
+    """Everything a player (human or computer) of one side may know. It holds copies and
+    immutable values, and no reference to the game state: nothing unobserved can be
+    reached from it, and nothing in it can change the game."""
 
     scenario: str
     side: str
@@ -47,7 +32,7 @@ class SideView:
     to_act: str | None
     initiative: tuple[str, ...]
     own: tuple[Figure, ...]
-    enemies: tuple[tuple[str, SeenEnemy], ...]
+    enemies: tuple[tuple[str, Sighting], ...]
     sight: SightEngine  # the map is public
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     enemy_zone: Position | None  # centre of the enemy's deployment zone (public)
@@ -64,7 +49,7 @@ class SideView:
                 return f
         raise KeyError(figure_id)
 
-    def visible_enemies(self) -> list[tuple[str, SeenEnemy]]:
+    def visible_enemies(self) -> list[tuple[str, Sighting]]:
         return [(i, s) for i, s in self.enemies if s.visible and s.alive]
 
 
@@ -124,20 +109,16 @@ def observe(state: StreetFightState, side: str) -> SideView:
     return view
 
 
-def _enemies(state: StreetFightState, side: str, news: int) -> tuple[tuple[str, SeenEnemy], ...]:
-    """The side's sightings as its views show them, made again only when its memory of
-    the enemy has changed (every change moves `news`): frozen, so views can share them."""
+def _enemies(state: StreetFightState, side: str, news: int) -> tuple[tuple[str, Sighting], ...]:
+    """The side's sightings, in order of figure, listed again only when its memory of the
+    enemy has changed (every change moves `news`); sightings are immutable, so views
+    share them with the state and with each other."""
     kept = state.enemy_views.get(side)
     if kept is not None and kept[0] == news:
         return kept[1]
-    memory = state.seen.get(side, {})
-    shown = tuple([(i, _seen_enemy(s)) for i, s in sorted(memory.items())])
+    shown = tuple(sorted(state.seen.get(side, {}).items()))
     state.enemy_views[side] = (news, shown)
     return shown
-
-
-def _seen_enemy(s: Sighting) -> SeenEnemy:
-    return SeenEnemy(s.name, s.x, s.y, s.section, s.floor, s.turn, s.visible, s.alive, s.weapon)
 
 
 # every field of a figure is immutable, so a shallow copy shares nothing the game can change
@@ -216,7 +197,7 @@ def status(f: Figure) -> str:
     return ", ".join(parts) or "ready"
 
 
-def _enemy(figure_id: str, s: SeenEnemy) -> dict[str, Any]:
+def _enemy(figure_id: str, s: Sighting) -> dict[str, Any]:
     return {"id": figure_id, "name": s.name, "x": s.x, "y": s.y, "floor": s.floor,
             "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
             "alive": s.alive, "weapon": str(s.weapon) if s.weapon else None}
