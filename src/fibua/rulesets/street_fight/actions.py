@@ -77,7 +77,9 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
                            code="too-far")
     end = plan.legs[-1]
     for other in state.side_figures(figure.side):
-        if other is not figure and other.pos.distance(end) < CROWDING:
+        # most friends are inches away in x or y: only those near are measured
+        if (other is not figure and abs(other.pos.x - end.x) < CROWDING
+                and abs(other.pos.y - end.y) < CROWDING and other.pos.distance(end) < CROWDING):
             raise IllegalOrder(f"{other.name} already stands there", code="crowded")
     if plan.length > MOVE_NORMAL and _enemy_within_contact(state, figure, end):
         raise IllegalOrder("a figure that moves more than 5 in cannot go into close combat",
