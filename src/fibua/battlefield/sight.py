@@ -447,24 +447,30 @@ def _visible_single(
     )  # fmt: skip
 
 
-@jit
-def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any, bfl: Any,
-                 first_token: int, t: Any) -> Any:
-    """One observer's row of `visible_matrix_kernel`, marking edges with the engine's own stamp
-    array and the tokens first_token, first_token + 1, ... (one per target)."""
-    ain = _locate_point(ax, ay, True, t)
-    bin_ = _locate_many(bxy, True, t)
-    out = np.zeros(bxy.shape[0], dtype=np.bool_)
+@jit_inline
+def _fill_row(out: Any, ax: float, ay: float, asec: int, afl: int, ain: int, bxy: Any,
+              bsec: Any, bfl: Any, bin_: Any, first_token: int, stamp: Any, t: Any) -> None:
+    """One observer's sight of every target into `out`, marking edges in `stamp` with the
+    tokens first_token, first_token + 1, ... (one per target)."""
     state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces = (
         _sight_tables(t)
     )
-    stamp = t[STAMP]
     for b in range(bxy.shape[0]):
         out[b] = _visible_one(
             ax, ay, asec, afl, ain, bxy[b, 0], bxy[b, 1], bsec[b], bfl[b], bin_[b],
             first_token + b, stamp,
             state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces,
         )  # fmt: skip
+
+
+@jit
+def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any, bfl: Any,
+                 first_token: int, t: Any) -> Any:
+    """One observer's row of `visible_matrix_kernel`, marking edges with the engine's own
+    stamp array from `first_token` on."""
+    out = np.zeros(bxy.shape[0], dtype=np.bool_)
+    _fill_row(out, ax, ay, asec, afl, _locate_point(ax, ay, True, t), bxy, bsec, bfl,
+              _locate_many(bxy, True, t), first_token, t[STAMP], t)
     return out
 
 
@@ -478,40 +484,9 @@ def visible_matrix_kernel(axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bf
     bin_ = _locate_many(bxy, True, t)
     out = np.zeros((n, m), dtype=np.bool_)
     stamp = np.zeros(t[EDGES].shape[0], dtype=np.int64)
-    state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces = (
-        _sight_tables(t)
-    )
     for a in range(n):
-        for b in range(m):
-            token = a * m + b + 1
-            out[a, b] = _visible_one(
-                axy[a, 0],
-                axy[a, 1],
-                asec[a],
-                afl[a],
-                ain[a],
-                bxy[b, 0],
-                bxy[b, 1],
-                bsec[b],
-                bfl[b],
-                bin_[b],
-                token,
-                stamp,
-                state,
-                grid,
-                nx,
-                ny,
-                cs,
-                ci,
-                edges,
-                box,
-                kind,
-                owner,
-                levels,
-                pbase,
-                pstart,
-                pieces,
-            )
+        _fill_row(out[a], axy[a, 0], axy[a, 1], asec[a], afl[a], ain[a], bxy, bsec, bfl, bin_,
+                  a * m + 1, stamp, t)
     return out
 
 
@@ -798,22 +773,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 _MISSING = object()
 
 
-def per_map(limit: int | None = None) -> Callable[[F], F]:
+def per_map(limit: int | None = None,
+            key: Callable[..., Any] | None = None) -> Callable[[F], F]:
     """Remember what a function `fn(sight, *args)` answers, in the engine's memo, by its
-    other arguments: for answers that depend on nothing but the map and the state of its
-    sections (the memo is emptied whenever a section changes state). With a `limit` the
-    memo of that function starts again once it holds that many answers."""
+    other arguments (or by `key(*args)`, for arguments that hash slowly): for answers that
+    depend on nothing but the map and the state of its sections (the memo is emptied
+    whenever a section changes state). With a `limit` the memo of that function starts
+    again once it holds that many answers."""
 
     def remember(fn: F) -> F:
         def memoized(sight: SightEngine, *args: Any) -> Any:
-            memo: dict[tuple[Any, ...], Any] | None = sight.memo.get(fn)
+            memo: dict[Any, Any] | None = sight.memo.get(fn)
             if memo is None:
                 memo = sight.memo[fn] = {}
-            found = memo.get(args, _MISSING)
+            index = args if key is None else key(*args)
+            found = memo.get(index, _MISSING)
             if found is _MISSING:
                 if limit is not None and len(memo) >= limit:
                     memo.clear()
-                found = memo[args] = fn(sight, *args)
+                found = memo[index] = fn(sight, *args)
             return found
 
         memoized.__doc__ = fn.__doc__

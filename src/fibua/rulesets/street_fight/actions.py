@@ -134,20 +134,18 @@ def section_at(sight: SightEngine, x: float, y: float) -> str | None:
     return sight.section_at((x, y))
 
 
+def _leg_key(a: Position, b: Position) -> tuple[Any, ...]:
+    # plain values hash and compare faster than positions
+    return (a.x, a.y, a.section, a.floor, b.x, b.y, b.section, b.floor)
+
+
+@per_map(limit=1 << 14, key=_leg_key)
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing).
 
     Remembered per map (and state of its sections): the legs of the computer's paths
-    join the same few places game after game, and it asks about a move before giving it.
-    The memo is keyed by plain values, which hash and compare faster than positions."""
-    return _leg_blocked(sight, a.x, a.y, a.section, a.floor, b.x, b.y, b.section, b.floor)
-
-
-@per_map(limit=1 << 14)
-def _leg_blocked(sight: SightEngine, ax: float, ay: float, asec: str | None, afl: int,
-                 bx: float, by: float, bsec: str | None, bfl: int) -> str | None:
-    a, b = Position(ax, ay, asec, afl), Position(bx, by, bsec, bfl)
+    join the same few places game after game, and it asks about a move before giving it."""
     if sight.move_blocked(a, b):
         return "it goes through a building wall (enter and leave by doors)"
     wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)

@@ -270,8 +270,7 @@ def values_around(sight: SightEngine, weapon: WeaponName, start: Position, offse
     if arrays is None:  # a goal only Python can test: one step at a time
         places = sight.places_around(start, offset, steps, headings, extra)
         return places, place_values(sight, weapon, start, places, enemies, their_weapons,
-                                    move_normal, (goal.distances(places), left_here)
-                                    if goal is not None else None, weights)
+                                    move_normal, _goal_part(goal, places, left_here), weights)
     table = sight.battlefield.table
     covers = cover_map(sight)
     dist, step, goal_sections = arrays
@@ -284,9 +283,14 @@ def values_around(sight: SightEngine, weapon: WeaponName, start: Position, offse
     places = PositionArrays(xy, section, floor)
     if unknown:  # a cell the map's fill did not reach: weighed again the long way
         values = place_values(sight, weapon, start, places, enemies, their_weapons,
-                              move_normal, (goal.distances(places), left_here)
-                              if goal is not None else None, weights)
+                              move_normal, _goal_part(goal, places, left_here), weights)
     return places, values
+
+
+def _goal_part(goal: DistanceField | None, places: PositionArrays,
+               left_here: float) -> tuple[FloatArray, float] | None:
+    """`place_values`' goal argument: the places' distances to the goal, and the figure's."""
+    return (goal.distances(places), left_here) if goal is not None else None
 
 
 #: `DistanceField.as_arrays` of no goal at all
