@@ -11,6 +11,16 @@ from fibua.core.errors import IllegalOrder
 from fibua.core.values import is_number
 
 
+def only(params: dict[str, Any], allowed: set[str] | frozenset[str]) -> None:
+    """Refuse parameters the order does not take (a typo such as `tagret=` must not be
+    silently ignored)."""
+    extra = sorted(set(params) - allowed)
+    if extra:
+        takes = ", ".join(sorted(allowed)) or "no parameters"
+        raise IllegalOrder(f"unknown parameter(s) {', '.join(extra)}; this order takes "
+                           f"{takes}", code="bad-parameter")
+
+
 def point(value: Any, what: str) -> tuple[float, float]:
     """Two finite numbers x, y (booleans are not numbers here)."""
     if type(value) is list and len(value) == 2:

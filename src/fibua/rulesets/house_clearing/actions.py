@@ -10,6 +10,7 @@ from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
+from fibua.core.params import only
 from fibua.rulesets.house_clearing.firing import (
     Outcome,
     Victim,
@@ -68,7 +69,7 @@ def _require_move_step(state: HouseClearingState, figure: Figure, kind: str) -> 
 
 def check_move(state: HouseClearingState, figure: Figure, params: dict[str, Any]) -> MovePlan:
     _require_move_step(state, figure, "move")
-    _only(params, {"to", "path", "floor", "stance"})
+    only(params, {"to", "path", "floor", "stance"})
     return plan_move(state, figure, params)
 
 
@@ -94,7 +95,7 @@ def carry_out_move(state: HouseClearingState, figure: Figure, plan: MovePlan) ->
 def check_stance_order(state: HouseClearingState, figure: Figure,
                        params: dict[str, Any]) -> Stance:
     _require_move_step(state, figure, "stance")
-    _only(params, {"stance"})
+    only(params, {"stance"})
     if "stance" not in params:
         raise IllegalOrder("stance needs stance=standing|crouching|prone|leaning",
                            code="bad-parameter")
@@ -123,7 +124,7 @@ class FirePlan:
 
 
 def check_fire(state: HouseClearingState, figure: Figure, params: dict[str, Any]) -> FirePlan:
-    _only(params, {"target", "auto", "loader"})
+    only(params, {"target", "auto", "loader"})
     if state.reaction is not None:
         return _check_reaction(state, figure, params)
     if state.phase is not Phase.FIRE:
@@ -320,11 +321,3 @@ def end_reaction(state: HouseClearingState) -> None:
     state.emit("reaction-over", {"mover": reaction.mover}, (reaction.side,))
 
 
-# ---------------------------------------------------------------- parameters
-
-
-def _only(params: dict[str, Any], allowed: set[str]) -> None:
-    extra = sorted(set(params) - allowed)
-    if extra:
-        raise IllegalOrder(f"unknown parameter(s) {', '.join(extra)}; this order takes "
-                           f"{', '.join(sorted(allowed))}", code="bad-parameter")
