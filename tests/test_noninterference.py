@@ -1,0 +1,196 @@
+"""Non-interference: what a side receives depends only on what its troops observed.
+
+From mid-game states of every bundled scenario, the enemy pieces the side cannot see now
+swap places among themselves (each lands where another unseen piece stood, so the places
+are legal and unseen); then everything the side receives must be the same as before:
+its view, who is to act, its legal orders, and the answers (previews and refusals) to
+orders aimed at every enemy id, seen or not.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from fibua.core.errors import IllegalOrder
+from fibua.core.game import Game, LegalOrders
+from fibua.core.orders import Order
+from fibua.scenario.loader import bundled_scenarios, load_scenario
+from fibua.scenario.schema import Scenario
+
+SEEDS = (1, 2, 3)
+STOPS = (0, 15, 40, 90, 160)
+OWN_PROBES = 3
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """How to reach a rule set's pieces and its sight bookkeeping from a test."""
+
+    pieces: Callable[[Any], dict[str, Any]]
+    alive: Callable[[Any], bool]
+    sees: Callable[[Any, str], set[str]]  # enemy ids the side sees now
+    refresh: Callable[[Any], None]
+    #: pieces that may only change places with pieces of the same group
+    group: Callable[[Any], Any] = lambda piece: None
+
+
+def _street_fight() -> Adapter:
+    from fibua.rulesets.street_fight.knowledge import refresh_sight
+
+    def sees(state: Any, side: str) -> set[str]:
+        own = [f.id for f in state.figures.values() if f.side == side and f.alive]
+        return {e.id for e in state.figures.values()
+                if e.side != side and any(state.can_see(f, e.id) for f in own)}
+
+    return Adapter(
+        pieces=lambda state: state.figures,
+        alive=lambda f: f.alive,
+        sees=sees,
+        refresh=lambda state: refresh_sight(state, list(state.figures.values())),
+    )
+
+
+def _street_fighter() -> Adapter:
+    from fibua.rulesets.street_fighter.knowledge import refresh, visible_to
+
+    return Adapter(
+        pieces=lambda state: state.units,
+        alive=lambda u: u.alive and u.rides is None and not u.passengers,
+        sees=visible_to,
+        refresh=refresh,
+        group=lambda u: (u.spec.vehicle, u.kind),
+    )
+
+
+def _house_clearing() -> Adapter:
+    from fibua.rulesets.house_clearing.knowledge import refresh_all
+
+    def sees(state: Any, side: str) -> set[str]:
+        own = [f.id for f in state.figures.values() if f.side == side]
+        return {e.id for e in state.figures.values()
+                if e.side != side and any(state.sees(f, e.id) for f in own)}
+
+    return Adapter(
+        pieces=lambda state: state.figures,
+        alive=lambda f: f.in_action,
+        sees=sees,
+        refresh=refresh_all,
+        group=lambda f: f.stance,
+    )
+
+
+ADAPTERS: dict[str, Callable[[], Adapter]] = {
+    "street-fight": _street_fight,
+    "street-fighter": _street_fighter,
+    "house-clearing": _house_clearing,
+}
+
+
+def scenario_names() -> list[str]:
+    return sorted(bundled_scenarios())
+
+
+@pytest.fixture(scope="module")
+def loaded() -> dict[str, Scenario]:
+    return {name: load_scenario(name) for name in scenario_names()}
+
+
+def orders_to(scenario: Scenario, seed: int) -> Iterator[list[Order]]:
+    """The orders of a game between random players, up to each of the stops."""
+    game = Game(scenario, seed)
+    rules = game.ruleset
+    players = {s: rules.random_player(s, seed + n) for n, s in enumerate(scenario.side_names)}
+    for stop in STOPS:
+        while len(game.orders) < stop and (side := game.to_act()) is not None:
+            game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        yield list(game.orders)
+        if game.over:
+            return
+
+
+def rebuilt(scenario: Scenario, seed: int, orders: list[Order]) -> Game:
+    game = Game(scenario, seed)
+    for order in orders:
+        game.apply(order)
+    return game
+
+
+def swap_unseen(game: Game, side: str, adapter: Adapter, pick: random.Random) -> bool:
+    """Unseen enemy pieces change places; False when no two could (or one came into
+    sight, which a rule set may judge by the piece itself: then the case is skipped)."""
+    state = game.state
+    seen = adapter.sees(state, side)
+    unseen = [p for p in adapter.pieces(state).values()
+              if p.side != side and adapter.alive(p) and p.id not in seen]
+    groups: dict[Any, list[Any]] = {}
+    for piece in unseen:
+        groups.setdefault(adapter.group(piece), []).append(piece)
+    moved = False
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        places = [p.pos for p in members]
+        pick.shuffle(places)
+        if all(p.pos == place for p, place in zip(members, places, strict=True)):
+            places = places[1:] + places[:1]
+        for piece, place in zip(members, places, strict=True):
+            moved |= piece.pos != place
+            piece.pos = place
+    adapter.refresh(state)
+    state.pending.clear()  # news of the swap for the enemy side, not for this one
+    return moved and adapter.sees(state, side) == seen
+
+
+def answer(game: Game, order: Order) -> tuple[str, str]:
+    try:
+        return "allowed", game.ruleset.preview(game.state, order)
+    except IllegalOrder as refused:
+        return "refused", f"{refused.code}: {refused.reason}"
+
+
+def received(game: Game, side: str) -> dict[str, Any]:
+    """Everything the side is handed or can ask, as JSON text."""
+    enemy_ids = sorted(f["id"] for s in game.scenario.side_names if s != side
+                       for f in game.view(s)["own"])
+    own_ids = [f["id"] for f in game.view(side)["own"]][:OWN_PROBES]
+    kinds = [k for k in game.ruleset.order_syntax if k != "end"]
+    probes = [Order(side, kind, unit, {"target": enemy})
+              for kind in kinds for unit in own_ids for enemy in enemy_ids]
+    legal = game.legal_orders(side) if game.to_act() == side else []
+    return {
+        "view": json.dumps(game.view(side), sort_keys=True),
+        "to_act": game.to_act(),
+        "legal": sorted(str(o) for o in legal),
+        "answers": [answer(game, o) for o in probes],
+    }
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_unseen_enemies_moving_changes_nothing_a_side_receives(
+    name: str, loaded: dict[str, Scenario]
+) -> None:
+    scenario = loaded[name]
+    adapter = ADAPTERS[scenario.ruleset]()
+    tried = 0
+    for seed in SEEDS:
+        for orders in orders_to(scenario, seed):
+            for side in scenario.side_names:
+                base = rebuilt(scenario, seed, orders)
+                adapter.refresh(base.state)
+                base.state.pending.clear()
+                moved = rebuilt(scenario, seed, orders)
+                if not swap_unseen(moved, side, adapter, random.Random(seed)):
+                    continue
+                tried += 1
+                before, after = received(base, side), received(moved, side)
+                for key in before:
+                    assert before[key] == after[key], (
+                        f"{name} seed {seed} after {len(orders)} orders: {side}'s {key} "
+                        "changed when unseen enemies moved")
+    assert tried, f"{name}: no state had two unseen enemies to move"
