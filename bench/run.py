@@ -1,4 +1,5 @@
-"""`make bench`: line of sight and whole-game speed. The last line is one JSON object."""
+"""`make bench`: line of sight, move checks, dice and whole-game speed. The last line is one
+JSON object."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from dice_bench import measure_dice
 from games_bench import measure_games
 from move_bench import measure_moves
 from sight_bench import measure_sight
@@ -31,6 +33,9 @@ def main() -> None:
           f"{moves['move_check_us']:.1f} us by the full move check")
     figures["move_blocked_us"] = round(moves["move_blocked_us"], 2)
     figures["move_check_us"] = round(moves["move_check_us"], 2)
+    dice = measure_dice()
+    print(f"dice: {dice:,.0f} d6 rolls/s (keyed BLAKE2b generator)")
+    figures["dice_rolls_per_s"] = round(dice)
     games = measure_games()
     for name, rate in games.items():
         print(f"{name}: {rate:,.1f} complete computer-vs-computer games/s")

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
@@ -35,8 +36,9 @@ def _final_hash(scenario: object, seed: int, pairing: str) -> str:
     game = Game(scenario, seed)  # type: ignore[arg-type]
     rules = game.ruleset
     players = {
-        side: rules.computer(side, seed + k) if who == "c" else rules.random_player(side, seed + k)
-        for k, (side, who) in enumerate(zip(game.scenario.side_names, pairing, strict=True))
+        side: rules.computer(side, derive_seed(seed, "computer", side)) if who == "c"
+        else rules.random_player(side, derive_seed(seed, "random", side))
+        for side, who in zip(game.scenario.side_names, pairing, strict=True)
     }
     play_out(game, players)
     return game.state_hash()

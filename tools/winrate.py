@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from fibua.core.dice import derive_seed
 from fibua.core.game import Game
 from fibua.core.lab import play_games
 from fibua.core.ruleset import Player
@@ -15,8 +16,10 @@ from fibua.scenario.loader import bundled_scenarios, load_scenario
 def win_rate(name: str, computer_side: str, seeds: int) -> float:
     def seating(game: Game, seed: int) -> dict[str, Player]:
         rules = game.ruleset
-        return {side: rules.computer(side, seed) if side == computer_side
-                else rules.random_player(side, seed) for side in game.scenario.side_names}
+        return {side: rules.computer(side, derive_seed(seed, "computer", side))
+                if side == computer_side
+                else rules.random_player(side, derive_seed(seed, "random", side))
+                for side in game.scenario.side_names}
 
     results = play_games(load_scenario(name), range(seeds), seating)
     return sum(result.winner == computer_side for result in results) / seeds

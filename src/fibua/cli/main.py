@@ -7,7 +7,6 @@ typed errors fibua raises (`FibuaError`) are printed as messages with exit statu
 from __future__ import annotations
 
 import functools
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from rich.table import Table
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.odds import OddsUsageError, run_odds
 from fibua.cli.terminal import PlaySession
+from fibua.core.dice import derive_seed, new_seed
 from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
 from fibua.core.game import Game, play_out
 from fibua.core.replay import ReplayReport, replay, write_log
@@ -90,11 +90,12 @@ def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
 def computer_players(
     scenario: Scenario, seed: int, humans: tuple[str, ...] = ()
 ) -> dict[str, Player]:
-    """The rule set's computer for every side not played by a person."""
+    """The rule set's computer for every side not played by a person, each seeded by a
+    keyed hash of the game's seed (its moves do not give the game's seed away)."""
     ruleset = find_ruleset(scenario.ruleset)
     return {
-        side: ruleset.computer(side, seed + 1 + i)
-        for i, side in enumerate(scenario.side_names)
+        side: ruleset.computer(side, derive_seed(seed, "computer", side))
+        for side in scenario.side_names
         if side not in humans
     }
 
@@ -136,7 +137,10 @@ def human_side(scenario: Scenario, side: str | None) -> str:
 def play(
     scenario: Annotated[str | None, typer.Argument(help="scenario file or bundled name")] = None,
     side: Annotated[str | None, typer.Option(help="the side you play")] = None,
-    seed: Annotated[int | None, typer.Option(min=0, help="dice seed (random if not given)")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="dice seed, to play a game again; a seed you give is no secret, so "
+                    "anyone who knows it knows every roll to come (default: a secret "
+                    "128-bit seed drawn afresh)")] = None,
     out: Annotated[
         Path | None, typer.Option(help="write the full game log here at the end")
     ] = None,
@@ -150,7 +154,7 @@ def play(
     """Play a scenario at the terminal against the computer."""
     loaded = load_scenario(scenario or default_scenario())
     you = human_side(loaded, side)
-    game_seed = seed if seed is not None else secrets.randbelow(2**31)
+    game_seed = seed if seed is not None else new_seed()
     game = Game(loaded, game_seed)
     seats = game.ruleset.seats(loaded, you)
     people = human_seats(seats, seat)
@@ -168,7 +172,7 @@ def play(
         echo=not sys.stdin.isatty(),
         seats=seats,
         seat_players={
-            s.name: game.ruleset.computer(you, game_seed + 100 + i, s.units)
+            s.name: game.ruleset.computer(you, derive_seed(game_seed, "seat", you, i), s.units)
             for i, s in enumerate(seats) if s.name not in people
         },
     )
@@ -189,7 +193,8 @@ def play(
 @guarded
 def autoplay(
     scenario: Annotated[str, typer.Argument(help="scenario file or bundled name")],
-    seed: Annotated[int, typer.Option(min=0, help="dice seed")],
+    seed: Annotated[int, typer.Option(
+        min=0, help="dice seed (any size; the same seed plays the same game)")],
     out: Annotated[Path, typer.Option(help="where to write the log (JSON Lines)")],
     as_side: Annotated[
         str | None, typer.Option("--as", help="write only what this side may know")

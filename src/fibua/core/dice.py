@@ -1,13 +1,25 @@
 """Dice: notation, a seeded generator that lives in the game state, and roll records.
 
-The generator is SplitMix64 over (seed, counter): its whole state is two integers, so it
-serialises, hashes and replays trivially. Every roll is returned as a `Roll` carrying its
-purpose, raw faces, named modifiers and the number it needed; rules turn it into an event.
+The game's seed is its secret: whoever knows it knows every roll to come, and through the
+computer players every hidden move. So the dice are keyed BLAKE2b over a counter: a key is
+hashed from the seed, and block b of the stream is BLAKE2b-512(b, key), read as eight
+little-endian 64-bit numbers. The faces say nothing about the key, so a side cannot work
+the seed out from the rolls it saw; a drawn seed (`new_seed`) has 128 random bits, too many
+to try them all. The state is still two integers (seed, counter), so it serialises, hashes
+and replays trivially. A seed given by the user is reproducible and, being known, not
+secret. `derive_seed` gives the computer players seeds of their own from the game's by the
+same keyed hash, so a player's seed does not lead back to the game's either.
+
+Every roll is returned as a `Roll` carrying its purpose, raw faces, named modifiers and the
+number it needed; rules turn it into an event.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,8 +28,6 @@ from typing import Any
 
 from fibua.core.errors import DiceExhausted
 from fibua.core.values import is_number
-
-MASK64 = (1 << 64) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,27 +92,97 @@ def parse_dice(notation: str) -> Dice:
     )
 
 
-def _splitmix64(value: int) -> int:
-    z = (value + 0x9E3779B97F4A7C15) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
+#: random bits in a drawn seed
+SEED_BITS = 128
+_UNPACK_BLOCK = struct.Struct("<8Q").unpack
+# one use each: a dice block and a derived seed can never be the same hash
+_KEY_PERSON = b"fibua/seed-key"
+_DICE_PERSON = b"fibua/dice"
+_DERIVE_PERSON = b"fibua/derive"
+
+
+def new_seed() -> int:
+    """A fresh secret seed for a game nobody gave one: 128 bits from the OS's generator."""
+    return secrets.randbits(SEED_BITS)
+
+
+def _int_bytes(value: int) -> bytes:
+    """Two's-complement big-endian bytes of any int, as short as they can be: one int, one
+    string of bytes, so seeds of any size are keys of their own."""
+    return value.to_bytes(value.bit_length() // 8 + 1, "big", signed=True)
+
+
+def seed_key(seed: int) -> bytes:
+    """The 64-byte BLAKE2b key the seed stands for (hashed, as a seed may be any size)."""
+    return hashlib.blake2b(_int_bytes(seed), digest_size=64, person=_KEY_PERSON).digest()
+
+
+def _label_bytes(label: str | int) -> bytes:
+    # tagged and length-prefixed, so no two label lists run together into the same bytes
+    if isinstance(label, str):
+        raw, tag = label.encode(), b"s"
+    else:
+        raw, tag = _int_bytes(label), b"i"
+    return tag + len(raw).to_bytes(8, "big") + raw
+
+
+def derive_seed(seed: int, *labels: str | int) -> int:
+    """A seed of its own for one use of the game's seed (e.g. "computer", side): a 256-bit
+    keyed hash of the labels, so it neither repeats another use's nor leads back to `seed`."""
+    message = b"".join(_label_bytes(label) for label in labels)
+    digest = hashlib.blake2b(message, digest_size=32, key=seed_key(seed), person=_DERIVE_PERSON)
+    return int.from_bytes(digest.digest(), "big")
+
+
+@lru_cache(maxsize=64)
+def _dice_hash(seed: int) -> hashlib.blake2b:
+    """BLAKE2b already keyed by the seed: each block copies it rather than keying anew
+    (half the cost). Kept here, not in `Rng`, so a generator copies and pickles as plain
+    numbers."""
+    return hashlib.blake2b(digest_size=64, key=seed_key(seed), person=_DICE_PERSON)
+
+
+def dice_block(seed: int, block: int) -> tuple[int, ...]:
+    """Block `block` of the seed's stream: eight u64 values."""
+    h = _dice_hash(seed).copy()
+    h.update(block.to_bytes(16, "little"))
+    return _UNPACK_BLOCK(h.digest())
+
+
+@lru_cache(maxsize=256)
+def _accept_below(n: int) -> int:
+    """Largest multiple of n that fits in 64 bits: values from it up are thrown away."""
+    if n < 1:
+        raise ValueError(f"no integer below {n} to draw")
+    return (1 << 64) - ((1 << 64) % n)
 
 
 @dataclass(slots=True)
 class Rng:
-    """Seeded generator kept inside the game state. Never sent to a player."""
+    """Seeded generator kept inside the game state. Never sent to a player.
+
+    `counter` is how many u64 values have been drawn; value i is word i % 8 of block i // 8.
+    The current block is a cache, made again from (seed, counter) when needed.
+    """
 
     seed: int
     counter: int = 0
+    _block: int = field(default=-1, init=False, repr=False, compare=False)
+    _words: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def next_u64(self) -> int:
-        self.counter += 1
-        return _splitmix64((self.seed * 0x2545F4914F6CDD1D + self.counter) & MASK64)
+        index = self.counter
+        self.counter = index + 1
+        block = index >> 3
+        if block != self._block:
+            self._words = dice_block(self.seed, block)
+            self._block = block
+        return self._words[index & 7]
 
     def below(self, n: int) -> int:
-        """Uniform integer in [0, n), without modulo bias."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        """Uniform integer in [0, n), without modulo bias: values at or above the largest
+        multiple of n that fits are rejected and drawn again."""
+        limit = _accept_below(n)
         while True:
             x = self.next_u64()
             if x < limit:

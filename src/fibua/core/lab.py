@@ -15,6 +15,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
 from fibua.core.ruleset import Player, Result
 
@@ -26,10 +27,11 @@ Seating = Callable[[Game, int], dict[str, Player]]
 
 
 def computers(game: Game, seed: int) -> dict[str, Player]:
-    """The computer on both sides, each with a seed of its own."""
-    first, second = game.scenario.side_names
+    """The computer on both sides, each with a seed of its own drawn from the game's (as
+    `fibua autoplay` seats them, so a seed plays the same game here and there)."""
     rules = game.ruleset
-    return {first: rules.computer(first, seed), second: rules.computer(second, seed + 1)}
+    return {side: rules.computer(side, derive_seed(seed, "computer", side))
+            for side in game.scenario.side_names}
 
 
 def play_games(scenario: Scenario, seeds: Iterable[int],
