@@ -86,6 +86,11 @@ def test_parameters_that_are_no_mapping_of_names_are_refused(params: Any) -> Non
         assert error.code == "bad-parameter" and "name=value" in error.reason
 
 
+@pytest.mark.parametrize("kind", [["move"], None, 3, "fly"])
+def test_an_order_of_no_known_kind_is_refused(kind: Any) -> None:
+    assert refused(new_game(), Order("blue", kind, "b1", {})).code == "unknown"
+
+
 @pytest.mark.parametrize("who", [None, 7, ["b1"], {"b1": 1}])
 def test_an_order_for_no_unit_id_is_refused(who: Any) -> None:
     assert refused(new_game(), order("observe", {}, who)).code == "no-unit"

@@ -93,7 +93,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
             if order.kind == "end":
                 only(order.params, frozenset())
                 return lambda: turn.end_side(state)
-            check = _CHECKS.get(order.kind)
+            check = _CHECKS.get(order.kind) if isinstance(order.kind, str) else None
             if check is None:
                 known = ", ".join(self.order_syntax)
                 raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}",
