@@ -142,3 +142,47 @@ def test_the_game_agrees_with_the_odds_over_every_face() -> None:
         events = game.apply(Order("blue", "shoot", "b1", {"target": "r1"}))
         hits += sum(1 for e in events if e.kind == "shot" and e.data["hit"])
     assert F(hits, 10) == F(str(shoot(firer="mmg", range=15, firer_pinned=True)["hit"]))
+
+
+#: rulings.md: "under X" includes X where the row's other band begins "over X", so that
+#: every range falls in one band: (row, observing, edge, chance at the edge, just over)
+UNDER_X_INCLUDES_X = [
+    ("sniper-firing-cover", True, 25, F(3, 10), F(0)),  # 7+ under 25; never over 25
+    ("sniper-firing-cover", False, 10, F(3, 10), F(0)),  # 7+ under 10; never over 10
+    ("vehicle-stationary", True, 25, F(1), F(8, 10)),  # visible under 25; 2+ over 25
+    ("vehicle-stationary", False, 10, F(1), F(8, 10)),  # visible under 10; 2+ over 10
+]
+
+
+@pytest.mark.parametrize(("target", "observing", "edge", "at", "over"), UNDER_X_INCLUDES_X)
+def test_spot_band_edges_fall_in_the_under_band(target: str, observing: bool, edge: float,
+                                                at: F, over: F) -> None:
+    for distance, chance in ((edge, at), (edge + 0.01, over)):
+        q = SpotQuestion.model_validate({"target": target, "observing": observing,
+                                         "range": distance})
+        assert spot_odds(q).values["visible"] == float(chance)
+        args = ["odds", "street-fighter", "spot", "--target", target, "--range",
+                str(distance), "--json", *(["--observing"] if observing else [])]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["visible"] == float(chance)
+
+
+def test_a_move_fire_preview_measures_from_where_the_move_ends() -> None:
+    """12 cm away the Infantry row needs 5+; after the half move (2.5 cm) it is 9.5 cm
+    and needs 4+: with the -4 for moving, a face of 8 or 9, 20% (from where it stands it
+    would be 10%)."""
+    from fibua.core.orders import Order
+    from sfr_helpers import forced_game, make_scenario, unit
+
+    scenario = make_scenario([unit("b1", "infantry-section", (75, 25))],
+                             [unit("r1", "infantry-section", (75, 37))])
+    game = forced_game(scenario, [9, 0, 8])
+    order = Order("blue", "move-fire", "b1", {"to": [75, 27.5], "target": "r1"})
+    preview = game.ruleset.preview(game.state, order)
+    assert "from (75, 27.5)" in preview and "range 9.5 cm" in preview
+    assert "needs 4+ with -4: 20% to hit" in preview
+    still = game.ruleset.preview(game.state, Order("blue", "shoot", "b1", {"target": "r1"}))
+    assert "range 12.0 cm, needs 5+ with +0: 50%" in still
+    (shot,) = [e.data for e in game.apply(order) if e.kind == "shot"]
+    assert shot["range"] == 9.5 and shot["roll"]["need"] == 4 and shot["hit"]

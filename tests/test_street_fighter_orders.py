@@ -203,10 +203,35 @@ def test_view_has_the_generic_keys() -> None:
     game = Game(scenario("normandy-village"), 0)
     view: dict[str, Any] = game.view("british")
     for key in ("ruleset", "scenario", "side", "turn", "phase", "to_act", "own", "enemies",
-                "result"):
+                "log", "result"):
         assert key in view
     for entry in view["own"]:
         assert {"id", "name", "unit", "x", "y", "floor", "section", "status"} <= set(entry)
+
+
+def test_the_view_log_is_the_events_addressed_to_the_side() -> None:
+    from fibua.rulesets.street_fighter.state import LOG_LENGTH
+
+    s = scenario("normandy-village")
+    game = Game(s, 2)
+    players = {side: game.ruleset.computer(side, 2 + i) for i, side in enumerate(s.side_names)}
+    for side in s.side_names:  # at the start: the deployment and the first turn's news
+        log = game.view(side)["log"]
+        assert log and log == [e.to_dict() for e in game.log_for(side)][-LOG_LENGTH:]
+    for _ in range(120):
+        side = game.to_act()
+        if side is None:
+            break
+        game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+    assert game.state.turn >= 2
+    for side in s.side_names:
+        mine = [e.to_dict() for e in game.log_for(side)]
+        assert len(mine) > LOG_LENGTH  # the log keeps the most recent, bounded
+        assert game.view(side)["log"] == mine[-LOG_LENGTH:]
+        assert all(side in e["to"] or e["to"] == ["*"] for e in game.view(side)["log"])
+    view = game.view(s.side_names[0])
+    view["log"][-1]["data"]["changed"] = True  # the view is a copy: the game keeps its own
+    assert "changed" not in game.log_for(s.side_names[0])[-1].data
 
 
 # ------------------------------------------------------------------ scenario checks

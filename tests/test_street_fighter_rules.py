@@ -7,6 +7,7 @@ Every game starts with the two observation d10s of turn 1 (blue's formation, the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -341,6 +342,99 @@ def test_unpin_modifiers() -> None:
     assert test["roll"]["total"] == 7 and not test["unpinned"]
 
 
+def test_a_second_hit_on_a_pinned_unit_pins_it_afresh() -> None:
+    """Pinned in turn 1, hit again in turn 2: it cannot move in turn 3 either, and its
+    first unpin roll comes at the end of turn 3, not turn 2."""
+    blue = [unit("b1", "infantry-section", (75, 25)), unit("b2", "infantry-section", (5, 5))]
+    game = new_game(blue, [unit("r1", "infantry-section", (75, 40))], [0, SEES_ALL, 9, 0, 9])
+    end(game)
+    act(game, "shoot", "r1", target="b1")  # turn 1: hit, pinned; red is done
+    assert game.state.turn == 2 and game.state.units["b1"].pinned_turn == 1
+    assert "pinned" in refused(game, Order("blue", "move", "b1", {"to": [75, 27]}))
+    end(game)
+    game.state.rng.faces[:] = [9, 0, 9]  # turn 2: the second hit; turn 3's dice
+    events = act(game, "shoot", "r1", target="b1")
+    assert of_kind(events, "pinned") == [{"unit": "b1", "again": True}]
+    assert not of_kind(events, "unpin")  # no roll at the end of turn 2
+    b1 = game.state.units["b1"]
+    assert game.state.turn == 3 and b1.pinned and b1.pinned_turn == 2 and b1.hp == 1
+    assert "pinned" in refused(game, Order("blue", "move", "b1", {"to": [75, 27]}))
+    end(game)
+    game.state.rng.faces[:] = [8, 0, 0]  # the end of turn 3: red shoots no more; unpin
+    (test,) = of_kind(end(game), "unpin")
+    assert test["unit"] == "b1" and test["unpinned"] and not b1.pinned
+
+
+def unpin_test(blue: list[dict[str, Any]], red: list[dict[str, Any]],
+               face: int) -> dict[str, Any]:
+    """Blue's b1 has been pinned since before turn 1; the unpin roll at the end of turn 1
+    with the given face (blue's formation sees all, red's nothing)."""
+    game = new_game(blue, red, [SEES_ALL, 0])
+    game.state.units["b1"].pinned = True
+    game.state.rng.faces[:] = [face, 0, 0]  # the unpin roll, then turn 2's observation dice
+    (test,) = of_kind(finish_turn(game), "unpin")
+    return test
+
+
+def unpin_modifiers(test: dict[str, Any]) -> dict[str, int]:
+    return {name: value for name, value in test["roll"]["modifiers"]}
+
+
+FAR_RED = [unit("r1", "sniper", (5, 75))]
+
+
+def test_an_unpin_roll_needs_eight_or_nine_on_its_own() -> None:
+    blue = [unit("b1", "infantry-section", (75, 25))]
+    failed = unpin_test(blue, FAR_RED, 7)
+    assert failed["roll"]["need"] == 8 and unpin_modifiers(failed) == {}
+    assert not failed["unpinned"]
+    assert unpin_test(blue, FAR_RED, 8)["unpinned"]
+
+
+@pytest.mark.parametrize(("hq", "gives"), [
+    (unit("hq", "hq-section", (72, 25)), 1),  # unpinned and in sight
+    (unit("hq", "hq-section", (42, 5)), 0),  # behind the high wall from b1 at (38, 5)
+])
+def test_the_hq_unpinned_and_in_sight_gives_plus_one(hq: dict[str, Any], gives: int) -> None:
+    at = (75, 25) if gives else (38, 5)
+    test = unpin_test([unit("b1", "infantry-section", at), hq], FAR_RED, 7)
+    assert unpin_modifiers(test).get("HQ unpinned and in sight", 0) == gives
+    assert test["unpinned"] is bool(gives)
+
+
+def test_a_pinned_hq_or_another_formations_hq_gives_nothing() -> None:
+    game = new_game([unit("b1", "infantry-section", (75, 25)), unit("hq", "hq-section",
+                                                                     (72, 25))],
+                    FAR_RED, [SEES_ALL, SEES_ALL, 0],
+                    blue_extra=[[unit("hq2", "hq-section", (78, 25))]])
+    for uid in ("b1", "hq"):
+        game.state.units[uid].pinned = True
+        game.state.units[uid].pinned_turn = 0
+    game.state.rng.faces[:] = [7, 0, 0, 0, 0]  # b1's roll, hq's roll, turn 2's dice
+    b1_test, _ = of_kind(finish_turn(game), "unpin")
+    assert b1_test["unit"] == "b1" and unpin_modifiers(b1_test) == {}
+
+
+@pytest.mark.parametrize(("tank_y", "gives"), [(35, 1), (35.5, 0)])
+def test_a_friendly_tank_within_ten_cm_supports(tank_y: float, gives: int) -> None:
+    blue = [unit("b1", "infantry-section", (75, 25)), unit("t1", "sherman", (75, tank_y))]
+    test = unpin_test(blue, FAR_RED, 7)
+    assert unpin_modifiers(test).get("tanks in support", 0) == gives
+
+
+@pytest.mark.parametrize(("b1_at", "tank_at", "gives"), [
+    ((75, 25), (75, 50), -1),  # seen, exactly 25 cm off
+    ((75, 25), (75, 50.5), 0),  # seen, over 25 cm
+    ((38, 5), (42, 5), 0),  # 4 cm off, behind the high wall: not seen, not faced
+])
+def test_facing_enemy_tanks_the_side_sees_costs_one(
+        b1_at: tuple[float, float], tank_at: tuple[float, float], gives: int) -> None:
+    test = unpin_test([unit("b1", "infantry-section", b1_at)],
+                      [unit("r1", "t34", tank_at)], 8)
+    assert unpin_modifiers(test).get("facing enemy tanks", 0) == gives
+    assert test["unpinned"] is (gives == 0)
+
+
 def test_a_pinned_unit_may_still_shoot_and_observe_but_not_assault() -> None:
     game = new_game([unit("b1", "infantry-section", (26, 16))],
                     [unit("r1", "infantry-section", (75, 40))], [SEES_ALL, 0])
@@ -482,6 +576,46 @@ def test_a_unit_moving_flat_out_spots_nothing() -> None:
     assert seen(game)
     act(game, "flat-out", "b1", to=[75, 30])
     assert not seen(game)
+
+
+@pytest.mark.parametrize("where", [(10.0, 11.0), (65.0, 15.0)])  # by the low wall; rubble
+def test_vehicles_use_the_vehicle_table_also_in_cover(where: tuple[float, float]) -> None:
+    from fibua.rulesets.street_fighter.ground import in_cover
+
+    x, y = where
+    for kind, near_seen in (("sherman", True), ("infantry-section", False)):
+        game = observation_game(kind, where, (x, y + 10), 0)  # not observing, die 0
+        assert in_cover(game.state.sight, game.state.units["r1"].pos)
+        # a stationary vehicle is visible up to 10 cm; infantry in cover, not firing, never
+        assert seen(game) is near_seen
+    for die, spotted in ((2, True), (1, False)):  # "roll 2+ over 10 cm"
+        assert seen(observation_game("sherman", where, (x, y + 15), die)) is spotted
+
+
+@pytest.mark.parametrize(("row", "edge"), [("sniper-firing-cover", 25.0),
+                                           ("vehicle-stationary", 25.0)])
+def test_under_x_includes_x_where_the_other_band_begins_over_x_observing(
+        row: str, edge: float) -> None:
+    """rulings.md: the sniper and stationary-vehicle rows read "under 25" as up to 25."""
+    need = 7 if row.startswith("sniper") else ALWAYS
+    assert seen(staged(row, True, edge, need))
+    over = staged(row, True, edge + 0.01, 9)
+    assert seen(over) is (row == "vehicle-stationary")  # 2+ over 25; a sniper: never
+    if need:
+        assert not seen(staged(row, True, edge, need - 1))
+
+
+@pytest.mark.parametrize("row", ["sniper-firing-cover", "vehicle-stationary"])
+def test_under_x_includes_x_where_the_other_band_begins_over_x_not_observing(
+        row: str) -> None:
+    """The same with the other table, at 10 cm."""
+    need = 7 if row.startswith("sniper") else ALWAYS
+    assert seen(staged(row, False, 10.0, need))
+    assert seen(staged(row, False, 10.01, 9)) is (row == "vehicle-stationary")
+    if need:
+        assert not seen(staged(row, False, 10.0, need - 1))
+    else:
+        assert not seen(staged(row, False, 10.01, 1))  # over 10 cm: 2+
 
 
 def test_fired_on_is_reported_with_the_direction_even_when_the_firer_is_unseen() -> None:
@@ -644,6 +778,29 @@ def test_indirect_fire_drifts_or_is_lost() -> None:
     assert of_kind(game.log, "fire-lost") and not of_kind(game.log, "bombarded")
 
 
+def test_the_effect_radius_is_five_cm_from_where_the_fire_lands() -> None:
+    """The seed's "effect radius 5cm": every unit but tanks within 5 cm (5 included) of
+    the point is hit on 5+, unmodified, even in a building area; 5.5 cm is outside."""
+    game = new_game([unit("m", "mortar-section", (75, 5))],
+                    [unit("r1", "infantry-section", (75, 50)),
+                     unit("r2", "infantry-section", (75, 50.5)),
+                     unit("r3", "sniper", (26, 27)), unit("r4", "sniper", (26, 33))],
+                    [SEES_ALL, 0])
+    act(game, "shoot", "m", point=[75, 45])
+    # a second fire mission, on the house's south wall (set up by hand)
+    game.state.markers.append(replace(game.state.markers[0], x=26, y=22))
+    # each lands on its point (9): r1 hit on 5; r3 missed on 4; turn 2's observation dice
+    game.state.rng.faces[:] = [9, 5, 9, 4, 0, 0]
+    end(game)
+    rolls = of_kind(game.log, "bombarded")
+    assert [r["unit"] for r in rolls] == ["r1", "r3"]
+    assert all(r["roll"]["need"] == 5 and r["roll"]["modifiers"] == [] for r in rolls)
+    units = game.state.units
+    assert units["r1"].hp == 2 and units["r2"].hp == 3
+    assert units["r3"].alive  # the house gives no cover from it, but 4 is not 5+
+    assert game.state.units["r3"].pos.section == "house"
+
+
 def test_direct_mortar_and_artillery_missions() -> None:
     game = new_game([unit("m", "mortar-section", (75, 25)), unit("hq", "hq-section", (72, 25)),
                      unit("s", "infantry-section", (70, 25))],
@@ -685,6 +842,60 @@ def test_demoralised_in_the_open_surrender_close_by_else_retreat() -> None:
     units = game.state.units
     assert units["r1"].surrendered
     assert units["r2"].alive and units["r2"].pos.y > 40  # back toward red's edge
+
+
+@pytest.mark.parametrize(("blue_y", "surrenders"), [(30, True), (29.5, False)])
+def test_surrender_to_an_enemy_at_ten_cm_or_less(blue_y: float, surrenders: bool) -> None:
+    game = morale_game(0, (75, blue_y))  # r1 at (75, 40): 10 cm, then 10.5 cm
+    r1 = game.state.units["r1"]
+    assert r1.surrendered is surrenders
+    if not surrenders:
+        assert r1.alive and r1.pos.y > 40  # it fell back instead
+
+
+def test_no_surrender_to_an_enemy_out_of_sight() -> None:
+    game = new_game([unit("b1", "infantry-section", (37, 5))],
+                    [unit("r1", "infantry-section", (43, 5)), unit("r2", "hq-section",
+                                                                    (10, 40))],
+                    [SEES_ALL, 0])  # 6 cm apart, the high wall between them
+    game.state.units["r1"].hp = 1
+    game.state.rng.faces[:] = [0, 0, 0]
+    finish_turn(game)
+    r1 = game.state.units["r1"]
+    assert r1.alive and not r1.surrendered and r1.pos.point != (43, 5)
+
+
+def retreat_game(at: tuple[float, float]) -> Game:
+    """Red's r1 demoralised at the end of turn 1 (morale face 0), alone in the open."""
+    game = new_game([unit("b1", "infantry-section", (75, 75))],
+                    [unit("r1", "infantry-section", at), unit("r2", "hq-section", (5, 60))],
+                    [0, 0])
+    game.state.units["r1"].hp = 1
+    game.state.rng.faces[:] = [0, 0, 0]
+    finish_turn(game)
+    return game
+
+
+def test_a_retreat_stops_at_the_first_cover_and_stays_there() -> None:
+    """From (65, 7) toward red's rear (the middle of its deployment area, (40, 76)) the
+    rubble (y 10 and up) is 3.5 cm away: r1 stops there and then stays."""
+    from fibua.rulesets.street_fighter.ground import in_cover
+
+    game = retreat_game((65, 7))
+    r1 = game.state.units["r1"]
+    (retreat,) = [e for e in of_kind(game.log, "retreated") if e["unit"] == "r1"]
+    assert retreat["cm"] == 3.5 and in_cover(game.state.sight, r1.pos)
+    assert 10 <= r1.pos.y < 10.5
+    where = r1.pos
+    game.state.rng.faces[:] = [0, 0]  # turn 2's end: red is demoralised already
+    finish_turn(game)
+    assert r1.pos == where
+
+
+def test_a_retreat_in_the_open_is_a_normal_move_toward_the_rear() -> None:
+    game = retreat_game((40, 30))
+    r1 = game.state.units["r1"]
+    assert r1.pos.point == pytest.approx((40, 35))
 
 
 def test_demoralised_units_take_no_orders() -> None:

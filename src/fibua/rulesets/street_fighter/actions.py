@@ -71,6 +71,8 @@ def plan_move(state: StreetFighterState, unit: Unit, params: dict[str, Any],
               activity: Activity) -> MovePlan:
     require_ready(state, unit)
     _require_free(unit)
+    if "to" in params and "path" in params:
+        raise IllegalOrder("give to=x,y or path=[[x,y],...], not both", code="bad-parameter")
     points = waypoints(params)
     for x, y in points:
         require_on_table(state.battlefield.table, x, y)
@@ -80,9 +82,6 @@ def plan_move(state: StreetFighterState, unit: Unit, params: dict[str, Any],
         raise IllegalOrder(f"that move is {length:.1f} cm; {unit.name} may go {most:g} cm "
                            f"with this action", code="too-far")
     return MovePlan(unit.id, legs, length, activity)
-
-
-
 
 
 def _trace(state: StreetFighterState, unit: Unit,

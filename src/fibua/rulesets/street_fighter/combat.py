@@ -65,15 +65,20 @@ def take_hit(state: StreetFighterState, target: Unit, row: Row | None,
 
 def wound(state: StreetFighterState, unit: Unit, hits: int, source: tuple[float, float],
           pin: bool = True) -> None:
-    """Hits on a unit on foot: lose hit points; any hit pins (not in close assault)."""
+    """Hits on a unit on foot: lose hit points; any hit pins (not in close assault). A hit
+    on a unit already pinned pins it afresh: it again cannot move for the rest of this turn
+    nor the next, so its unpinning starts over from this turn."""
     unit.hp = max(0, unit.hp - hits)
     if unit.hp == 0:
         remove(state, unit, "destroyed")
         return
-    if pin and unit.spec.foot and not unit.pinned:
+    if pin and unit.spec.foot:
+        data: dict[str, object] = {"unit": unit.id}
+        if unit.pinned:
+            data["again"] = True
         unit.pinned = True
         unit.pinned_turn = state.turn
-        state.emit("pinned", {"unit": unit.id}, (unit.side,))
+        state.emit("pinned", data, (unit.side,))
 
 
 def knock_out(state: StreetFighterState, vehicle: Unit, how: str,
@@ -107,10 +112,12 @@ def remove(state: StreetFighterState, unit: Unit, how: str) -> None:
 
 
 def shot_for(state: StreetFighterState, firer: Unit, target: Unit, row: Row,
-             moved: bool) -> Shot:
+             moved: bool, at: Position | None = None) -> Shot:
+    """The firing situation, the firer standing `at` (by default where it stands now; a
+    move-fire shoots from where its move ends)."""
     return Shot(
         row=row,
-        range=range_between(state.sight, firer.pos, target.pos),
+        range=range_between(state.sight, firer.pos if at is None else at, target.pos),
         cover=cover_of(state, target),
         firer_moved=moved,
         firer_pinned=firer.pinned,

@@ -71,7 +71,10 @@ def rear_of(state: StreetFighterState, side: str) -> tuple[float, float]:
 
 
 def retreat(state: StreetFighterState, unit: Unit) -> None:
-    """Toward the side's rear, a normal move at most, stopping in the first cover."""
+    """Toward the side's rear, a normal move at most, stopping in the first cover. A unit
+    already in cover is in a safe area: it stays."""
+    if in_cover(state.sight, unit.pos):
+        return
     rx, ry = rear_of(state, unit.side)
     dx, dy = rx - unit.pos.x, ry - unit.pos.y
     norm = hypot(dx, dy)

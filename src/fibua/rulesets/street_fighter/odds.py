@@ -29,6 +29,7 @@ from fibua.rulesets.street_fighter.tables import (
 )
 
 if TYPE_CHECKING:
+    from fibua.battlefield.model import Position
     from fibua.core.orders import Order
     from fibua.rulesets.street_fighter.state import StreetFighterState, Unit
 
@@ -137,17 +138,20 @@ ODDS_QUERIES = {
 }
 
 
-def preview_shot(state: StreetFighterState, unit: Unit, order: Order) -> str:
+def preview_shot(state: StreetFighterState, unit: Unit, order: Order, at: Position) -> str:
+    """The odds of a checked firing order, the firer standing `at` (where a move-fire's
+    move ends, else where it stands)."""
     from fibua.rulesets.street_fighter.combat import ANTI_TANK, shot_for
     from fibua.rulesets.street_fighter.tables import Body
 
     target = state.units[order.params["target"]]
     row = Row.ROCKET if order.params.get("weapon") == "rocket" else unit.spec.row
     assert row is not None
-    s = shot_for(state, unit, target, row, moved=order.kind == "move-fire")
+    s = shot_for(state, unit, target, row, moved=order.kind == "move-fire", at=at)
     # told from the kind alone: whether anyone rides inside is not the firing side's to know
     inside = "; a hit falls on whoever rides inside, if anyone does" if \
         target.spec.body is Body.ARMOURED and row not in ANTI_TANK else ""
-    return (f"{unit.name} at {target.name}: range {s.range:.1f} cm, needs "
+    where = "" if at.point == unit.pos.point else f" from ({at.x:g}, {at.y:g})"
+    return (f"{unit.name}{where} at {target.name}: range {s.range:.1f} cm, needs "
             f"{base_need(row, s.range)}+ with {sum(m.value for m in modifiers(s)):+d}: "
             f"{float(hit_chance(s)):.0%} to hit{inside}")

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event
 from fibua.core.orders import Order
+from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
 from fibua.rulesets.street_fighter import actions, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
@@ -73,26 +74,31 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
         self.check(state, order)
-        unit = state.units.get(order.unit or "")
-        if unit is not None and order.kind in ("shoot", "move-fire") and "target" in order.params:
+        if order.kind in ("shoot", "move-fire") and "target" in order.params:
             from fibua.rulesets.street_fighter.odds import preview_shot
 
-            return preview_shot(state, unit, order)
+            unit = state.units[str(order.unit)]
+            at = unit.pos
+            if order.kind == "move-fire":  # it fires from where its half move ends
+                at = actions.plan_move(state, unit, order.params, Activity.MOVED_FIRED).legs[-1]
+            return preview_shot(state, unit, order, at)
         return f"{order}: allowed"
 
     def check(self, state: StreetFighterState, order: Order) -> Carry:
         """Check an order completely and return what carries it out."""
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        if order.kind == "end":
-            return lambda: turn.end_side(state)
-        check = _CHECKS.get(order.kind)
-        if check is None:
-            known = ", ".join(self.order_syntax)
-            raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order,
-                               "unknown")
-        unit = _own_unit(state, order)
         try:
+            _require_mapping(order.params)
+            if order.kind == "end":
+                only(order.params, frozenset())
+                return lambda: turn.end_side(state)
+            check = _CHECKS.get(order.kind) if isinstance(order.kind, str) else None
+            if check is None:
+                known = ", ".join(self.order_syntax)
+                raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}",
+                                   code="unknown")
+            unit = _own_unit(state, order)
             return check(state, unit, order.params)
         except IllegalOrder as error:
             error.order = order
@@ -158,6 +164,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
 def _drain(state: StreetFighterState) -> list[Event]:
     events, state.pending = state.pending, []
+    state.remember(events)
     return events
 
 
@@ -168,8 +175,18 @@ def _end_if_idle(state: StreetFighterState) -> None:
         turn.end_side(state)
 
 
+def _require_mapping(params: object) -> None:
+    """Parameters come as name=value pairs: a mapping whose names are text."""
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
+                           code="bad-parameter")
+
+
 def _own_unit(state: StreetFighterState, order: Order) -> Unit:
-    unit = state.units.get(order.unit or "")
+    if not isinstance(order.unit, str):
+        raise IllegalOrder(f"the order must name one of {order.side}'s units, not "
+                           f"{order.unit!r}", order, "no-unit")
+    unit = state.units.get(order.unit)
     if unit is None or unit.side != order.side:
         raise IllegalOrder(f"{order.side} has no unit {order.unit!r}", order, "no-unit")
     if not unit.alive:
@@ -177,9 +194,14 @@ def _own_unit(state: StreetFighterState, order: Order) -> Unit:
     return unit
 
 
+MOVE_PARAMS = frozenset({"to", "path"})
+FIRE_PARAMS = frozenset({"target", "weapon"})
+
+
 def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[str, Any]],
                                                  Carry]:
     def check(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+        only(params, MOVE_PARAMS)
         plan = actions.plan_move(state, unit, params, activity)
         return lambda: actions.carry_out_move(state, unit, plan)
 
@@ -187,6 +209,7 @@ def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[
 
 
 def _check_move_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    only(params, MOVE_PARAMS | FIRE_PARAMS)
     move = actions.plan_move(state, unit, params, Activity.MOVED_FIRED)
     shot = actions.check_fire(state, unit, params, move.legs[-1], moved=True)
 
@@ -202,6 +225,7 @@ def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) 
     if "point" in params:
         if "target" in params:
             raise IllegalOrder("give target=ID or point=x,y, not both", code="bad-parameter")
+        only(params, {"point"})
         plan = actions.check_indirect(state, unit, params)
 
         def indirect() -> None:
@@ -209,6 +233,7 @@ def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) 
             _done(unit, Activity.FIRED)
 
         return indirect
+    only(params, FIRE_PARAMS)
     shot = actions.check_fire(state, unit, params, unit.pos, moved=False)
 
     def direct() -> None:
@@ -224,21 +249,25 @@ def _done(unit: Unit, activity: Activity) -> None:
 
 
 def _check_assault(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    only(params, {"section", "with"})
     plan = actions.check_assault(state, unit, params)
     return lambda: actions.carry_out_assault(state, plan)
 
 
 def _check_mount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    only(params, {"vehicle"})
     vehicle = actions.check_mount(state, unit, params)
     return lambda: actions.carry_out_mount(state, unit, vehicle)
 
 
 def _check_dismount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    only(params, {"to"})
     there = actions.check_dismount(state, unit, params)
     return lambda: actions.carry_out_dismount(state, unit, there)
 
 
 def _check_observe(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
+    only(params, frozenset())
     actions.check_observe(state, unit)
     return lambda: actions.carry_out_observe(state, unit)
 

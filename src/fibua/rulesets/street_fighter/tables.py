@@ -281,7 +281,9 @@ class Sign(StrEnum):
 
 
 #: Each row is a list of (up to this range in cm, score needed): ALWAYS, NEVER or N+.
-#: A range exactly on a band edge belongs to the nearer band ("under 25" is read "up to").
+#: A range exactly on a band edge belongs to the nearer band (rulings.md): "within" and
+#: "up to" include the edge, and so does "under X" in the sniper and stationary-vehicle
+#: rows, whose other band begins "over X"; so every range falls in one band.
 Bands = tuple[tuple[float, int | None], ...]
 
 OBSERVING: dict[Sign, Bands] = {

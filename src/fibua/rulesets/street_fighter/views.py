@@ -3,10 +3,12 @@ copy a player (person or computer) decides from. Nothing unobserved can be reach
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fibua.battlefield.sight import SightEngine
+from fibua.core.events import Event
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.knowledge import recent_reports
 from fibua.rulesets.street_fighter.state import (
@@ -41,6 +43,7 @@ class SideView:
     formations: tuple[OwnFormation, ...]
     enemies: tuple[tuple[str, Sighting], ...]
     reports: tuple[Report, ...]
+    log: tuple[Event, ...]  # the side's latest events (state.remember), addressed to it
     markers: tuple[Marker, ...]
     artillery: int
     held: frozenset[str]
@@ -76,6 +79,8 @@ def observe(state: StreetFighterState, side: str) -> SideView:
                          for f in state.formations.values() if f.side == side),
         enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
         reports=tuple(replace(r) for r in recent_reports(state, side)),
+        # the filter again is a second lock against showing a side what it did not see
+        log=tuple(e for e in state.log_of(side) if e.seen_by(side)),
         markers=tuple(replace(m) for m in state.markers if m.side == side),
         artillery=state.artillery.get(side, 0),
         held=held_sections(state, side),
@@ -106,6 +111,7 @@ def view_dict(view: SideView) -> dict[str, Any]:
         "fire_markers": [{"by": m.by, "x": m.x, "y": m.y, "turn": m.turn} for m in view.markers],
         "artillery_missions": view.artillery,
         "held_sections": sorted(view.held),
+        "log": [deepcopy(e.to_dict()) for e in view.log],
         "objectives": [v.description or f"{v.side}: {v.kind}" for v in view.objectives]
         + list(view.goals),
         "result": view.result,
