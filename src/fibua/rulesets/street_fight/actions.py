@@ -68,6 +68,9 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
         raise IllegalOrder(f"{figure.name} has already moved this turn", code="already-moved")
     if figure.overwatch is not None or figure.took_cover:
         raise IllegalOrder(f"{figure.name} is staying put this turn", code="stationary")
+    if "to" in params and "path" in params:
+        raise IllegalOrder("a move takes to=x,y or path=[[x,y],...], not both",
+                           code="bad-parameter")
     points = waypoints(params)
     for x, y in points:
         require_on_table(state.battlefield.table, x, y)
@@ -328,6 +331,9 @@ def _require_can_fire(figure: Figure) -> None:
 
 
 def _targets(state: StreetFightState, figure: Figure, params: dict[str, Any]) -> list[Figure]:
+    if "target" in params and "targets" in params:
+        raise IllegalOrder("shoot takes target=ID or targets=[ID, ...], not both",
+                           code="bad-parameter")
     raw = params.get("targets", [params["target"]] if "target" in params else None)
     if not isinstance(raw, list) or not raw or not all(isinstance(t, str) for t in raw):
         raise IllegalOrder("shoot needs target=ID (or targets=[ID, ...])", code="bad-parameter")

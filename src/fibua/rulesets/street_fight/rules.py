@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import cos, pi, sin
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event
 from fibua.core.orders import Order
+from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
 from fibua.rulesets.street_fight import actions, setup, turn
 from fibua.rulesets.street_fight.cover import cover_quarters
@@ -93,11 +95,19 @@ class StreetFight(RuleSet[StreetFightState]):
     def _check(self, state: StreetFightState, order: Order) -> Any:
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        params = order.params
+        if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+            raise IllegalOrder(f"an order's parameters are names with values, not {params!r}",
+                               order, "bad-parameter")
         if order.kind == "end":
+            only(params, PARAMETERS["end"])
             return lambda: turn.end_side_phase(state)
         figure = _own_figure(state, order)
-        return _checkers[order.kind](state, figure, order.params) if order.kind in _checkers \
-            else _unknown(order)
+        checker = _checkers.get(order.kind)
+        if checker is None:
+            _unknown(order)
+        only(params, PARAMETERS[order.kind])
+        return checker(state, figure, params if type(params) is dict else dict(params))
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -156,7 +166,7 @@ def _own_figure(state: StreetFightState, order: Order) -> Figure:
     return figure
 
 
-def _unknown(order: Order) -> Any:
+def _unknown(order: Order) -> NoReturn:
     known = ", ".join(StreetFight.order_syntax)
     raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order, "unknown")
 
@@ -185,6 +195,16 @@ def _check_take_cover(state: StreetFightState, f: Figure, params: dict[str, Any]
     actions.check_take_cover(state, f)
     return lambda: actions.carry_out_take_cover(state, f)
 
+
+#: the parameters each order takes: any other is refused (a typo must not pass unnoticed)
+PARAMETERS: dict[str, frozenset[str]] = {
+    "move": frozenset({"to", "path", "floor"}),
+    "shoot": frozenset({"target", "targets"}),
+    "aim": frozenset(),
+    "overwatch": frozenset({"point", "radius"}),
+    "take-cover": frozenset(),
+    "end": frozenset(),
+}
 
 _checkers = {
     "move": _check_move,
