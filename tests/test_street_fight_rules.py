@@ -227,7 +227,7 @@ def test_a_runner_gets_no_cover_and_counts_as_moving_next_turn() -> None:
     # turn 2: red stands still, yet still counts as moving; now it has its cover
     end(game, 2)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot) == {"base": 100, "range 2 x 4in": -20, "cover 2/4": -50,
+    assert basis(shot) == {"base": 100, "range 2 x 4in": -20, "cover 1/2": -50,
                            "moving target": -20, "Rifle bonus": 10}
     assert need(shot) == 20 and shot["hit"]
     end(game)
@@ -250,7 +250,7 @@ def test_a_walker_keeps_its_cover() -> None:
     act(game, "move", "r1", to=[5, 7])  # 4in
     end(game)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot)["cover 2/4"] == -50 and basis(shot)["moving target"] == -20
+    assert basis(shot)["cover 1/2"] == -50 and basis(shot)["moving target"] == -20
     assert need(shot) == 20 and not shot["hit"]  # 21 is one over
     assert "kill_roll" not in shot
     assert all_dice_used(game)
@@ -307,9 +307,9 @@ def test_range_costs_ten_percent_per_increment_or_part(
 
 
 @pytest.mark.parametrize(("blue_at", "red_at", "term", "value", "chance"), [
-    ((5, 2), (5, 7), "cover 2/4", -50, 40),  # low wall within 1in: 1/2
+    ((5, 2), (5, 7), "cover 1/2", -50, 40),  # low wall within 1in: 1/2
     ((4, 13), (11, 13), "cover 3/4", -75, 15),  # through the west window: 3/4
-    ((13, 4), (13, 11), "cover 2/4", -50, 40),  # through the door: 1/2
+    ((13, 4), (13, 11), "cover 1/2", -50, 40),  # through the door: 1/2
     ((3.5, 12), (3.5, 19.5), "cover 1/4", -25, 65),  # standing in rubble: 1/4
     ((5, 12), (5, 7), None, 0, 90),  # the low wall is behind it: nothing
     ((5, 2), (5, 7.5), None, 0, 90),  # the wall is 1.5in from the target: nothing
@@ -746,7 +746,7 @@ def test_full_cover_is_lost_by_firing_that_way() -> None:
     assert of_kind(events, "full-cover-lost") == [{"figure": "r1"}]
     end(game)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot)["cover 2/4"] == -50 and need(shot) == 40 and not shot["hit"]
+    assert basis(shot)["cover 1/2"] == -50 and need(shot) == 40 and not shot["hit"]
     assert all_dice_used(game)
 
 

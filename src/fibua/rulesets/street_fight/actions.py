@@ -3,6 +3,7 @@ carried out. Moves and fire can trigger enemy overwatch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import ceil, hypot
@@ -20,7 +21,7 @@ from fibua.rulesets.street_fight.cover import (
 )
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.shooting import OverwatchKind
+from fibua.rulesets.street_fight.shooting import OverwatchKind, covered_targets, spread_of
 from fibua.rulesets.street_fight.state import Figure, Overwatch, Phase, StreetFightState
 from fibua.rulesets.street_fight.tables import (
     CONTACT,
@@ -360,20 +361,14 @@ def shielded(state: StreetFightState, firer: Figure, target: Figure) -> bool:
     return target.full_cover and has_half_cover(state.sight, firer.pos, target.pos)
 
 
-def frontage(targets: list[Figure]) -> float:
+def frontage(targets: Sequence[Figure]) -> float:
     return max((a.pos.distance(b.pos) for a, b in combinations(targets, 2)), default=0.0)
 
 
 def within_frontage(targets: list[Figure], rounds: int) -> list[Figure]:
     """The named targets, in order, that fit in a frontage of as many inches as rounds
     were fired: the rounds rolled decide how wide the fire can spread."""
-    kept = [targets[0]]
-    for target in targets[1:]:
-        if len(kept) == rounds:
-            break  # a target no round reaches widens nothing
-        if ceil(round(frontage([*kept, target]), 9)) <= rounds:
-            kept.append(target)
-    return kept
+    return covered_targets(targets, rounds, frontage)
 
 
 def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figure]) -> None:
@@ -383,8 +378,9 @@ def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figur
         return
     rounds = roll_rounds(state, figure)
     targets = within_frontage(targets, rounds)
-    spread = frontage(targets) if len(targets) > 1 else 0.0
+    spread = spread_of(targets, frontage)
     odds: dict[str, ShotOdds] = {}
+    # rounds go to the covered targets in turn (see shooting.round_shares)
     for i in range(rounds):
         target = targets[i % len(targets)]
         if target.alive:

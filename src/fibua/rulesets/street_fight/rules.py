@@ -12,12 +12,12 @@ from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
 from fibua.rulesets.street_fight import actions, setup, turn
-from fibua.rulesets.street_fight.cover import cover_quarters
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.odds import ODDS_QUERIES
-from fibua.rulesets.street_fight.shooting import hit_chance, kill_chance
+from fibua.rulesets.street_fight.odds import ODDS_QUERIES, firing_odds
+from fibua.rulesets.street_fight.report import after_action_report
+from fibua.rulesets.street_fight.shooting import cover_words, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
 from fibua.rulesets.street_fight.tables import MOVE_MAX, MOVE_NORMAL
 from fibua.rulesets.street_fight.views import SideView, observe, view_dict
@@ -122,7 +122,7 @@ class StreetFight(RuleSet[StreetFightState]):
         return observe(state, side)
 
     def view(self, state: StreetFightState, side: str) -> dict[str, Any]:
-        return view_dict(observe(state, side))
+        return view_dict(state, observe(state, side))
 
     def snapshot(self, state: StreetFightState) -> dict[str, Any]:
         return {
@@ -141,6 +141,9 @@ class StreetFight(RuleSet[StreetFightState]):
     def result(self, state: StreetFightState) -> Result | None:
         return state.result
 
+    def after_action(self, state: StreetFightState) -> list[str]:
+        return after_action_report(state)
+
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
         from fibua.rulesets.street_fight.ai import Tactician
 
@@ -154,6 +157,7 @@ class StreetFight(RuleSet[StreetFightState]):
 
 def _drain(state: StreetFightState) -> list[Event]:
     events, state.pending = state.pending, []
+    state.remember(events)
     return events
 
 
@@ -244,14 +248,19 @@ def _allowed(state: StreetFightState, order: Order) -> bool:
 
 
 def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> str:
+    """Each target's range, cover, chance to hit a round and chance to be removed, as the
+    odds work them out (a spread narrows when few rounds are rolled, so a target's chance
+    to hit may depend on the rounds)."""
+    found = firing_odds(figure.weapon, targets, actions.frontage,
+                        lambda t, spread: situation(state, figure, t, spread=spread))
     lines = []
-    spread = actions.frontage(targets) if len(targets) > 1 else 0.0
-    for target in targets:
-        s = situation(state, figure, target, spread=spread)
-        lines.append(f"{target.name}: range {s.range:.1f}in, cover "
-                     f"{cover_quarters(state.sight, figure.pos, target)}/4, "
-                     f"hit {hit_chance(s)}% per round, kill {kill_chance(figure.weapon):.0%} "
-                     "per hit")
+    for n, (target, odds) in enumerate(zip(targets, found.targets, strict=True)):
+        s = situation(state, figure, target)
+        chances = sorted({b.hit[b.covered.index(n)] for b in found.bursts if n in b.covered})
+        hit = f"{chances[0]}%" if len(chances) == 1 else f"{chances[0]}-{chances[-1]}%"
+        lines.append(f"{target.name}: range {s.range:.1f}in, {cover_words(s.cover)}, "
+                     f"hit {hit} per round, kill {kill_chance(figure.weapon):.0%} per hit, "
+                     f"removed {float(odds.removed):.0%}")
     return "; ".join(lines)
 
 

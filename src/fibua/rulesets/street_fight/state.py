@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +17,8 @@ from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
 from fibua.scenario.schema import Scenario
+
+LOG_LENGTH = 40  # events of a side's log its view carries, the most recent
 
 
 class Phase(StrEnum):
@@ -140,6 +143,9 @@ class StreetFightState:
     news: dict[str, int] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
+    #: each side's last LOG_LENGTH events, only ones it saw: one bounded log per side, so
+    #: neither side's events can crowd out the other's nor reach the other's view
+    logs: dict[str, deque[Event]] = field(default_factory=dict)
     #: bumped whenever the state changes, so a validation can be reused until then
     version: int = 0
     #: the last order checked, at which version, and what carries it out
@@ -158,6 +164,17 @@ class StreetFightState:
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
+
+    def remember(self, events: list[Event]) -> None:
+        """Keep the events each side saw in its log (Control-only events in none)."""
+        for side in self.sides:
+            log = self.logs.get(side)
+            if log is None:
+                log = self.logs[side] = deque(maxlen=LOG_LENGTH)
+            log.extend([e for e in events if e.seen_by(side)])
+
+    def log_of(self, side: str) -> list[Event]:
+        return list(self.logs.get(side, ()))
 
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
