@@ -22,7 +22,14 @@ from fibua.rulesets.street_fight.cover import (
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.shooting import OverwatchKind, covered_targets, spread_of
-from fibua.rulesets.street_fight.state import Figure, Overwatch, Phase, StreetFightState
+from fibua.rulesets.street_fight.state import (
+    Figure,
+    Overwatch,
+    Phase,
+    StreetFightState,
+    inches,
+    spot,
+)
 from fibua.rulesets.street_fight.tables import (
     CONTACT,
     FLOOR_CHANGE_COST,
@@ -225,9 +232,10 @@ def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> N
                                            else start, last)
             halted = figure.pos != last
     state.emit("moved", {
-        "figure": figure.id, "from": [start.x, start.y], "to": [figure.pos.x, figure.pos.y],
-        "floor": figure.pos.floor, "section": figure.pos.section,
-        "inches": round(plan.length, 3), "running": plan.length > MOVE_NORMAL,
+        "figure": figure.id, "from": spot(start.x, start.y),
+        "to": spot(figure.pos.x, figure.pos.y), "floor": figure.pos.floor,
+        "section": figure.pos.section, "inches": inches(plan.length),
+        "running": plan.length > MOVE_NORMAL,
     }, (figure.side,))
     if halted:
         state.emit("halted", {"figure": figure.id,
@@ -455,7 +463,8 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
 def carry_out_overwatch(state: StreetFightState, figure: Figure, ow: Overwatch) -> None:
     figure.overwatch = ow
     figure.aim = 0
-    state.emit("overwatch", {"figure": figure.id, "point": [ow.x, ow.y], "radius": ow.radius,
+    state.emit("overwatch", {"figure": figure.id, "point": spot(ow.x, ow.y),
+                             "radius": inches(ow.radius),
                              "large": ow.large}, (figure.side,))
 
 

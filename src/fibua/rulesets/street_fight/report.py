@@ -26,7 +26,10 @@ def after_action_report(state: StreetFightState) -> list[str]:
 
 def figure_line(state: StreetFightState, f: Figure) -> str:
     locked = [e.name for e in opponents(state, f)] if f.alive else []
-    return f"{f.name} ({f.arms.title}, {f.unit}) {where(f)}: {status(f, locked)}"
+    said = status(f, locked)
+    # "ready" is for orders to come; once the game is over a standing figure is unhurt
+    return f"{f.name} ({f.arms.title}, {f.unit}) {where(f)}: " \
+        f"{'unhurt' if said == 'ready' else said}"
 
 
 def where(f: Figure) -> str:
@@ -55,6 +58,6 @@ def _unseen_lines(state: StreetFightState, side: str) -> list[str]:
         lines += [f"  {figure_line(state, f)}" for f in never]
     if lost:
         lines.append(f"{side} had lost sight of:")
-        lines += [f"  {f.name}, last seen turn {memory[f.id].turn}, ended {where(f)}"
-                  for f in lost]
+        lines += [f"  {f.name}, last seen at ({memory[f.id].x:.2f}, {memory[f.id].y:.2f}), "
+                  f"ended {where(f)}" for f in lost]
     return lines

@@ -19,6 +19,17 @@ from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, Wea
 from fibua.scenario.schema import Scenario
 
 LOG_LENGTH = 40  # events of a side's log its view carries, the most recent
+EVENT_DECIMALS = 2  # places of inches in event data: the state keeps distances exact
+
+
+def inches(value: float) -> float:
+    """A distance or coordinate as events show it, to a hundredth of an inch."""
+    return round(value, EVENT_DECIMALS)
+
+
+def spot(x: float, y: float) -> list[float]:
+    """A place as events show it."""
+    return [round(x, EVENT_DECIMALS), round(y, EVENT_DECIMALS)]
 
 
 class Phase(StrEnum):
