@@ -65,6 +65,9 @@ class Figure:
     overwatch: Overwatch | None = None
     full_cover: bool = False
     charged: bool = False
+    #: the enemies that charged into it and that it is still fighting: it defends
+    #: against them (see combat.note_defenders)
+    defending: tuple[str, ...] = ()
     lost_last_combat: bool = False
     sheltering: int = 0  # turns left sheltering after falling back
     fleeing_from: tuple[float, float] | None = None
@@ -93,7 +96,8 @@ class Figure:
             "section": self.pos.section, "floor": self.pos.floor, "alive": self.alive,
             "moved": self.moved, "ran_last_turn": self.ran_last_turn, "aim": self.aim,
             "fired": self.fired, "took_cover": self.took_cover, "full_cover": self.full_cover,
-            "charged": self.charged, "lost_last_combat": self.lost_last_combat,
+            "charged": self.charged, "defending": list(self.defending),
+            "lost_last_combat": self.lost_last_combat,
             "sheltering": self.sheltering,
             "fleeing_from": list(self.fleeing_from) if self.fleeing_from else None,
             "overwatch": None,
