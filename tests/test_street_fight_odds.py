@@ -175,6 +175,8 @@ def test_single_shot_weapons_cannot_spread(weapon: str) -> None:
     {"weapon": "lmg", "range": 4, "targets": 2, "covers": ["0"]},
     {"weapon": "lmg", "range": 4, "targets": 2, "ranges": [4, -1]},
     {"weapon": "lmg", "range": 4, "targets": 11},
+    {"weapon": "lmg", "range": 4, "at": [0, float("nan")]},
+    {"weapon": "lmg", "range": float("inf")},
 ])
 def test_bad_questions_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
@@ -439,3 +441,26 @@ def _next_faces(prefix: list[int]) -> list[int]:
     for face in prefix[1:]:
         kill_roll_next = not kill_roll_next and face == 1
     return [10, 1] if kill_roll_next else [1, 100]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    weapon=st.sampled_from(["assault-rifle", "lmg", "hmg"]),
+    places=st.lists(st.floats(0, 5), min_size=1, max_size=4),
+    ranges=st.lists(st.floats(0, 40), min_size=4, max_size=4),
+    covers=st.lists(st.sampled_from(["0", "1/4", "1/2", "3/4"]), min_size=4, max_size=4),
+)
+def test_the_spread_odds_add_up(weapon: str, places: list[float], ranges: list[float],
+                                covers: list[str]) -> None:
+    n = len(places)
+    found = question_odds(question(weapon=weapon, range=1, at=places, ranges=ranges[:n],
+                                   covers=covers[:n]))
+    assert sum(found.removed) == 1
+    assert found.expected_removed == sum(t.removed for t in found.targets)
+    assert sum(b.chance for b in found.bursts) == 1
+    assert found.rounds == sum(b.chance * b.rounds for b in found.bursts)
+    for b in found.bursts:
+        assert sum(b.shares) == b.rounds and b.covered[0] == 0
+        assert len(b.covered) <= b.rounds
+    for t in found.targets:
+        assert 0 <= t.hits <= t.rounds and 0 <= t.removed <= 1

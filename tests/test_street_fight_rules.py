@@ -914,6 +914,17 @@ def test_close_combat_plus_one_defending_from_cover() -> None:
     assert all_dice_used(game)
 
 
+@pytest.mark.parametrize(("in_contact_with", "value"), [(1, 0), (2, -1), (3, -2), (4, -3)])
+def test_every_attacker_beyond_the_first_costs_one(in_contact_with: int, value: int) -> None:
+    from fibua.rulesets.street_fight.combat import combat_modifiers
+
+    game = charge_game([])
+    state = game.state
+    b1, r1 = state.figures["b1"], state.figures["r1"]
+    terms = {m.name: m.value for m in combat_modifiers(state, r1, b1, in_contact_with)}
+    assert terms["more than one attacker"] == value
+
+
 def defended_game(faces: list[int], options: dict[str, Any] | None = None) -> Game:
     """b1 charges r1, who stands just behind the low wall (y = 6); b2 and r2 stand by."""
     blue = [figure("b1", "rifle", (5, 2)), figure("b2", "rifle", (23, 10))]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import icepool
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -35,12 +35,11 @@ from fibua.rulesets.street_fight.tables import WEAPONS, WeaponName
 
 COVER_QUARTERS = {"0": 0, "1/4": 1, "1/2": 2, "3/4": 3}
 Cover = Literal["0", "1/4", "1/2", "3/4"]
-Inches = Annotated[float, Field(ge=0)]
 T = TypeVar("T")
 
 
 class ShootQuestion(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     weapon: WeaponName = Field(description="the firer's weapon")
     range: float = Field(ge=0, description="range in inches (to every target, unless --ranges)")
@@ -58,9 +57,11 @@ class ShootQuestion(BaseModel):
     at: list[float] | None = Field(None, min_length=1, max_length=10, description=(
         "instead of --targets and --frontage: each target's place along the line they "
         "stand on, in inches, in the order named"))
-    ranges: list[Inches] | None = Field(None, description="each target's range, in order")
-    covers: list[Cover] | None = Field(None, description="each target's cover, in order")
-    moving: list[bool] | None = Field(None, description="whether each target moved, in order")
+    ranges: list[float] | None = Field(None, description="each target's range, in order")
+    covers: list[Cover] | None = Field(None, description=(
+        "each target's cover, in order: 0, 1/4, 1/2 or 3/4"))
+    moving: list[bool] | None = Field(None, description=(
+        "whether each target moved, in order: yes or no"))
 
     @model_validator(mode="after")
     def _consistent(self) -> ShootQuestion:
@@ -69,6 +70,8 @@ class ShootQuestion(BaseModel):
                              "not both")
         if self.at is None and self.frontage and self.targets == 1:
             raise ValueError("a frontage needs two targets or more")
+        if self.ranges is not None and any(not r >= 0 for r in self.ranges):
+            raise ValueError("a range is 0 inches or more")
         count = len(self.places)
         for name in ("ranges", "covers", "moving"):
             given = getattr(self, name)
