@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from fibua.core.dice import Modifier
+from fibua.core.dice import DiceExhausted, Modifier
 from fibua.core.errors import IllegalOrder
 from fibua.core.orders import Order
-from fibua.rulesets.street_fight.odds import ShootQuestion, shoot_odds
+from fibua.rulesets.street_fight.odds import ShootQuestion, question_odds, shoot_odds
 from fibua.rulesets.street_fight.shooting import (
     OverwatchKind,
     Situation,
@@ -97,12 +97,6 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
     ("scoped-rifle", {"range": 8, "overwatch": True}, 90),  # keeps its +20
     ("scoped-rifle", {"range": 12, "overwatch": True, "large_area": True, "aim": 3}, 70),
     ("lmg", {"range": 8, "overwatch": True, "target_moving": True}, 50),
-    # spread: 10% per inch of frontage or part of one
-    ("lmg", {"range": 8, "spread": 2}, 60),
-    ("lmg", {"range": 8, "spread": 2.5}, 50),
-    ("lmg", {"range": 4, "spread": 6}, 30),  # the seed's example: 6 rounds over 6in, -60
-    ("assault-rifle", {"range": 3, "spread": 0.2}, 90),
-    ("hmg", {"range": 5, "spread": 10}, 0),
     # clamped to 0..100
     ("scoped-rifle", {"range": 1}, 100),  # 110
     ("rifle", {"range": 1, "aim": 3}, 100),  # 130
@@ -126,7 +120,12 @@ def test_lmg_at_ten_inches() -> None:
     # kill = 1 - mean over r = 1..10 of (1 - 0.7 x 0.8)^r
     expected = 1 - sum((1 - F(7, 10) * F(8, 10)) ** r for r in range(1, 11)) / 10
     assert values["kill"] == pytest.approx(float(expected), abs=1e-12)
-    assert values["rounds"] == 5.5 and values["expected_hits"] == pytest.approx(5.5 * 0.7)
+    assert values["rounds"] == 5.5
+    # fire stops when the target falls: round k + 1 is fired while it stands after k
+    stands = 1 - F(7, 10) * F(8, 10)
+    fired = sum(sum((stands**k for k in range(r)), F(0)) for r in range(1, 11)) / 10
+    assert values["expected_rounds_fired"] == pytest.approx(float(fired), abs=1e-12)
+    assert values["expected_hits"] == pytest.approx(float(fired * F(7, 10)), abs=1e-12)
 
 
 def test_single_shot_kill_is_hit_times_kill_roll() -> None:
@@ -147,12 +146,9 @@ def test_modifiers_are_named_in_the_report() -> None:
     report = shoot_odds(question(weapon="scoped-rifle", range=9, cover="1/2",
                                       target_moving=True, overwatch=True, aim=2))
     assert report.values["modifiers"] == {
-        "base": 100, "range 3 x 4in": -30, "cover 2/4": -50, "moving target": -20,
+        "base": 100, "range 3 x 4in": -30, "cover 1/2": -50, "moving target": -20,
         "Scoped rifle bonus": 20, "overwatch": -10}
     assert ("chance to hit (each round)", "10%") in report.breakdown
-    spread = odds("lmg", range=4, spread=3.2, firer_moving=True)["modifiers"]
-    assert spread == {"base": 100, "range 1 x 4in": -10, "moving firer": -20,
-                      "spread over 4in": -40}
 
 
 def test_hmg_cannot_move_and_fire() -> None:
@@ -164,7 +160,7 @@ def test_hmg_cannot_move_and_fire() -> None:
 @pytest.mark.parametrize("weapon", ["pistol", "rifle", "scoped-rifle"])
 def test_single_shot_weapons_cannot_spread(weapon: str) -> None:
     with pytest.raises(IllegalOrder) as caught:
-        shoot_odds(question(weapon=weapon, range=5, spread=1))
+        shoot_odds(question(weapon=weapon, range=5, targets=2, frontage=1))
     assert caught.value.code == "not-automatic"
 
 
@@ -172,6 +168,15 @@ def test_single_shot_weapons_cannot_spread(weapon: str) -> None:
     {"weapon": "flamethrower", "range": 4}, {"weapon": "rifle", "range": -1},
     {"weapon": "rifle", "range": 4, "cover": "1/3"}, {"weapon": "rifle", "range": 4, "aim": -1},
     {"weapon": "rifle", "range": 4, "smoke": True},
+    {"weapon": "lmg", "range": 4, "spread": 2},  # the spread follows from the targets
+    {"weapon": "lmg", "range": 4, "frontage": 2},  # a frontage needs two targets
+    {"weapon": "lmg", "range": 4, "targets": 3, "at": [0, 1]},
+    {"weapon": "lmg", "range": 4, "at": [0, 1], "frontage": 1},
+    {"weapon": "lmg", "range": 4, "targets": 2, "covers": ["0"]},
+    {"weapon": "lmg", "range": 4, "targets": 2, "ranges": [4, -1]},
+    {"weapon": "lmg", "range": 4, "targets": 11},
+    {"weapon": "lmg", "range": 4, "at": [0, float("nan")]},
+    {"weapon": "lmg", "range": float("inf")},
 ])
 def test_bad_questions_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
@@ -275,3 +280,187 @@ def test_a_remembered_basis_names_every_term_as_worked_out_afresh(
                       in enumerate(zip(term_names(s), hit_terms(s), strict=True))
                       if value or i == 0)
         assert hit_basis(s) == fresh
+
+
+# ------------------------------------------------------- fire spread over several targets
+
+
+def test_spread_odds_on_paper_two_targets_two_inches_apart() -> None:
+    """An LMG at 8in, two targets 2in apart in the open: one round goes to the first target
+    alone at 80%; two or more cover both at -20% spread (60%), shared in turn, the first
+    target taking the odd round. Kill 3+: 8 in 10."""
+    values = odds("lmg", range=8, targets=2, frontage=2)
+    alone, spread = 1 - F(8, 10) * F(8, 10), 1 - F(6, 10) * F(8, 10)  # a round misses its kill
+    first = (1 - alone + sum((1 - spread ** -(-r // 2) for r in range(2, 11)), F(0))) / 10
+    second = sum((1 - spread ** (r // 2) for r in range(2, 11)), F(0)) / 10
+    assert values["targets"][0]["removed"] == pytest.approx(float(first), abs=1e-12)
+    assert values["targets"][1]["removed"] == pytest.approx(float(second), abs=1e-12)
+    both = sum(((1 - spread ** -(-r // 2)) * (1 - spread ** (r // 2)) for r in range(2, 11)),
+               F(0)) / 10
+    assert values["removed"]["2"] == pytest.approx(float(both), abs=1e-12)
+    assert values["kill"] == pytest.approx(float(first + second - both), abs=1e-12)
+    assert values["expected_removed"] == pytest.approx(float(first + second), abs=1e-12)
+    assert [b["chance_percent"] for b in values["bursts"]] == [[80]] + [[60, 60]] * 9
+    assert [b["rounds_each"] for b in values["bursts"]][:4] == [[1], [1, 1], [2, 1], [2, 2]]
+    assert "hit" not in values  # with several targets a round's chance depends on the rounds
+
+
+def test_the_seed_example_six_rounds_over_six_inches() -> None:
+    """The seed's LMG: 6 rounds over a 6in frontage, each at -60%. Targets 6in apart are
+    covered together only by 6 rounds or more."""
+    values = odds("lmg", range=4, targets=2, frontage=6)
+    covering = [b for b in values["bursts"] if b["targets"] == [1, 2]]
+    assert [b["rounds"] for b in covering] == [6, 7, 8, 9, 10]
+    assert all(b["spread"] == 6 and b["chance_percent"] == [30, 30] for b in covering)
+    assert all(b["chance_percent"] == [90] for b in values["bursts"] if b["rounds"] < 6)
+
+
+def test_a_single_target_is_never_spread_on() -> None:
+    one = odds("hmg", range=10)
+    assert all(b["spread"] == 0 and b["targets"] == [1] for b in one["bursts"])
+    assert one["kill"] == pytest.approx(one["targets"][0]["removed"])
+    assert one["removed"]["1"] == pytest.approx(one["kill"])
+
+
+def test_targets_too_wide_for_the_weapon_are_refused_as_the_game_does() -> None:
+    with pytest.raises(IllegalOrder) as caught:
+        shoot_odds(question(weapon="assault-rifle", range=4, at=[0, 5.01]))
+    assert caught.value.code == "too-wide"
+    with pytest.raises(IllegalOrder) as caught:
+        shoot_odds(question(weapon="lmg", range=4, targets=2, frontage=2, overwatch=True))
+    assert caught.value.code == "overwatch"
+    assert odds("assault-rifle", range=4, at=[0, 5])["bursts"][-1]["targets"] == [1, 2]
+
+
+def test_the_odds_report_says_how_the_rounds_spread() -> None:
+    report = shoot_odds(question(weapon="lmg", range=8, targets=3, frontage=4))
+    assert report.breakdown[:3] == [
+        ("1 round: target 1 alone", "80% per round"),
+        ("2-3 rounds: targets 1, 2 over 2in", "60%, 60% per round"),
+        ("4-10 rounds: targets 1, 2, 3 over 4in", "40%, 40%, 40% per round"),
+    ]
+
+
+# the game's layout for spread fire: b1 (assault rifle) south of the low wall at (5, 1);
+# three red figures on the line y = 6.5 at x 7, 8.5 and 10. The first is within 1in behind
+# the wall (1/2 cover), the line of fire to the others passes east of its end. Ranges
+# 5.85, 6.52 and 7.43in: 2, 3 and 3 increments of 3in (an LMG: 2, 2 and 2 of 4in).
+SPREAD_AT = [7.0, 8.5, 10.0]
+SPREAD_QUESTION = {"weapon": "assault-rifle", "range": 9, "ranges": [5.86, 6.52, 7.44],
+                   "covers": ["1/2", "0", "0"], "at": SPREAD_AT}
+
+
+def spread_scenario(weapon: str = "assault-rifle") -> Any:
+    return make_scenario([figure("b1", weapon, (5, 1))],
+                         [figure(f"r{i}", "rifle", (x, 6.5)) for i, x in enumerate(SPREAD_AT, 1)])
+
+
+def fire_in_game(scenario: Any, faces: list[int]) -> list[Any]:
+    game = forced_game(scenario, [2, 1, *faces])
+    game.apply(Order("blue", "end"))
+    game.apply(Order("red", "end"))
+    return game.apply(Order("blue", "shoot", "b1", {"targets": ["r1", "r2", "r3"]}))
+
+
+@pytest.mark.parametrize("weapon", ["assault-rifle", "lmg"])
+def test_the_game_spreads_the_rounds_as_the_odds_say(weapon: str) -> None:
+    """For every face of the rounds die, with every round missing: the targets each round
+    goes to and its chance to hit are those of the odds' bursts."""
+    found = question_odds(question(**(SPREAD_QUESTION | {"weapon": weapon})))
+    for face in range(1, 11):
+        rounds = -(-face // 2) if weapon == "assault-rifle" else face
+        events = fire_in_game(spread_scenario(weapon), [face] + [100] * rounds)
+        shots = [(e.data["target"], e.data["roll"]["need"]) for e in events if e.kind == "shot"]
+        (burst,) = [b for b in found.bursts if b.rounds == rounds]
+        expected = []
+        for k in range(rounds):
+            n = k % len(burst.covered)
+            expected.append((f"r{burst.covered[n] + 1}", burst.hit[n]))
+        assert shots == expected
+
+
+def test_the_game_agrees_with_the_spread_odds_over_every_outcome() -> None:
+    """Every way the dice can fall, played in the game: the rounds die face by face, and
+    for each round a hitting and a missing d100 face and a killing and a sparing d10 face,
+    each weighted by how many faces it stands for (read from the need the game recorded).
+    The chances of each target falling, the number that fall, and the expected hits and
+    rounds are the odds' fractions exactly."""
+    scenario = spread_scenario()
+    removed = [F(0)] * 3
+    hits = [F(0)] * 3
+    fired = [F(0)] * 3
+    exactly = [F(0)] * 4
+    leaves = 0
+
+    def walk(prefix: list[int]) -> None:
+        nonlocal leaves
+        try:
+            events = fire_in_game(scenario, prefix)
+        except DiceExhausted:
+            for face in _next_faces(prefix):
+                walk([*prefix, face])
+            return
+        leaves += 1
+        weight = F(1, 10)  # the rounds die's face
+        dead = set()
+        for e in events:
+            if e.kind == "casualty":
+                dead.add(int(e.data["figure"][1:]) - 1)
+            if e.kind != "shot":
+                continue
+            need = e.data["roll"]["need"]
+            weight *= F(need if e.data["roll"]["faces"] == [1] else 100 - need, 100)
+            if "kill_roll" in e.data:
+                kill_need = e.data["kill_roll"]["need"]
+                weight *= F(11 - kill_need if e.data["killed"] else kill_need - 1, 10)
+        for e in events:
+            if e.kind == "shot":
+                n = int(e.data["target"][1:]) - 1
+                fired[n] += weight
+                hits[n] += weight * e.data["hit"]
+        for n in dead:
+            removed[n] += weight
+        exactly[len(dead)] += weight
+
+    walk([])
+    found = question_odds(question(**SPREAD_QUESTION))
+    assert sum(exactly) == 1 and leaves > 100
+    assert [t.removed for t in found.targets] == removed
+    assert [t.hits for t in found.targets] == hits
+    assert [t.rounds for t in found.targets] == fired
+    assert list(found.removed) == exactly
+
+
+def _next_faces(prefix: list[int]) -> list[int]:
+    """The faces to try for the roll after `prefix`: every face of the rounds die first;
+    after a d100 of 1 (a hit: every chance here is 1..99) a kill roll, 10 killing and 1
+    sparing; otherwise the next round's d100, 1 hitting and 100 missing."""
+    if not prefix:
+        return list(range(1, 11))
+    kill_roll_next = False
+    for face in prefix[1:]:
+        kill_roll_next = not kill_roll_next and face == 1
+    return [10, 1] if kill_roll_next else [1, 100]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    weapon=st.sampled_from(["assault-rifle", "lmg", "hmg"]),
+    places=st.lists(st.floats(0, 5), min_size=1, max_size=4),
+    ranges=st.lists(st.floats(0, 40), min_size=4, max_size=4),
+    covers=st.lists(st.sampled_from(["0", "1/4", "1/2", "3/4"]), min_size=4, max_size=4),
+)
+def test_the_spread_odds_add_up(weapon: str, places: list[float], ranges: list[float],
+                                covers: list[str]) -> None:
+    n = len(places)
+    found = question_odds(question(weapon=weapon, range=1, at=places, ranges=ranges[:n],
+                                   covers=covers[:n]))
+    assert sum(found.removed) == 1
+    assert found.expected_removed == sum(t.removed for t in found.targets)
+    assert sum(b.chance for b in found.bursts) == 1
+    assert found.rounds == sum(b.chance * b.rounds for b in found.bursts)
+    for b in found.bursts:
+        assert sum(b.shares) == b.rounds and b.covered[0] == 0
+        assert len(b.covered) <= b.rounds
+    for t in found.targets:
+        assert 0 <= t.hits <= t.rounds and 0 <= t.removed <= 1

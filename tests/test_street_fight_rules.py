@@ -227,7 +227,7 @@ def test_a_runner_gets_no_cover_and_counts_as_moving_next_turn() -> None:
     # turn 2: red stands still, yet still counts as moving; now it has its cover
     end(game, 2)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot) == {"base": 100, "range 2 x 4in": -20, "cover 2/4": -50,
+    assert basis(shot) == {"base": 100, "range 2 x 4in": -20, "cover 1/2": -50,
                            "moving target": -20, "Rifle bonus": 10}
     assert need(shot) == 20 and shot["hit"]
     end(game)
@@ -250,7 +250,7 @@ def test_a_walker_keeps_its_cover() -> None:
     act(game, "move", "r1", to=[5, 7])  # 4in
     end(game)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot)["cover 2/4"] == -50 and basis(shot)["moving target"] == -20
+    assert basis(shot)["cover 1/2"] == -50 and basis(shot)["moving target"] == -20
     assert need(shot) == 20 and not shot["hit"]  # 21 is one over
     assert "kill_roll" not in shot
     assert all_dice_used(game)
@@ -306,10 +306,33 @@ def test_range_costs_ten_percent_per_increment_or_part(
     assert all_dice_used(game)
 
 
+@pytest.mark.parametrize(("blue_at", "floor", "red_at", "distance", "term"), [
+    # from inside the house out through the west window (x = 10): 7in, not 10in
+    ((13, 13), 0, (3, 13), 7.0, "range 2 x 4in"),
+    # from the window of the upper floor likewise
+    ((13, 13), 1, (3, 13), 7.0, "range 2 x 4in"),
+    # from outside to a target inside: to where the target stands
+    ((6, 13), 0, (11, 13), 5.0, "range 2 x 4in"),
+    # from outside to outside: figure to figure
+    ((20, 10), 0, (20, 19), 9.0, "range 3 x 4in"),
+])
+def test_range_is_measured_from_the_opening_a_shot_leaves_by(
+    blue_at: tuple[float, float], floor: int, red_at: tuple[float, float], distance: float,
+    term: str,
+) -> None:
+    game = new_game([figure("b1", "rifle", blue_at, floor)], [figure("r1", "rifle", red_at)],
+                    [*BLUE_FIRST, 100])
+    to_shoot_phase(game)
+    (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
+    assert shot["range"] == distance
+    assert [k for k in basis(shot) if k.startswith("range")] == [term]
+    assert all_dice_used(game)
+
+
 @pytest.mark.parametrize(("blue_at", "red_at", "term", "value", "chance"), [
-    ((5, 2), (5, 7), "cover 2/4", -50, 40),  # low wall within 1in: 1/2
+    ((5, 2), (5, 7), "cover 1/2", -50, 40),  # low wall within 1in: 1/2
     ((4, 13), (11, 13), "cover 3/4", -75, 15),  # through the west window: 3/4
-    ((13, 4), (13, 11), "cover 2/4", -50, 40),  # through the door: 1/2
+    ((13, 4), (13, 11), "cover 1/2", -50, 40),  # through the door: 1/2
     ((3.5, 12), (3.5, 19.5), "cover 1/4", -25, 65),  # standing in rubble: 1/4
     ((5, 12), (5, 7), None, 0, 90),  # the low wall is behind it: nothing
     ((5, 2), (5, 7.5), None, 0, 90),  # the wall is 1.5in from the target: nothing
@@ -746,7 +769,7 @@ def test_full_cover_is_lost_by_firing_that_way() -> None:
     assert of_kind(events, "full-cover-lost") == [{"figure": "r1"}]
     end(game)
     (shot,) = of_kind(act(game, "shoot", "b1", target="r1"), "shot")
-    assert basis(shot)["cover 2/4"] == -50 and need(shot) == 40 and not shot["hit"]
+    assert basis(shot)["cover 1/2"] == -50 and need(shot) == 40 and not shot["hit"]
     assert all_dice_used(game)
 
 
@@ -888,6 +911,67 @@ def test_close_combat_plus_one_defending_from_cover() -> None:
     assert blue_roll["modifiers"] == [["charged this turn", 1]]
     assert red_roll["modifiers"] == [["defending from cover", 1]]
     assert cc["winner"] is None
+    assert all_dice_used(game)
+
+
+@pytest.mark.parametrize(("in_contact_with", "value"), [(1, 0), (2, -1), (3, -2), (4, -3)])
+def test_every_attacker_beyond_the_first_costs_one(in_contact_with: int, value: int) -> None:
+    from fibua.rulesets.street_fight.combat import combat_modifiers
+
+    game = charge_game([])
+    state = game.state
+    b1, r1 = state.figures["b1"], state.figures["r1"]
+    terms = {m.name: m.value for m in combat_modifiers(state, r1, b1, in_contact_with)}
+    assert terms["more than one attacker"] == value
+
+
+def defended_game(faces: list[int], options: dict[str, Any] | None = None) -> Game:
+    """b1 charges r1, who stands just behind the low wall (y = 6); b2 and r2 stand by."""
+    blue = [figure("b1", "rifle", (5, 2)), figure("b2", "rifle", (23, 10))]
+    red = [figure("r1", "rifle", (5, 6.5)), figure("r2", "rifle", (23, 23))]
+    game = new_game(blue, red, [*BLUE_FIRST, *faces], turns=2,
+                    options={"morale": False} | (options or {}))
+    act(game, "move", "b1", to=[5, 5.7])
+    return game
+
+
+def test_defending_from_cover_lasts_the_whole_fight() -> None:
+    """The seed limits the charge bonus to the turn of the charge, not "+1 defending from
+    cover": r1, charged behind the wall, keeps it in the next round; b1, who charged, never
+    has it (though the wall is within 1in of it too)."""
+    game = defended_game([5, 5, *BLUE_FIRST, 5, 5])
+    (first,) = cc_rolls(finish_turn(game))
+    assert [r["modifiers"] for r in first["rolls"]] == [
+        [["charged this turn", 1]], [["defending from cover", 1]]]
+    assert first["winner"] is None  # 6 against 6
+    assert game.state.figures["r1"].defending == ("b1",)
+    (second,) = cc_rolls(finish_turn(game))
+    assert [r["modifiers"] for r in second["rolls"]] == [[], [["defending from cover", 1]]]
+    assert [r["total"] for r in second["rolls"]] == [5, 6]
+    assert second["winner"] == "r1" and second["wounded"] is None  # 6 is under 8
+    assert all_dice_used(game)
+
+
+def test_defending_from_cover_can_be_limited_to_the_first_round() -> None:
+    game = defended_game([5, 5, *BLUE_FIRST, 5, 5], {"defence_first_round_only": True})
+    (first,) = cc_rolls(finish_turn(game))
+    assert first["rolls"][1]["modifiers"] == [["defending from cover", 1]]
+    (second,) = cc_rolls(finish_turn(game))
+    assert [r["modifiers"] for r in second["rolls"]] == [[], []]
+    assert second["winner"] is None
+    assert all_dice_used(game)
+
+
+def test_a_defender_that_lost_still_defends_from_cover() -> None:
+    # round one: b1 6 + 1 = 7 beats r1 5 + 1 = 6, under 8: r1 lost. Round two: r1 rolls 9,
+    # -1 for the lost round, +1 defending from cover: 9 beats b1's 3 and wounds
+    game = defended_game([6, 5, *BLUE_FIRST, 3, 9])
+    (first,) = cc_rolls(finish_turn(game))
+    assert first["winner"] == "b1" and first["wounded"] is None
+    (second,) = cc_rolls(finish_turn(game))
+    assert second["rolls"][1]["modifiers"] == [["lost previous round", -1],
+                                               ["defending from cover", 1]]
+    assert second["rolls"][1]["total"] == 9 and second["wounded"] == "b1"
     assert all_dice_used(game)
 
 

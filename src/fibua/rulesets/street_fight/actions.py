@@ -3,6 +3,7 @@ carried out. Moves and fire can trigger enemy overwatch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import ceil, hypot
@@ -20,8 +21,15 @@ from fibua.rulesets.street_fight.cover import (
 )
 from fibua.rulesets.street_fight.firing import ShotOdds, fire_round, roll_rounds, shot_odds
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.shooting import OverwatchKind
-from fibua.rulesets.street_fight.state import Figure, Overwatch, Phase, StreetFightState
+from fibua.rulesets.street_fight.shooting import OverwatchKind, covered_targets, spread_of
+from fibua.rulesets.street_fight.state import (
+    Figure,
+    Overwatch,
+    Phase,
+    StreetFightState,
+    inches,
+    spot,
+)
 from fibua.rulesets.street_fight.tables import (
     CONTACT,
     FLOOR_CHANGE_COST,
@@ -68,6 +76,9 @@ def plan_move(state: StreetFightState, figure: Figure, params: dict[str, Any]) -
         raise IllegalOrder(f"{figure.name} has already moved this turn", code="already-moved")
     if figure.overwatch is not None or figure.took_cover:
         raise IllegalOrder(f"{figure.name} is staying put this turn", code="stationary")
+    if "to" in params and "path" in params:
+        raise IllegalOrder("a move takes to=x,y or path=[[x,y],...], not both",
+                           code="bad-parameter")
     points = waypoints(params)
     for x, y in points:
         require_on_table(state.battlefield.table, x, y)
@@ -221,9 +232,10 @@ def carry_out_move(state: StreetFightState, figure: Figure, plan: MovePlan) -> N
                                            else start, last)
             halted = figure.pos != last
     state.emit("moved", {
-        "figure": figure.id, "from": [start.x, start.y], "to": [figure.pos.x, figure.pos.y],
-        "floor": figure.pos.floor, "section": figure.pos.section,
-        "inches": round(plan.length, 3), "running": plan.length > MOVE_NORMAL,
+        "figure": figure.id, "from": spot(start.x, start.y),
+        "to": spot(figure.pos.x, figure.pos.y), "floor": figure.pos.floor,
+        "section": figure.pos.section, "inches": inches(plan.length),
+        "running": plan.length > MOVE_NORMAL,
     }, (figure.side,))
     if halted:
         state.emit("halted", {"figure": figure.id,
@@ -328,6 +340,9 @@ def _require_can_fire(figure: Figure) -> None:
 
 
 def _targets(state: StreetFightState, figure: Figure, params: dict[str, Any]) -> list[Figure]:
+    if "target" in params and "targets" in params:
+        raise IllegalOrder("shoot takes target=ID or targets=[ID, ...], not both",
+                           code="bad-parameter")
     raw = params.get("targets", [params["target"]] if "target" in params else None)
     if not isinstance(raw, list) or not raw or not all(isinstance(t, str) for t in raw):
         raise IllegalOrder("shoot needs target=ID (or targets=[ID, ...])", code="bad-parameter")
@@ -354,20 +369,14 @@ def shielded(state: StreetFightState, firer: Figure, target: Figure) -> bool:
     return target.full_cover and has_half_cover(state.sight, firer.pos, target.pos)
 
 
-def frontage(targets: list[Figure]) -> float:
+def frontage(targets: Sequence[Figure]) -> float:
     return max((a.pos.distance(b.pos) for a, b in combinations(targets, 2)), default=0.0)
 
 
 def within_frontage(targets: list[Figure], rounds: int) -> list[Figure]:
     """The named targets, in order, that fit in a frontage of as many inches as rounds
     were fired: the rounds rolled decide how wide the fire can spread."""
-    kept = [targets[0]]
-    for target in targets[1:]:
-        if len(kept) == rounds:
-            break  # a target no round reaches widens nothing
-        if ceil(round(frontage([*kept, target]), 9)) <= rounds:
-            kept.append(target)
-    return kept
+    return covered_targets(targets, rounds, frontage)
 
 
 def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figure]) -> None:
@@ -377,8 +386,9 @@ def carry_out_shoot(state: StreetFightState, figure: Figure, targets: list[Figur
         return
     rounds = roll_rounds(state, figure)
     targets = within_frontage(targets, rounds)
-    spread = frontage(targets) if len(targets) > 1 else 0.0
+    spread = spread_of(targets, frontage)
     odds: dict[str, ShotOdds] = {}
+    # rounds go to the covered targets in turn (see shooting.round_shares)
     for i in range(rounds):
         target = targets[i % len(targets)]
         if target.alive:
@@ -453,7 +463,8 @@ def check_overwatch(state: StreetFightState, figure: Figure, params: dict[str, A
 def carry_out_overwatch(state: StreetFightState, figure: Figure, ow: Overwatch) -> None:
     figure.overwatch = ow
     figure.aim = 0
-    state.emit("overwatch", {"figure": figure.id, "point": [ow.x, ow.y], "radius": ow.radius,
+    state.emit("overwatch", {"figure": figure.id, "point": spot(ow.x, ow.y),
+                             "radius": inches(ow.radius),
                              "large": ow.large}, (figure.side,))
 
 

@@ -32,6 +32,7 @@ def combat_pairs(state: StreetFightState) -> list[tuple[Figure, Figure]]:
 
 def close_combat_phase(state: StreetFightState) -> None:
     pairs = combat_pairs(state)
+    note_defenders(state, pairs)
     counts = {f.id: len(opponents(state, f)) for pair in pairs for f in pair}
     outcome: dict[str, bool] = {}  # figure id -> lost its last fight this turn
     for a, b in pairs:
@@ -44,10 +45,32 @@ def close_combat_phase(state: StreetFightState) -> None:
         figure.lost_last_combat = outcome.get(figure.id, False)
 
 
+def note_defenders(state: StreetFightState, pairs: list[tuple[Figure, Figure]]) -> None:
+    """A figure that an enemy charged into defends against that enemy for as long as their
+    fight lasts: the rules limit the charge bonus to the turn of the charge, not this one."""
+    fights: dict[str, set[str]] = {}
+    for a, b in pairs:
+        fights.setdefault(a.id, set()).add(b.id)
+        fights.setdefault(b.id, set()).add(a.id)
+    figures = state.figures
+    for figure in figures.values():
+        enemies = fights.get(figure.id)
+        if not enemies:
+            figure.defending = ()
+            continue
+        kept = {e for e in figure.defending if e in enemies}
+        if not figure.charged:
+            kept |= {e for e in enemies if figures[e].charged}
+        figure.defending = tuple(sorted(kept))
+
+
 def combat_modifiers(
     state: StreetFightState, figure: Figure, enemy: Figure, in_contact_with: int
 ) -> tuple[Modifier, ...]:
-    defending = not figure.charged and enemy.charged
+    if state.options.defence_first_round_only:
+        defending = not figure.charged and enemy.charged
+    else:
+        defending = enemy.id in figure.defending
     covered = defending and position_cover(state.sight, enemy.pos, figure.pos) > 0
     return (
         Modifier(f"armed with {figure.arms.title}", figure.arms.close_combat),

@@ -14,7 +14,7 @@ from fibua.rulesets.street_fight.shooting import (
     hit_basis,
     hit_terms,
 )
-from fibua.rulesets.street_fight.state import Figure, StreetFightState
+from fibua.rulesets.street_fight.state import Figure, StreetFightState, inches
 
 
 def situation(
@@ -75,7 +75,7 @@ def fire_round(state: StreetFightState, firer: Figure, target: Figure, odds: Sho
     hit = roll(state.rng, "d100", f"{firer.name} shoots at {target.name}",
                need=odds.chance, at_most=True, basis=odds.basis)
     data: dict[str, object] = {
-        "firer": firer.id, "target": target.id, "range": round(s.range, 3),
+        "firer": firer.id, "target": target.id, "range": inches(s.range),
         "roll": hit.to_dict(), "hit": bool(hit.success), "overwatch": str(s.overwatch),
     }
     killed = False

@@ -39,3 +39,6 @@ class Options(_Strict):
     fixed_initiative: bool = False
     #: the optional morale rules (units of more than one figure)
     morale: bool = True
+    #: "+1 defending from cover" only in the round the enemy charged in, not in the later
+    #: rounds of the same fight
+    defence_first_round_only: bool = False

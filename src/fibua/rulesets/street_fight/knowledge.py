@@ -5,7 +5,7 @@ was last seen. Everything a side is told about the enemy passes through here."""
 from __future__ import annotations
 
 from fibua.battlefield.sight import PositionArrays
-from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
+from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState, inches
 
 
 def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
@@ -71,7 +71,8 @@ def _update_side(state: StreetFightState, side: str) -> None:
             memory[eid] = known._replace(visible=False)
             _noted(state, side)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
-                                      "last_x": known.x, "last_y": known.y}, (side,))
+                                      "last_x": inches(known.x), "last_y": inches(known.y)},
+                       (side,))
 
 
 def _moved_since(known: Sighting, enemy: Figure) -> bool:
@@ -104,7 +105,7 @@ def _sighting(state: StreetFightState, enemy: Figure) -> Sighting:
 def _seen_data(enemy: Figure) -> dict[str, object]:
     p = enemy.pos
     return {"figure": enemy.id, "name": enemy.name, "weapon": str(enemy.weapon),
-            "x": p.x, "y": p.y, "section": p.section, "floor": p.floor}
+            "x": inches(p.x), "y": inches(p.y), "section": p.section, "floor": p.floor}
 
 
 def observers_of(state: StreetFightState, figure: Figure) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from fibua.rulesets.street_fight.cover import (
     may_have_half_cover,
 )
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
+from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit, inches, spot
 from fibua.rulesets.street_fight.tables import MORALE_LOSS_FRACTION, MOVE_MAX
 
 FALL_BACK_STEP = 0.25  # inches between the points tried when falling back
@@ -72,8 +72,8 @@ def fall_back(state: StreetFightState, figure: Figure) -> None:
     if safe:
         figure.fleeing_from = None
         figure.sheltering = SHELTER_TURNS
-    state.emit("fell-back", {"figure": figure.id, "to": [here.x, here.y],
-                             "inches": round(moved, 3), "sheltering": safe}, (figure.side,))
+    state.emit("fell-back", {"figure": figure.id, "to": spot(here.x, here.y),
+                             "inches": inches(moved), "sheltering": safe}, (figure.side,))
     refresh_sight(state, [figure])
 
 

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import cos, pi, sin
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event
 from fibua.core.orders import Order
+from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
 from fibua.rulesets.street_fight import actions, setup, turn
-from fibua.rulesets.street_fight.cover import cover_quarters
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.odds import ODDS_QUERIES
-from fibua.rulesets.street_fight.shooting import hit_chance, kill_chance
+from fibua.rulesets.street_fight.odds import ODDS_QUERIES, firing_odds
+from fibua.rulesets.street_fight.report import after_action_report
+from fibua.rulesets.street_fight.shooting import cover_words, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
 from fibua.rulesets.street_fight.tables import MOVE_MAX, MOVE_NORMAL
 from fibua.rulesets.street_fight.views import SideView, observe, view_dict
@@ -93,11 +95,19 @@ class StreetFight(RuleSet[StreetFightState]):
     def _check(self, state: StreetFightState, order: Order) -> Any:
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        params = order.params
+        if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+            raise IllegalOrder(f"an order's parameters are names with values, not {params!r}",
+                               order, "bad-parameter")
         if order.kind == "end":
+            only(params, PARAMETERS["end"])
             return lambda: turn.end_side_phase(state)
         figure = _own_figure(state, order)
-        return _checkers[order.kind](state, figure, order.params) if order.kind in _checkers \
-            else _unknown(order)
+        checker = _checkers.get(order.kind)
+        if checker is None:
+            _unknown(order)
+        only(params, PARAMETERS[order.kind])
+        return checker(state, figure, params if type(params) is dict else dict(params))
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -112,7 +122,7 @@ class StreetFight(RuleSet[StreetFightState]):
         return observe(state, side)
 
     def view(self, state: StreetFightState, side: str) -> dict[str, Any]:
-        return view_dict(observe(state, side))
+        return view_dict(state, observe(state, side))
 
     def snapshot(self, state: StreetFightState) -> dict[str, Any]:
         return {
@@ -131,6 +141,9 @@ class StreetFight(RuleSet[StreetFightState]):
     def result(self, state: StreetFightState) -> Result | None:
         return state.result
 
+    def after_action(self, state: StreetFightState) -> list[str]:
+        return after_action_report(state)
+
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
         from fibua.rulesets.street_fight.ai import Tactician
 
@@ -144,6 +157,7 @@ class StreetFight(RuleSet[StreetFightState]):
 
 def _drain(state: StreetFightState) -> list[Event]:
     events, state.pending = state.pending, []
+    state.remember(events)
     return events
 
 
@@ -156,7 +170,7 @@ def _own_figure(state: StreetFightState, order: Order) -> Figure:
     return figure
 
 
-def _unknown(order: Order) -> Any:
+def _unknown(order: Order) -> NoReturn:
     known = ", ".join(StreetFight.order_syntax)
     raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order, "unknown")
 
@@ -185,6 +199,16 @@ def _check_take_cover(state: StreetFightState, f: Figure, params: dict[str, Any]
     actions.check_take_cover(state, f)
     return lambda: actions.carry_out_take_cover(state, f)
 
+
+#: the parameters each order takes: any other is refused (a typo must not pass unnoticed)
+PARAMETERS: dict[str, frozenset[str]] = {
+    "move": frozenset({"to", "path", "floor"}),
+    "shoot": frozenset({"target", "targets"}),
+    "aim": frozenset(),
+    "overwatch": frozenset({"point", "radius"}),
+    "take-cover": frozenset(),
+    "end": frozenset(),
+}
 
 _checkers = {
     "move": _check_move,
@@ -224,14 +248,19 @@ def _allowed(state: StreetFightState, order: Order) -> bool:
 
 
 def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> str:
+    """Each target's range, cover, chance to hit a round and chance to be removed, as the
+    odds work them out (a spread narrows when few rounds are rolled, so a target's chance
+    to hit may depend on the rounds)."""
+    found = firing_odds(figure.weapon, targets, actions.frontage,
+                        lambda t, spread: situation(state, figure, t, spread=spread))
     lines = []
-    spread = actions.frontage(targets) if len(targets) > 1 else 0.0
-    for target in targets:
-        s = situation(state, figure, target, spread=spread)
-        lines.append(f"{target.name}: range {s.range:.1f}in, cover "
-                     f"{cover_quarters(state.sight, figure.pos, target)}/4, "
-                     f"hit {hit_chance(s)}% per round, kill {kill_chance(figure.weapon):.0%} "
-                     "per hit")
+    for n, (target, odds) in enumerate(zip(targets, found.targets, strict=True)):
+        s = situation(state, figure, target)
+        chances = sorted({b.hit[b.covered.index(n)] for b in found.bursts if n in b.covered})
+        hit = f"{chances[0]}%" if len(chances) == 1 else f"{chances[0]}-{chances[-1]}%"
+        lines.append(f"{target.name}: range {s.range:.1f}in, {cover_words(s.cover)}, "
+                     f"hit {hit} per round, kill {kill_chance(figure.weapon):.0%} per hit, "
+                     f"removed {float(odds.removed):.0%}")
     return "; ".join(lines)
 
 

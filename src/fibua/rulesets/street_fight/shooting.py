@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import ceil
+from typing import TypeVar
 
 from fibua.core.dice import Modifier
 from fibua.rulesets.street_fight.tables import (
@@ -82,7 +83,7 @@ _TERM_NAMES: tuple[Callable[[Situation], str], ...] = (
     lambda s: "base",
     lambda s: (f"range {increments(s.range, _weapon_of(s).increment)} x "
                f"{_weapon_of(s).increment}in"),
-    lambda s: f"cover {s.cover}/4",
+    lambda s: cover_words(s.cover),
     lambda s: "moving target",
     lambda s: "moving firer",
     lambda s: f"aiming {min(s.aim, AIM_MAX_TURNS)} turns",
@@ -90,6 +91,16 @@ _TERM_NAMES: tuple[Callable[[Situation], str], ...] = (
     lambda s: "overwatch, large area" if s.overwatch is OverwatchKind.AREA else "overwatch",
     lambda s: f"spread over {increments(s.spread, 1)}in",
 )
+
+
+#: quarters of cover as players say them
+COVER_FRACTIONS = {1: "1/4", 2: "1/2", 3: "3/4"}
+
+
+def cover_words(quarters: int) -> str:
+    """Quarters of cover in words: "no cover", "cover 1/4", "cover 1/2", "cover 3/4"."""
+    fraction = COVER_FRACTIONS.get(quarters)
+    return f"cover {fraction}" if fraction else "no cover"
 
 
 def term_names(s: Situation) -> tuple[str, ...]:
@@ -127,6 +138,34 @@ def hit_chance(s: Situation) -> int:
 def chance_of(terms: Sequence[int]) -> int:
     """The chance the terms of `hit_terms` add up to, clamped to 0..100."""
     return max(0, min(100, sum(terms)))
+
+
+T = TypeVar("T")
+
+
+def covered_targets(targets: Sequence[T], rounds: int,
+                    width: Callable[[Sequence[T]], float]) -> list[T]:
+    """The named targets, in order, that a burst of `rounds` covers: the fire may spread
+    over as many inches as rounds were fired, and reaches no more targets than rounds (a
+    target no round reaches widens nothing). `width` is the frontage of a group."""
+    kept = [targets[0]]
+    for target in targets[1:]:
+        if len(kept) == rounds:
+            break
+        if increments(width([*kept, target]), 1) <= rounds:
+            kept.append(target)
+    return kept
+
+
+def spread_of(covered: Sequence[T], width: Callable[[Sequence[T]], float]) -> float:
+    """Inches of frontage the fire is spread over: none at a single target."""
+    return width(covered) if len(covered) > 1 else 0.0
+
+
+def round_shares(rounds: int, count: int) -> list[int]:
+    """How many of the rounds go to each of `count` covered targets: they are shared out in
+    turn, the first round to the first target named."""
+    return [len(range(k, rounds, count)) for k in range(count)]
 
 
 def kill_chance(weapon: WeaponName) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +17,19 @@ from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
 from fibua.scenario.schema import Scenario
+
+LOG_LENGTH = 40  # events of a side's log its view carries, the most recent
+EVENT_DECIMALS = 2  # places of inches in event data: the state keeps distances exact
+
+
+def inches(value: float) -> float:
+    """A distance or coordinate as events show it, to a hundredth of an inch."""
+    return round(value, EVENT_DECIMALS)
+
+
+def spot(x: float, y: float) -> list[float]:
+    """A place as events show it."""
+    return [round(x, EVENT_DECIMALS), round(y, EVENT_DECIMALS)]
 
 
 class Phase(StrEnum):
@@ -51,6 +65,9 @@ class Figure:
     overwatch: Overwatch | None = None
     full_cover: bool = False
     charged: bool = False
+    #: the enemies that charged into it and that it is still fighting: it defends
+    #: against them (see combat.note_defenders)
+    defending: tuple[str, ...] = ()
     lost_last_combat: bool = False
     sheltering: int = 0  # turns left sheltering after falling back
     fleeing_from: tuple[float, float] | None = None
@@ -79,7 +96,8 @@ class Figure:
             "section": self.pos.section, "floor": self.pos.floor, "alive": self.alive,
             "moved": self.moved, "ran_last_turn": self.ran_last_turn, "aim": self.aim,
             "fired": self.fired, "took_cover": self.took_cover, "full_cover": self.full_cover,
-            "charged": self.charged, "lost_last_combat": self.lost_last_combat,
+            "charged": self.charged, "defending": list(self.defending),
+            "lost_last_combat": self.lost_last_combat,
             "sheltering": self.sheltering,
             "fleeing_from": list(self.fleeing_from) if self.fleeing_from else None,
             "overwatch": None,
@@ -140,6 +158,9 @@ class StreetFightState:
     news: dict[str, int] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
+    #: each side's last LOG_LENGTH events, only ones it saw: one bounded log per side, so
+    #: neither side's events can crowd out the other's nor reach the other's view
+    logs: dict[str, deque[Event]] = field(default_factory=dict)
     #: bumped whenever the state changes, so a validation can be reused until then
     version: int = 0
     #: the last order checked, at which version, and what carries it out
@@ -158,6 +179,17 @@ class StreetFightState:
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
+
+    def remember(self, events: list[Event]) -> None:
+        """Keep the events each side saw in its log (Control-only events in none)."""
+        for side in self.sides:
+            log = self.logs.get(side)
+            if log is None:
+                log = self.logs[side] = deque(maxlen=LOG_LENGTH)
+            log.extend([e for e in events if e.seen_by(side)])
+
+    def log_of(self, side: str) -> list[Event]:
+        return list(self.logs.get(side, ()))
 
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

@@ -12,6 +12,7 @@ from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.values import copier
 from fibua.rulesets.street_fight.actions import leg_blocked
+from fibua.rulesets.street_fight.contact import opponents
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
 from fibua.scenario.objectives import objective_region
@@ -154,7 +155,10 @@ def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
     return DistanceField(state.sight, region, passable)
 
 
-def view_dict(view: SideView) -> dict[str, Any]:
+def view_dict(state: StreetFightState, view: SideView) -> dict[str, Any]:
+    # the side's own log (the last LOG_LENGTH events it saw, see state.remember); the
+    # filter again is a second lock against showing a side anything it did not see
+    log = [e.to_dict() for e in state.log_of(view.side) if e.seen_by(view.side)]
     return {
         "ruleset": "street-fight",
         "scenario": view.scenario,
@@ -164,19 +168,37 @@ def view_dict(view: SideView) -> dict[str, Any]:
         "phase": str(view.phase),
         "to_act": view.to_act,
         "initiative": list(view.initiative),
-        "own": [_own(f) for f in view.own],
+        "own": [_own(f, _locked_with(state, f)) for f in view.own],
         "enemies": [_enemy(i, s) for i, s in view.enemies],
+        "log": log,
         "result": view.result,
     }
 
 
-def _own(f: Figure) -> dict[str, Any]:
+def _locked_with(state: StreetFightState, f: Figure) -> list[str]:
+    """The names of the enemies the figure is locked in close combat with: they are within
+    an inch of it and in its sight, so its side sees them."""
+    if not f.alive:
+        return []
+    return [e.name for e in opponents(state, state.figures[f.id])]
+
+
+def _own(f: Figure, locked_with: list[str]) -> dict[str, Any]:
     out = f.snapshot()
-    out["status"] = status(f)
+    # the state keeps exact distances; a player reads them to a hundredth of an inch
+    out["moved"] = round(f.moved, 2)
+    if f.fleeing_from is not None:
+        out["fleeing_from"] = [round(v, 2) for v in f.fleeing_from]
+    if f.overwatch is not None:
+        ow = f.overwatch
+        out["overwatch"] = {"x": round(ow.x, 2), "y": round(ow.y, 2),
+                            "radius": round(ow.radius, 2), "large": ow.large}
+    out["status"] = status(f, locked_with)
     return out
 
 
-def status(f: Figure) -> str:
+def status(f: Figure, locked_with: list[str] | None = None) -> str:
+    """The figure's state in a few words: what it may do, and what it has done this turn."""
     if not f.alive:
         return "casualty"
     if f.fleeing_from is not None:
@@ -184,6 +206,8 @@ def status(f: Figure) -> str:
     if f.sheltering:
         return "sheltering"
     parts = []
+    if locked_with:
+        parts.append(f"locked with {', '.join(locked_with)}")
     if f.overwatch is not None:
         parts.append("overwatch")
     if f.full_cover:
