@@ -4,7 +4,7 @@ at the terminal save into a temporary folder."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -15,7 +15,9 @@ settings.register_profile(
 settings.load_profile("fibua")
 
 
-@pytest.fixture(autouse=True)
-def _saves_in_a_temporary_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _saves_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """`fibua play` saves every game; in tests, never in the user's data folder."""
-    monkeypatch.setenv("FIBUA_SAVE_DIR", str(tmp_path / "saves"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FIBUA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
+        yield

@@ -151,8 +151,8 @@ def _hang_up(signum: int, frame: object) -> None:
 @contextmanager
 def hang_up_stops_the_game() -> Iterator[None]:
     """Within the block a closed terminal raises HangUp, so the game stops in good order."""
-    if not hasattr(signal, "SIGHUP"):
-        yield
+    if not hasattr(signal, "SIGHUP") or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        yield  # no such signal here, or run under nohup: left as it is
         return
     previous = signal.signal(signal.SIGHUP, _hang_up)
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -22,8 +23,10 @@ WARM_MESSAGE = "loading the game..."
 
 
 def kernels_cold() -> bool:
-    """Whether some compiled kernel of fibua has no usable copy on disk, so this run will
-    compile it (numba's own index says so: missing, or older than its source)."""
+    """Whether this run will compile kernels: numba's disk cache has none of fibua's yet
+    (a first run), or holds one made from an older source (an upgrade), or there is no
+    disk cache at all (no writable folder). Kernels only ever called from other kernels
+    have no file of their own, so a missing file alone says nothing."""
     try:
         from numba.core.caching import FunctionCache
         from numba.core.registry import CPUDispatcher
@@ -31,6 +34,7 @@ def kernels_cold() -> bool:
         import fibua.battlefield.sight  # noqa: F401  (the kernels are defined on import)
     except ImportError:
         return False
+    usable = 0
     for name, module in list(sys.modules.items()):
         if not name.startswith("fibua.") or module is None:
             continue
@@ -39,14 +43,24 @@ def kernels_cold() -> bool:
                 continue
             cache = getattr(value, "_cache", None)
             if not isinstance(cache, FunctionCache):
-                return True  # no disk cache (no writable folder): compiled on every run
-            try:
-                index: Any = getattr(cache, "_cache_file")._load_index()  # noqa: B009
-                if not index:
-                    return True
-            except Exception:  # numba's internals moved: better to say it than stay silent
+                return True  # compiled on every run
+            state = _index_state(cache)
+            if state == "stale":
                 return True
-    return False
+            usable += state == "usable"
+    return usable == 0
+
+
+def _index_state(cache: Any) -> str:
+    """"usable", "stale" (a file numba will not use) or "missing", from numba's own index
+    (its internals: should they move, the answer is "stale", so the message is shown)."""
+    try:
+        cache_file: Any = getattr(cache, "_cache_file")  # noqa: B009
+        if not Path(cache_file._index_path).exists():
+            return "missing"
+        return "usable" if cache_file._load_index() else "stale"
+    except Exception:
+        return "stale"
 
 
 @contextmanager

@@ -383,28 +383,31 @@ def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], G
     game = _game_of(log, rng)
     records: list[TurnRecord] = []
     waiting: dict[int, list[Event]] = {}
-    current = min((event.turn for event in game.log), default=0)
+    current = 0
 
     def gather(events: list[Event]) -> None:
         for event in events:
             # an event dated before the turn under way (a late report) joins that turn
             waiting.setdefault(max(event.turn, current), []).append(event)
 
+    def close_turns_before(turn: int) -> None:
+        standing = _standing(game)
+        records.extend(
+            TurnRecord(done, waiting.pop(done), standing) for done in sorted(waiting) if done < turn
+        )
+
     gather(game.log)
+    # the set-up may already open the first turn: what came before it stood as set up
+    current = max(waiting, default=0)
+    close_turns_before(current)
     for _, order in log.orders():
         events = game.apply(order)
         gather(events)
         latest = max((event.turn for event in events), default=current)
         if latest > current:
-            standing = _standing(game)
-            records += [
-                TurnRecord(turn, waiting.pop(turn), standing)
-                for turn in sorted(waiting)
-                if turn < latest
-            ]
+            close_turns_before(latest)
             current = latest
-    standing = _standing(game)
-    records += [TurnRecord(turn, waiting[turn], standing) for turn in sorted(waiting)]
+    close_turns_before(current + 1)
     return records, game
 
 
