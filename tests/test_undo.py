@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
 
+from fibua.cli.terminal import PlaySession
 from fibua.core.errors import IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.scenario.loader import load_scenario
+from toy_ruleset import FirstShot
 from toy_steps import scenario_of
 
 STEPS = scenario_of("toy-steps")
@@ -103,3 +106,17 @@ def test_undo_of_a_street_fight_move_restores_the_state_hash() -> None:
             assert game.state_hash() == before
             undone += 1
     assert undone > 0
+
+
+def test_undo_at_the_terminal() -> None:
+    game = Game(STEPS, 5)
+    lines = iter(["step r1 dx=2", "undo", "undo", "step r2 dx=1"])
+    console = Console(record=True, width=100)
+    session = PlaySession(
+        game, "red", {"blue": FirstShot("blue")}, console, read_line=lambda: next(lines, None)
+    )
+    assert session.run() == "eof"
+    text = console.export_text()
+    assert "Taken back: step r1 dx=2" in text
+    assert "cannot take the order back: no order has been given yet" in text
+    assert game.orders == [step("red", "r2", 1)]
