@@ -213,8 +213,7 @@ def play(
 ) -> None:
     """Play a scenario at the terminal against the computer.
 
-    Every order is saved as it is given, so a game stopped by Ctrl-C, a closed terminal or a
-    crash carries on with --resume.
+    Every order is saved as it is given: --resume carries on after Ctrl-C or a crash.
     """
     if resume is not None and (scenario is not None or seed is not None):
         raise InputError([Problem("--resume", "", "a resumed game takes its scenario and seed "

@@ -190,7 +190,7 @@ class Game:
             return "no order has been given yet"
         last = self.orders[-1]
         if last.side != side:
-            return f"the last order was {last.side}'s: only your own orders can be taken back"
+            return f"only your own orders can be taken back, and {last.side} gave the last one"
         if self.to_act() != side or last.kind == "end":
             return "your phase has ended"
         events = self.log[self.marks[-2] :]
