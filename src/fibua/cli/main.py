@@ -7,8 +7,10 @@ typed errors fibua raises (`FibuaError`) are printed as messages with exit statu
 from __future__ import annotations
 
 import functools
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -18,11 +20,15 @@ from rich.table import Table
 
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.odds import OddsUsageError, run_odds
+from fibua.cli.review import show_after_action, show_review, win_text
+from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
 from fibua.cli.terminal import PlaySession
+from fibua.cli.warmup import preparing, warm_up
 from fibua.core.dice import derive_seed, new_seed
 from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
 from fibua.core.game import Game, play_out
-from fibua.core.replay import ReplayReport, replay, write_log
+from fibua.core.journal import Journal, resume_game
+from fibua.core.replay import ReplayReport, read_log, replay_by_turn, replay_log, write_log
 from fibua.core.ruleset import Player, Seat, find_ruleset, ruleset_names
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
@@ -37,6 +43,9 @@ DEFAULT_SCENARIO = "corner-shop"
 SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
 EXIT_MISMATCH = 1
 EXIT_BAD_INPUT = 2
+#: as a shell reports a process stopped by SIGINT (Ctrl-C) or SIGHUP
+EXIT_INTERRUPTED = 130
+EXIT_HANG_UP = 129
 
 app = typer.Typer(
     name="fibua",
@@ -132,6 +141,51 @@ def human_side(scenario: Scenario, side: str | None) -> str:
     return (humans or list(scenario.side_names))[0]
 
 
+class HangUp(KeyboardInterrupt):
+    """The terminal was closed (SIGHUP): stop as on Ctrl-C, but print nothing more."""
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    raise HangUp
+
+
+@contextmanager
+def hang_up_stops_the_game() -> Iterator[None]:
+    """Within the block a closed terminal raises HangUp, so the game stops in good order."""
+    if not hasattr(signal, "SIGHUP") or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        yield  # no such signal here, or run under nohup: left as it is
+        return
+    previous = signal.signal(signal.SIGHUP, _hang_up)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
+def error_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def prepared_play(
+    scenario: str | None, seed: int | None, resume: Path | None
+) -> tuple[Game, list[str]]:
+    """The game to play: a new one, or one carried on from its save (with the notes made
+    while reading it). Built under the first run's message about compiling."""
+    with preparing(error_console()):
+        if resume is not None:
+            resumed = resume_game(resume)
+            game = resumed.game
+            notes = [*resumed.notes, f"Resumed {resume}: {len(game.orders)} orders played "
+                                     f"again, state hash {game.state_hash()[:16]}."]
+        else:
+            loaded = load_scenario(scenario or default_scenario())
+            game_seed = seed if seed is not None else new_seed()
+            game = Game(loaded, game_seed)
+            notes = []
+        warm_up(game)
+    return game, notes
+
+
 @app.command()
 @guarded
 def play(
@@ -150,16 +204,46 @@ def play(
                           "several; the other seats are played by the computer (default: "
                           "every seat by people)"),
     ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="keep every order in this file as it is given (default: a new file "
+                          "in your data folder, or $FIBUA_SAVE_DIR)"),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="carry on the game saved in this file (its scenario and seed come "
+                          "from it); it goes on being saved there unless --save names another"),
+    ] = None,
 ) -> None:
-    """Play a scenario at the terminal against the computer."""
-    loaded = load_scenario(scenario or default_scenario())
+    """Play a scenario at the terminal against the computer.
+
+    Every order is saved as it is given: --resume carries on after Ctrl-C or a crash.
+    """
+    if resume is not None and (scenario is not None or seed is not None):
+        raise InputError([Problem("--resume", "", "a resumed game takes its scenario and seed "
+                                                  "from the save: give neither")])
+    if out is not None:
+        check_writable(out, "--out")
+    if save is not None and save != resume:
+        check_new(save, "--save")
+        check_writable(save, "--save")
+    game, notes = prepared_play(scenario, seed, resume)
+    loaded = game.scenario
+    game_seed = game.seed
     you = human_side(loaded, side)
-    game_seed = seed if seed is not None else new_seed()
-    game = Game(loaded, game_seed)
     seats = game.ruleset.seats(loaded, you)
     people = human_seats(seats, seat)
+    save_path = save or resume or new_save_path(loaded.name, game_seed)
+    check_writable(save_path, "--save")
+    journal = Journal.begin(game, save_path)
     out_console = console()
-    out_console.print(f"{loaded.scenario.title} ({loaded.ruleset}): you play {you}. Type help.")
+    for note in notes:
+        out_console.print(note, markup=False, highlight=False)
+    out_console.print(f"{loaded.scenario.title} ({loaded.ruleset}): you play {you}, seed "
+                      f"{game_seed}. Type help.", markup=False)
+    hint = resume_command(save_path, side, seat)
+    out_console.print(f"Every order is saved to {save_path}; to carry on later: {hint}",
+                      markup=False, highlight=False)
     if len(seats) > 1:
         out_console.print("Seats, in order: " + ", ".join(
             f"{s.name} ({'person' if s.name in people else 'computer'})" for s in seats),
@@ -176,14 +260,32 @@ def play(
             for i, s in enumerate(seats) if s.name not in people
         },
     )
-    outcome = session.run()
-    if outcome == "eof":
+    stopped: KeyboardInterrupt | None = None
+    outcome = None
+    try:
+        with hang_up_stops_the_game():
+            outcome = session.run()
+    except KeyboardInterrupt as stop:
+        stopped = stop
+    # the save and the log first: after a hang-up there is no terminal to print to
+    journal.close()
+    if out is not None:
+        write_log(game, out)
+    if isinstance(stopped, HangUp):
+        raise typer.Exit(EXIT_HANG_UP)
+    if stopped is not None:
+        out_console.print()
+        out_console.print(f"Interrupted: the game is saved in {save_path}.", markup=False)
+    elif outcome == "eof":
         out_console.print("End of input: leaving the game unfinished.")
     elif outcome == "quit":
         out_console.print("You left the game.")
     if out is not None:
-        write_log(game, out)
         out_console.print(f"Log written to {out} (seed {game_seed}).", markup=False)
+    if stopped is not None or outcome != "over":
+        out_console.print(f"To carry on: {hint}", markup=False, highlight=False)
+    if stopped is not None:
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 # -- autoplay and replay --------------------------------------------------------------------
@@ -200,23 +302,31 @@ def autoplay(
         str | None, typer.Option("--as", help="write only what this side may know")
     ] = None,
     max_orders: Annotated[int, typer.Option(min=1, help="stop a game that runs longer")] = 100_000,
+    report: Annotated[
+        bool, typer.Option("--report", help="print the after-action report after the game")
+    ] = False,
 ) -> None:
     """Let the computer play every side and write the game log."""
-    loaded = load_scenario(scenario)
-    if as_side is not None:
-        check_side(loaded, as_side, "--as")
-    game = Game(loaded, seed)
+    check_writable(out, "--out")
+    with preparing(error_console()):
+        loaded = load_scenario(scenario)
+        if as_side is not None:
+            check_side(loaded, as_side, "--as")
+        game = Game(loaded, seed)
+        warm_up(game)
     try:
         result = play_out(game, computer_players(loaded, seed), max_orders=max_orders)
     except RuntimeError as error:
         raise fail(str(error), 1) from None
     lines = write_log(game, out, side=as_side)
-    outcome = f"{result.winner} wins" if result.winner else "draw"
+    outcome = win_text(result) if result.winner else "draw"
     view = f" (what side {as_side} saw)" if as_side else ""
     typer.echo(
         f"{loaded.name} seed {seed}: {outcome} ({result.reason}) after {len(game.orders)} "
         f"orders; {lines} lines written to {out}{view}"
     )
+    if report:
+        show_after_action(game, console())
 
 
 def print_mismatch(report: ReplayReport, error: ReplayMismatch) -> None:
@@ -225,17 +335,37 @@ def print_mismatch(report: ReplayReport, error: ReplayMismatch) -> None:
     typer.echo(f"  replay: {error.actual}")
 
 
+def ask_next_turn() -> bool:
+    """Between turns of a review at a terminal: Enter goes on, q stops."""
+    try:
+        answer = input("Enter: next turn, q: stop ")
+    except EOFError:
+        return False
+    return answer.strip().lower() not in ("q", "quit")
+
+
 @app.command("replay")
 @guarded
 def replay_command(
     log: Annotated[Path, typer.Argument(help="a full game log written by fibua")],
+    show: Annotated[
+        bool,
+        typer.Option("--show", help="then go through the game turn by turn, everything "
+                                    "revealed, and show the after-action report"),
+    ] = False,
 ) -> None:
     """Play a log's orders again and check every line and the final state hash."""
-    report = replay(log)
+    parsed = read_log(log)
+    with preparing(error_console()):
+        report = replay_log(parsed)
     if report.mismatch is not None:
         print_mismatch(report, report.mismatch)
         raise typer.Exit(EXIT_MISMATCH)
     typer.echo(f"OK: {report.orders} orders, {report.lines} lines, state hash {report.state_hash}")
+    if show:
+        records, game = replay_by_turn(parsed)
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        show_review(records, game, console(), ask_next_turn if interactive else None)
 
 
 # -- scenarios ------------------------------------------------------------------------------

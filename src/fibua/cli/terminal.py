@@ -22,7 +22,7 @@ from rich.text import Text
 
 from fibua.battlefield.model import Battlefield, ObstacleKind, OpeningKind, Point, TerrainKind
 from fibua.core.dice import describe_roll
-from fibua.core.errors import IllegalOrder
+from fibua.core.errors import FibuaError, IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
@@ -445,6 +445,7 @@ META_COMMANDS = {
     "? ORDER": "show what an order would cost and its odds, without giving it",
     "orders": "list orders you may give now",
     "map": "show the map and your figures again",
+    "undo": "take back your last order (same phase, no dice rolled, nothing new seen)",
     "help": "this list",
     "quit": "leave the game",
 }
@@ -563,6 +564,7 @@ class PlaySession:
             "orders": self.show_orders,
             "map": self.show_screen,
             "look": self.show_screen,
+            "undo": self.undo,
         }
         if word in simple and len(text.split()) == 1:
             simple[word]()
@@ -582,10 +584,23 @@ class PlaySession:
         except IllegalOrder as error:
             self._warn(f"not allowed: {error.reason}")
             return "again"
+        except FibuaError as error:  # the rules failed (RulesFault): the game is as it was
+            self._warn(str(error))
+            return "again"
         if self._seat is not None and self.game.to_act() == self.side:
             self.show_new_events()
             return "again"  # a seat gives all its orders before passing the keyboard on
         return "done"
+
+    def undo(self) -> None:
+        """Take back the side's last order (the game says when it cannot)."""
+        try:
+            order = self.game.undo(self.side)
+        except IllegalOrder as error:
+            self._warn(error.reason)
+            return
+        self._shown = min(self._shown, len(self.game.log))
+        self.console.print(f"Taken back: {format_order(order)}", markup=False, highlight=False)
 
     def _check_seat(self, order: Order) -> None:
         seat = self._seat

@@ -20,6 +20,19 @@ class IllegalOrder(FibuaError):
         super().__init__(reason)
 
 
+class RulesFault(FibuaError):
+    """The rule set failed (raised something other than IllegalOrder) while carrying out
+    or previewing an order. The game was put back as it was before the order."""
+
+    def __init__(self, order: Any, error: BaseException) -> None:
+        self.order = order
+        self.error = error
+        super().__init__(
+            f"the rules failed on the order {order}: {type(error).__name__}: {error} "
+            "(the game is as it was before the order)"
+        )
+
+
 class UnknownRuleset(FibuaError):
     def __init__(self, name: str, known: list[str]) -> None:
         self.name = name

@@ -1,17 +1,20 @@
 """A game: a rule set, a scenario, a state with its generator, and the log.
 
 `Game.apply` is the one way in: every change goes through it, is validated by the rule set
-and comes back as events.
+and comes back as events. Listeners hear of each order carried out (a save file keeps the
+game as it is played), and a game can be rebuilt from its seed and orders at any time,
+which is how an order is taken back (`undo`) and how a failure of the rules is undone.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from fibua.core.errors import IllegalOrder
+from fibua.core.errors import FibuaError, IllegalOrder, RulesFault
 from fibua.core.events import Event
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Result, RuleSet, find_ruleset
@@ -19,9 +22,55 @@ from fibua.core.ruleset import Player, Result, RuleSet, find_ruleset
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
 
+#: called after `apply` with the order carried out and its events
+OrderListener = Callable[[Order, list[Event]], None]
+#: called after `undo` with the order taken back
+UndoListener = Callable[[Order], None]
+
+#: event kinds that open a new turn, phase or step (or end the game): an order whose events
+#: hold one has ended the phase in which it was given
+BOUNDARY_KINDS = frozenset({"turn", "phase", "step", "orders", "game-over"})
+#: events whose kind begins so tell a side about the enemy (seen, glimpsed, lost, hit)
+SIGHTING_PREFIX = "enemy-"
+
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def checked_shape(order: Any) -> Order:
+    """The order if its fields have the types an order needs (params a mapping with string
+    keys), else IllegalOrder with code "bad-parameter": the rule sets may then rely on them."""
+    if not isinstance(order, Order):
+        raise IllegalOrder(f"not an order: {order!r}", order, "bad-parameter")
+    if not isinstance(order.side, str) or not isinstance(order.kind, str):
+        raise IllegalOrder("an order's side and kind must be text", order, "bad-parameter")
+    if order.unit is not None and not isinstance(order.unit, str):
+        raise IllegalOrder("an order's unit must be text", order, "bad-parameter")
+    params: Any = order.params
+    if not isinstance(params, Mapping):
+        raise IllegalOrder(
+            f"an order's parameters must be name=value pairs, not {type(params).__name__}",
+            order,
+            "bad-parameter",
+        )
+    if not all(isinstance(key, str) for key in params):
+        raise IllegalOrder("parameter names must be text", order, "bad-parameter")
+    if not isinstance(params, dict):
+        # a read-only or custom mapping: logged and compared as the plain dict it holds
+        return Order(order.side, order.kind, order.unit, dict(params))
+    return order
+
+
+def holds_roll(value: Any) -> bool:
+    """Whether a value (an event's data) holds a die roll anywhere inside it."""
+    if isinstance(value, Mapping):
+        if "dice" in value and "faces" in value:
+            return True
+        return any(holds_roll(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return any(holds_roll(item) for item in value)
+    return False
 
 
 class Game:
@@ -29,11 +78,20 @@ class Game:
         self.scenario = scenario
         self.seed = seed
         self.ruleset: RuleSet[Any] = find_ruleset(scenario.ruleset)
+        # a rebuild starts again from the generator as it was given (a test's forced dice;
+        # a test that changes the state or feeds dice outside `apply` cannot rebuild)
+        self._rng_at_start = copy.deepcopy(rng)
         self.state: Any = self.ruleset.new_state(scenario, seed, rng)
         self.orders: list[Order] = []
         self.log: list[Event] = list(self.ruleset.start(self.state))
         #: where each order's events begin: marks[0] set-up events, marks[i] after order i
         self.marks: list[int] = [len(self.log)]
+        #: told of every order carried out, after the game has taken it in
+        self.listeners: list[OrderListener] = []
+        #: told of every order taken back, after the game has been rebuilt without it
+        self.undo_listeners: list[UndoListener] = []
+        #: set when an order was cut short by an interruption (Ctrl-C): `restore` mends it
+        self.damaged = False
 
     @property
     def over(self) -> bool:
@@ -47,17 +105,122 @@ class Game:
 
     def apply(self, order: Order) -> list[Event]:
         """Carry out an order and return its events; an illegal order raises IllegalOrder
-        and leaves the game exactly as it was."""
+        and leaves the game exactly as it was. Should the rule set fail in any other way,
+        the game is rebuilt as it was before the order and RulesFault is raised."""
+        order = checked_shape(order)
+        if self.damaged:
+            self.restore()
         acting = self.to_act()
         if acting is None:
             raise IllegalOrder("the game is over", order, "game-over")
         if order.side != acting:
             raise IllegalOrder(f"it is {acting}'s turn to give orders", order, "not-your-turn")
-        events = self.ruleset.apply(self.state, order)
+        events = self._carry_out(order)
+        self._record(order, events)
+        for listener in list(self.listeners):
+            listener(order, events)
+        return events
+
+    def _carry_out(self, order: Order) -> list[Event]:
+        try:
+            return self.ruleset.apply(self.state, order)
+        except IllegalOrder:
+            raise  # refused before anything changed
+        except Exception as error:
+            self._put_back()
+            if isinstance(error, FibuaError):
+                raise  # already typed (a test's forced dice running out)
+            raise RulesFault(order, error) from error
+        except BaseException:
+            # Ctrl-C or an exit in the middle of an order: no time to mend it here
+            self.damaged = True
+            raise
+
+    def _record(self, order: Order, events: list[Event]) -> None:
         self.orders.append(order)
         self.log.extend(events)
         self.marks.append(len(self.log))
-        return events
+
+    def preview(self, order: Order) -> str:
+        """What an order would cost and its odds, changing nothing (IllegalOrder if it is not
+        allowed, RulesFault if the rule set fails, the game being as it was)."""
+        order = checked_shape(order)
+        try:
+            return self.ruleset.preview(self.state, order)
+        except IllegalOrder:
+            raise
+        except Exception as error:
+            # a preview changes nothing, unless the failure was half-way through a change
+            self._put_back()
+            if isinstance(error, FibuaError):
+                raise
+            raise RulesFault(order, error) from error
+
+    # -- rebuilding ------------------------------------------------------------------------
+
+    def _rebuild(self, orders: Sequence[Order]) -> None:
+        """The game made again from its seed and these orders (a replay is exact). The
+        lists keep their identity, so whoever holds them sees the rebuilt game."""
+        self.state = self.ruleset.new_state(
+            self.scenario, self.seed, copy.deepcopy(self._rng_at_start)
+        )
+        self.orders.clear()
+        self.log[:] = self.ruleset.start(self.state)
+        self.marks[:] = [len(self.log)]
+        for order in orders:
+            self._record(order, self.ruleset.apply(self.state, order))
+        self.damaged = False
+
+    def _put_back(self) -> None:
+        """After a failure half-way through an order: the game as it was before it. Should
+        even that fail (forced dice a test fed in as it went cannot be replayed), the game
+        is marked damaged and the first error is the one raised."""
+        try:
+            self._rebuild(list(self.orders))
+        except Exception:
+            self.damaged = True
+
+    def restore(self) -> None:
+        """Mend a game whose last order was interrupted: rebuild it from its orders."""
+        self._rebuild(list(self.orders))
+
+    def undo_refusal(self, side: str) -> str | None:
+        """Why `side` cannot take back its last order now, or None if it can."""
+        if not self.orders:
+            return "no order has been given yet"
+        last = self.orders[-1]
+        if last.side != side:
+            return f"only your own orders can be taken back, and {last.side} gave the last one"
+        if self.to_act() != side or last.kind == "end":
+            return "your phase has ended"
+        events = self.log[self.marks[-2] :]
+        if any(event.kind in BOUNDARY_KINDS for event in events):
+            return "a new phase has begun"
+        if any(holds_roll(event.data) for event in events if event.seen_by(side)):
+            return "dice were rolled for it"
+        if any(e.kind.startswith(SIGHTING_PREFIX) and e.seen_by(side) for e in events):
+            return "your troops saw something new"
+        if any(holds_roll(event.data) for event in events):
+            # a roll the side did not see: the reason must not tell it one was made
+            return "it cannot be taken back now"
+        return None
+
+    def undo(self, side: str) -> Order:
+        """Take back `side`'s last order: allowed while the side is still giving orders in
+        the same phase and the order neither rolled a die nor showed the side anything new
+        (IllegalOrder, code "cannot-undo", with the reason otherwise). The game is rebuilt
+        from its seed and the orders before it; returns the order taken back."""
+        reason = self.undo_refusal(side)
+        last = self.orders[-1] if self.orders else None
+        if reason is not None:
+            raise IllegalOrder(f"cannot take the order back: {reason}", last, "cannot-undo")
+        assert last is not None
+        self._rebuild(self.orders[:-1])
+        for listener in list(self.undo_listeners):
+            listener(last)
+        return last
+
+    # -- reading ---------------------------------------------------------------------------
 
     def view(self, side: str) -> dict[str, Any]:
         return self.ruleset.view(self.state, side)
@@ -67,6 +230,10 @@ class Game:
 
     def log_for(self, side: str) -> list[Event]:
         return [e for e in self.log if e.seen_by(side)]
+
+    def events_of(self, index: int) -> list[Event]:
+        """The events of the order at `index` in `orders`."""
+        return self.log[self.marks[index] : self.marks[index + 1]]
 
     def result(self) -> Result | None:
         return self.ruleset.result(self.state)

@@ -55,8 +55,16 @@ def scenario_table(scenario: Scenario) -> dict[str, Any]:
 
 def _entries(game: Game) -> list[dict[str, Any]]:
     """The full log's entries in order; the header and end first and last."""
-    marks = game.marks
-    header = {
+    out = [_header_entry(game)]
+    out += [_event_entry(game.log[i], i + 1) for i in range(game.marks[0])]
+    for n in range(len(game.orders)):
+        out += _order_entries(game, n)
+    out.append(_end_entry(game))
+    return out
+
+
+def _header_entry(game: Game) -> dict[str, Any]:
+    return {
         "type": "header",
         "format": LOG_FORMAT,
         "ruleset": game.scenario.ruleset,
@@ -64,20 +72,23 @@ def _entries(game: Game) -> list[dict[str, Any]]:
         "scenario": scenario_table(game.scenario),
         "view": None,
     }
-    out: list[dict[str, Any]] = [header]
-    out += [_event_entry(game.log[i], i + 1) for i in range(marks[0])]
-    for n, order in enumerate(game.orders):
-        out.append({"type": "order", **order.to_dict()})
-        out += [_event_entry(game.log[i], i + 1) for i in range(marks[n], marks[n + 1])]
-    result = game.result()
-    out.append(
-        {
-            "type": "end",
-            "state_hash": game.state_hash(),
-            "result": result.to_dict() if result else None,
-        }
-    )
+
+
+def _order_entries(game: Game, n: int) -> list[dict[str, Any]]:
+    """The n-th order (from 0) and its events."""
+    marks = game.marks
+    out: list[dict[str, Any]] = [{"type": "order", **game.orders[n].to_dict()}]
+    out += [_event_entry(game.log[i], i + 1) for i in range(marks[n], marks[n + 1])]
     return out
+
+
+def _end_entry(game: Game) -> dict[str, Any]:
+    result = game.result()
+    return {
+        "type": "end",
+        "state_hash": game.state_hash(),
+        "result": result.to_dict() if result else None,
+    }
 
 
 def _event_entry(event: Event, seq: int) -> dict[str, Any]:
@@ -87,6 +98,16 @@ def _event_entry(event: Event, seq: int) -> dict[str, Any]:
 def log_lines(game: Game) -> list[str]:
     """The full log of a game, one canonical JSON line per entry."""
     return [log_json(entry) for entry in _entries(game)]
+
+
+def order_lines(game: Game, n: int) -> list[str]:
+    """The log lines of the n-th order (from 0): the order, then its events."""
+    return [log_json(entry) for entry in _order_entries(game, n)]
+
+
+def end_line(game: Game) -> str:
+    """The log's last line: the state hash and the result (None while the game goes on)."""
+    return log_json(_end_entry(game))
 
 
 def side_log_lines(game: Game, side: str) -> list[str]:
@@ -281,6 +302,23 @@ def replay(path: str | Path) -> ReplayReport:
 
 
 def replay_log(log: ParsedLog, rng: Any = None) -> ReplayReport:
+    game = _game_of(log, rng)
+    mismatch = _replay_orders(game, log)
+    if mismatch is None:
+        mismatch = _first_difference(log.lines, log_lines(game))
+    result = game.result()
+    return ReplayReport(
+        source=log.source,
+        orders=len(game.orders),
+        lines=len(log.lines),
+        state_hash=game.state_hash(),
+        result=result.to_dict() if result else None,
+        mismatch=mismatch,
+    )
+
+
+def _game_of(log: ParsedLog, rng: Any = None) -> Game:
+    """A fresh game from a full log's header (a side's log has no seed: SideViewLog)."""
     from fibua.scenario.loader import scenario_from_dict
 
     view = log.header.get("view")
@@ -296,19 +334,7 @@ def replay_log(log: ParsedLog, rng: Any = None) -> ReplayReport:
             ]
         )
     scenario = scenario_from_dict(log.header["scenario"], f"{log.source}: header scenario")
-    game = Game(scenario, int(log.header["seed"]), rng)
-    mismatch = _replay_orders(game, log)
-    if mismatch is None:
-        mismatch = _first_difference(log.lines, log_lines(game))
-    result = game.result()
-    return ReplayReport(
-        source=log.source,
-        orders=len(game.orders),
-        lines=len(log.lines),
-        state_hash=game.state_hash(),
-        result=result.to_dict() if result else None,
-        mismatch=mismatch,
-    )
+    return Game(scenario, int(log.header["seed"]), rng)
 
 
 def _replay_orders(game: Game, log: ParsedLog) -> ReplayMismatch | None:
@@ -336,3 +362,54 @@ def _first_difference(expected: list[str], actual: list[str]) -> ReplayMismatch 
         replayed = actual[n] if n < len(actual) else "<no more lines>"
         return ReplayMismatch(n + 1, logged, replayed)
     return None
+
+
+# -- looking back -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn as Control saw it: every event of the turn, whoever it was addressed to,
+    and where each side's figures stood at its end (each side's own view of its troops)."""
+
+    turn: int
+    events: list[Event]
+    standing: dict[str, list[dict[str, Any]]]
+
+
+def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], Game]:
+    """Play a full log's orders again, recording each turn; returns the turns and the game
+    at its end. The log should be verified first (`replay_log`): this only plays it."""
+    game = _game_of(log, rng)
+    records: list[TurnRecord] = []
+    waiting: dict[int, list[Event]] = {}
+    current = 0
+
+    def gather(events: list[Event]) -> None:
+        for event in events:
+            # an event dated before the turn under way (a late report) joins that turn
+            waiting.setdefault(max(event.turn, current), []).append(event)
+
+    def close_turns_before(turn: int) -> None:
+        standing = _standing(game)
+        records.extend(
+            TurnRecord(done, waiting.pop(done), standing) for done in sorted(waiting) if done < turn
+        )
+
+    gather(game.log)
+    # the set-up may already open the first turn: what came before it stood as set up
+    current = max(waiting, default=0)
+    close_turns_before(current)
+    for _, order in log.orders():
+        events = game.apply(order)
+        gather(events)
+        latest = max((event.turn for event in events), default=current)
+        if latest > current:
+            close_turns_before(latest)
+            current = latest
+    close_turns_before(current + 1)
+    return records, game
+
+
+def _standing(game: Game) -> dict[str, list[dict[str, Any]]]:
+    return {side: list(game.view(side).get("own", [])) for side in game.scenario.side_names}
