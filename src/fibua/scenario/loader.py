@@ -409,11 +409,40 @@ def field_path_tail(loc: Loc) -> str:
 
 
 def scenario_from_text(text: str, source: str = "<scenario>") -> Scenario:
+    if not text.strip():
+        raise ScenarioError([Problem(source, "", "the file is empty: a scenario needs a "
+                                                 "[scenario] table, a [map] and [[sides]]")])
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError([Problem(source, "", f"not valid TOML: {error}")]) from None
     return scenario_from_dict(raw, source)
+
+
+#: No scenario comes near this; a larger file is surely something else.
+MAX_FILE_BYTES = 16 * 2**20
+
+
+def read_scenario_text(path: Path) -> str:
+    """A scenario file's text, or ScenarioError saying plainly why it cannot be had."""
+    def refuse(message: str) -> ScenarioError:
+        return ScenarioError([Problem(str(path), "", message)])
+
+    if path.is_dir():
+        raise refuse("is a directory, not a scenario file")
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise refuse(f"is larger than any scenario file ({MAX_FILE_BYTES // 2**20} MiB)")
+        data = path.read_bytes()
+    except OSError as error:
+        raise refuse(f"cannot read: {error.strerror or error}") from None
+    if b"\0" in data:
+        raise refuse("is not a text file (it holds binary data): a scenario is TOML text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise refuse(f"is not UTF-8 text: byte 0x{data[error.start]:02x} at offset "
+                     f"{error.start} does not decode (save the file as UTF-8)") from None
 
 
 def load_scenario(path_or_name: str | Path) -> Scenario:
@@ -426,11 +455,7 @@ def load_scenario(path_or_name: str | Path) -> Scenario:
         else:
             message = "no such file, and no bundled scenario of that name"
             raise ScenarioError([Problem(str(path_or_name), "", message)])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError([Problem(str(path), "", f"cannot read: {error}")]) from None
-    return scenario_from_text(text, str(path))
+    return scenario_from_text(read_scenario_text(path), str(path))
 
 
 def bundled_scenarios() -> dict[str, Path]:

@@ -611,9 +611,9 @@ def ring_problems(value: Any, table: TableSize, anticlockwise: bool = False
     if found or len(points) < 3:
         return found
     polygon = Polygon(points)
-    if polygon.area <= 0:
-        return [((), "the points enclose no area")]
-    if not polygon.is_valid:
+    if polygon.convex_hull.area <= 0:
+        return [((), "the points enclose no area (they lie on one line)")]
+    if not polygon.is_valid or polygon.area <= 0:
         return [((), "the outline crosses itself")]
     if anticlockwise and not polygon.exterior.is_ccw:
         return [((), "the points run clockwise: list a footprint anticlockwise, so the "
