@@ -9,6 +9,7 @@ exception; and a scenario that loads must start a game that takes a few random o
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import random
@@ -145,10 +146,8 @@ def play_a_little(scenario: Scenario, seed: int) -> None:
         if side is None:
             break
         order = players[side].choose(game.observe(side), LegalOrders(game, side))
-        try:
+        with contextlib.suppress(IllegalOrder):
             game.apply(order)
-        except IllegalOrder:
-            pass
 
 
 CASES = [(name, seed) for name in BUNDLED for seed in range(EXAMPLES)]

@@ -518,8 +518,11 @@ def _number(value: Any) -> float | None:
     """A finite number as written in a file (a bool is not one), else None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    number = float(value) if not isinstance(value, int) or abs(value) < 2**63 else None
-    return number if number is not None and isfinite(number) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        return None
+    return number if isfinite(number) else None
 
 
 def _point(value: Any) -> tuple[float, float] | None:
