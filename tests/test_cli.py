@@ -66,9 +66,10 @@ def test_validate_lists_every_problem(tmp_path: Path) -> None:
     result = run("validate", str(bad))
     assert result.exit_code == 2
     problems = result.stderr.strip().splitlines()
-    assert len(problems) == 2
+    assert len(problems) == 3  # the schema's and the forces' problems, in one run
     assert any("scenario.turns" in line for line in problems)
     assert any("scenario.colour" in line and "unknown key" in line for line in problems)
+    assert any("sides[0].forces.tokens[0].at" in line for line in problems)
 
 
 @pytest.mark.parametrize("text", ["not = [toml", ""])

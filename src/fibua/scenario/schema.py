@@ -1,13 +1,19 @@
 """Scenario files: the common schema. Each rule set validates its own `forces` and `options`.
 
 Unknown keys are errors everywhere (`extra="forbid"`), so a typo never passes silently.
+Every number is finite. A table is at most 120 in (or 300 cm) a side, so that nothing kept
+per patch of table grows out of proportion; every point of the map, of a deployment zone
+and of an objective lies on the table (edges included). Polygons are simple (they neither
+cross themselves nor repeat a point), and a section's footprint runs anticlockwise, so
+the outside of each wall is on its right. Obstacles are at most 12 in (30 cm) high.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from math import hypot
+from math import hypot, isfinite
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, PrivateAttr, model_validator
@@ -68,6 +74,12 @@ DEFAULT_HEIGHT_INCH: dict[ObstacleKind, float] = {
     ObstacleKind.HEDGE: 1.0,
     ObstacleKind.FENCE: 0.6,
 }
+
+#: The longest table side a file may give, in each unit (10 ft): sight, cover and path
+#: grids keep a cell per patch of table, so a larger one would only exhaust memory.
+MAX_TABLE: dict[LengthUnit, float] = {LengthUnit.INCH: 120.0, LengthUnit.CM: 300.0}
+#: The tallest obstacle, in each unit: taller than a wall a figure could see over.
+MAX_OBSTACLE_HEIGHT: dict[LengthUnit, float] = {LengthUnit.INCH: 12.0, LengthUnit.CM: 30.0}
 
 
 class Strict(BaseModel):
@@ -227,8 +239,8 @@ class MapSpec(Strict):
     buildings: list[BuildingSpec] = []
 
     @model_validator(mode="after")
-    def ids_unique(self) -> MapSpec:
-        found = duplicate_ids(self.model_dump())
+    def map_sound(self) -> MapSpec:
+        found = map_problems(self.model_dump())
         if found:
             raise problems_error(found)
         return self
@@ -295,6 +307,8 @@ class Scenario(Strict):
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
     #: objects derived from the scenario once and shared by its games (a sight engine)
     _memo: dict[str, Any] = PrivateAttr(default_factory=dict)
+    #: what did not read, on a sketch the loader makes of a broken file to check the rest
+    _gaps: MapGaps | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def references_known(self) -> Scenario:
@@ -329,6 +343,25 @@ class Scenario(Strict):
         """A side's forces as the rule set's model (checked by the loader)."""
         return self._forces[side]
 
+    def known_forces(self, side: str) -> Any | None:
+        """A side's forces, or None when they did not read (on a sketch of a broken file:
+        the rule set's checks then skip that side)."""
+        return self._forces.get(side)
+
+    @property
+    def table_known(self) -> bool:
+        """Whether the table's size read; on a sketch it may not have."""
+        return self._gaps is None or self._gaps.table_known
+
+    def unread_at(self, point: tuple[float, float]) -> bool:
+        """Whether part of the map that did not read (a building) may cover this point, so
+        that what stands there cannot be checked yet. Always False on a loaded scenario."""
+        if self._gaps is None:
+            return False
+        x, y = point
+        return not self._gaps.table_known or any(
+            x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in self._gaps.boxes)
+
     @property
     def memo(self) -> dict[str, Any]:
         return self._memo
@@ -341,6 +374,15 @@ class Scenario(Strict):
     def rule_options(self) -> Any:
         """The options as the rule set's options model (checked by the loader)."""
         return self._options
+
+
+@dataclass(frozen=True)
+class MapGaps:
+    """The parts of a map that did not read: whether the table did, and boxes around the
+    buildings that did not (unbounded when a building gives no readable point)."""
+
+    table_known: bool
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 # -- checks across parts of a file -----------------------------------------------------------
@@ -435,11 +477,12 @@ def _connection_problems(raw_map: Any) -> list[tuple[Loc, str]]:
 
 def reference_problems(raw: Any) -> list[tuple[Loc, str]]:
     """What refers across parts of a scenario table: ids on the map, side names, the sides
-    and sections that victory conditions name."""
+    and sections that victory conditions name, and what must lie on the table."""
     if not isinstance(raw, dict):
         return []
-    found = [(("map", *loc), message) for loc, message in duplicate_ids(raw.get("map"))]
+    found = [(("map", *loc), message) for loc, message in map_problems(raw.get("map"))]
     found += _connection_problems(raw.get("map"))
+    found += zone_problems(raw)
     names = _side_names(raw)
     if names is not None:
         for i, name in enumerate(names):
@@ -465,4 +508,168 @@ def reference_problems(raw: Any) -> list[tuple[Loc, str]]:
         kind = condition.get("kind")
         if kind in ("hold", "reach") and condition.get("zone") is None and not listed:
             found.append((("victory", i), f"a {kind} condition needs a zone or sections"))
+    return found
+
+
+# -- where things lie on the table -----------------------------------------------------------
+
+
+def _number(value: Any) -> float | None:
+    """A finite number as written in a file (a bool is not one), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        return None
+    return number if isfinite(number) else None
+
+
+def _point(value: Any) -> tuple[float, float] | None:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    x, y = _number(value[0]), _number(value[1])
+    return None if x is None or y is None else (x, y)
+
+
+def read_points(value: Any) -> list[tuple[float, float]] | None:
+    """A list of points, or None when any of them does not read (the schema reports it)."""
+    if not isinstance(value, list | tuple):
+        return None
+    points = [_point(item) for item in value]
+    return None if any(p is None for p in points) else [p for p in points if p is not None]
+
+
+@dataclass(frozen=True)
+class TableSize:
+    width: float
+    height: float
+    unit: LengthUnit
+
+    def off(self, point: tuple[float, float]) -> str | None:
+        """Why a point is not on the table (edges count as on it), or None."""
+        x, y = point
+        if 0 <= x <= self.width and 0 <= y <= self.height:
+            return None
+        return f"({x:g}, {y:g}) is off the {self.width:g} x {self.height:g} table"
+
+
+def table_size(raw_map: Any) -> TableSize | None:
+    """The table a map table gives, or None when its size does not read or is refused."""
+    if not isinstance(raw_map, dict):
+        return None
+    width, height = _number(raw_map.get("width")), _number(raw_map.get("height"))
+    try:
+        unit = LengthUnit(raw_map.get("unit", LengthUnit.INCH))
+    except ValueError:
+        return None
+    if width is None or height is None:
+        return None
+    if not (0 < width <= MAX_TABLE[unit] and 0 < height <= MAX_TABLE[unit]):
+        return None
+    return TableSize(width, height, unit)
+
+
+def _table_problems(raw_map: dict[str, Any]) -> list[tuple[Loc, str]]:
+    try:
+        unit = LengthUnit(raw_map.get("unit", LengthUnit.INCH))
+    except ValueError:
+        return []
+    most = MAX_TABLE[unit]
+    found: list[tuple[Loc, str]] = []
+    for key in ("width", "height"):
+        size = _number(raw_map.get(key))
+        if size is not None and size > most:
+            found.append(((key,), f"a table side of {size:g} {unit} is longer than the "
+                                  f"format allows ({most:g} {unit})"))
+    return found
+
+
+def _line_problems(points: list[tuple[float, float]], table: TableSize,
+                   closed: bool) -> list[tuple[Loc, str]]:
+    """Points off the table, and a point that repeats the one before it (a wall or side of
+    no length)."""
+    found: list[tuple[Loc, str]] = []
+    for k, point in enumerate(points):
+        off = table.off(point)
+        if off is not None:
+            found.append(((k,), off))
+        elif k and point == points[k - 1]:
+            found.append(((k,), f"point {k} repeats the point before it"))
+    if closed and len(points) > 1 and points[-1] == points[0] and not found:
+        found.append(((len(points) - 1,), "the last point repeats the first: a polygon closes "
+                                          "by itself, so leave it out"))
+    return found
+
+
+def ring_problems(value: Any, table: TableSize, anticlockwise: bool = False
+                  ) -> list[tuple[Loc, str]]:
+    """What is wrong with a polygon on a table: points off it or repeated, an outline that
+    crosses itself or encloses nothing, a footprint that runs clockwise. Locations are
+    relative to the list of points; a list that does not read is left to the schema."""
+    points = read_points(value)
+    if points is None:
+        return []
+    found = _line_problems(points, table, closed=True)
+    if found or len(points) < 3:
+        return found
+    polygon = Polygon(points)
+    if polygon.convex_hull.area <= 0:
+        return [((), "the points enclose no area (they lie on one line)")]
+    if not polygon.is_valid or polygon.area <= 0:
+        return [((), "the outline crosses itself")]
+    if anticlockwise and not polygon.exterior.is_ccw:
+        return [((), "the points run clockwise: list a footprint anticlockwise, so the "
+                     "outside of each wall is on its right")]
+    return []
+
+
+def map_problems(raw_map: Any) -> list[tuple[Loc, str]]:
+    """What is wrong with a map table beyond each value's type: ids used twice, a table too
+    large, anything off the table, malformed polygons, obstacles too high. It reads plain
+    tables and skips what it cannot read, like the checks across parts below."""
+    if not isinstance(raw_map, dict):
+        return []
+    found = duplicate_ids(raw_map) + _table_problems(raw_map)
+    table = table_size(raw_map)
+    if table is None:
+        return found
+    for i, area in _tables(raw_map, "terrain"):
+        found += [(("terrain", i, "polygon", *loc), message)
+                  for loc, message in ring_problems(area.get("polygon"), table)]
+    for i, obstacle in _tables(raw_map, "obstacles"):
+        found += _obstacle_problems(obstacle, table, ("obstacles", i))
+    for i, building in _tables(raw_map, "buildings"):
+        for j, section in _tables(building, "sections"):
+            found += [(("buildings", i, "sections", j, "footprint", *loc), message)
+                      for loc, message in ring_problems(section.get("footprint"), table,
+                                                        anticlockwise=True)]
+    return found
+
+
+def _obstacle_problems(obstacle: dict[str, Any], table: TableSize,
+                       where: Loc) -> list[tuple[Loc, str]]:
+    points = read_points(obstacle.get("points"))
+    found = [((*where, "points", *loc), message) for loc, message in
+             _line_problems(points or [], table, closed=False)]
+    height = _number(obstacle.get("height"))
+    most = MAX_OBSTACLE_HEIGHT[table.unit]
+    if height is not None and height > most:
+        found.append(((*where, "height"), f"an obstacle {height:g} {table.unit} high is "
+                                          f"higher than the format allows ({most:g})"))
+    return found
+
+
+def zone_problems(raw: dict[str, Any]) -> list[tuple[Loc, str]]:
+    """Deployment zones and objective zones on the table, each a simple polygon."""
+    table = table_size(raw.get("map"))
+    if table is None:
+        return []
+    found: list[tuple[Loc, str]] = []
+    for i, side in _tables(raw, "sides"):
+        found += [(("sides", i, "deployment", *loc), message)
+                  for loc, message in ring_problems(side.get("deployment"), table)]
+    for i, condition in _tables(raw, "victory"):
+        found += [(("victory", i, "zone", *loc), message)
+                  for loc, message in ring_problems(condition.get("zone"), table)]
     return found

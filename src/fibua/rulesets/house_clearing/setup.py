@@ -18,6 +18,7 @@ from fibua.rulesets.house_clearing.tables import (
     SKILL_DICE,
     Stance,
 )
+from fibua.scenario.checks import floor_problem, off_table
 from fibua.scenario.schema import Scenario
 
 
@@ -82,15 +83,18 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, side in enumerate(scenario.sides):
-        forces: Forces = scenario.forces_of(side.name)
-        for j, player in enumerate(forces.players):
+        forces: Forces | None = scenario.known_forces(side.name)
+        for j, player in enumerate(forces.players if forces is not None else []):
             path = f"sides[{i}].forces.players[{j}]"
             problems += _unique(player.id, f"{path}.id", seen)
             for k, spec in enumerate(player.figures):
                 problems += _unique(spec.id, f"{path}.figures[{k}].id", seen)
-                problems += _check_place(scenario, sight, spec, f"{path}.figures[{k}]")
+                placed = _check_place(scenario, sight, spec, f"{path}.figures[{k}]")
+                problems += placed
+                if placed or spec.stance is not Stance.LEANING or scenario.unread_at(spec.at):
+                    continue
                 pos = Position(spec.at[0], spec.at[1], sight.section_at(spec.at), spec.floor)
-                if spec.stance is Stance.LEANING and not geometry.can_lean(pos):
+                if not geometry.can_lean(pos):
                     problems.append(Problem("", f"{path}.figures[{k}].stance",
                                             "a leaning figure must stand inside a building "
                                             "within 1in of a door or window of its room"))
@@ -106,18 +110,8 @@ def _unique(ident: str, path: str, seen: set[str]) -> list[Problem]:
 
 def _check_place(scenario: Scenario, sight: SightEngine, spec: FigureSpec,
                  path: str) -> list[Problem]:
-    table = scenario.battlefield.table
-    x, y = spec.at
-    if not (0 <= x <= table.width and 0 <= y <= table.height):
-        return [Problem("", f"{path}.at",
-                        f"({x:g}, {y:g}) is off the {table.width:g} x {table.height:g} table")]
-    section = sight.section_at(spec.at)
-    if section is None and spec.floor:
-        return [Problem("", f"{path}.floor",
-                        "only a figure inside a building can stand on an upper floor")]
-    if section is not None:
-        levels = scenario.battlefield.section(section).levels
-        if spec.floor >= levels:
-            return [Problem("", f"{path}.floor",
-                            f"section {section!r} has floors 0..{levels - 1}")]
-    return []
+    off = off_table(scenario, spec.at)
+    if off is not None:
+        return [Problem("", f"{path}.at", off)]
+    wrong = floor_problem(scenario, sight, spec.at, spec.floor)
+    return [Problem("", f"{path}.floor", wrong)] if wrong else []

@@ -11,6 +11,7 @@ from fibua.core.errors import Problem
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
+from fibua.scenario.checks import floor_problem, off_table
 from fibua.scenario.schema import Scenario
 
 
@@ -64,14 +65,13 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
         problems.append(Problem("", "sides", "Street-Fight is played by exactly two sides"))
         return problems
     sight = sight_engine(scenario)
-    table = scenario.battlefield.table
     seen: dict[str, str] = {}
     for i, side in enumerate(scenario.sides):
-        forces: Forces = scenario.forces_of(side.name)
-        for j, unit in enumerate(forces.units):
+        forces: Forces | None = scenario.known_forces(side.name)
+        for j, unit in enumerate(forces.units if forces is not None else []):
             for k, fig in enumerate(unit.figures):
                 path = f"sides[{i}].forces.units[{j}].figures[{k}]"
-                problems += _check_figure(sight, table.width, table.height, fig, path, seen)
+                problems += _check_figure(scenario, sight, fig, path, seen)
             if unit.id in seen:
                 problems.append(Problem("", f"sides[{i}].forces.units[{j}].id",
                                         f"id {unit.id!r} is used twice"))
@@ -80,24 +80,17 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
 
 
 def _check_figure(
-    sight: SightEngine, width: float, height: float, fig: Any, path: str, seen: dict[str, str]
+    scenario: Scenario, sight: SightEngine, fig: Any, path: str, seen: dict[str, str]
 ) -> list[Problem]:
     problems = []
     if fig.id in seen:
         problems.append(Problem("", f"{path}.id", f"id {fig.id!r} is used twice"))
     seen[fig.id] = fig.id
-    x, y = fig.at
-    if not (0 <= x <= width and 0 <= y <= height):
-        problems.append(Problem("", f"{path}.at", f"({x:g}, {y:g}) is off the {width:g} x "
-                                                  f"{height:g} table"))
+    off = off_table(scenario, fig.at)
+    if off is not None:
+        problems.append(Problem("", f"{path}.at", off))
         return problems
-    section = sight.section_at(fig.at)
-    if section is None and fig.floor:
-        problems.append(Problem("", f"{path}.floor", "only a figure inside a building can "
-                                                     "stand on an upper floor"))
-    if section is not None:
-        levels = sight.battlefield.section(section).levels
-        if fig.floor >= levels:
-            problems.append(Problem("", f"{path}.floor",
-                                    f"section {section!r} has floors 0..{levels - 1}"))
+    wrong = floor_problem(scenario, sight, fig.at, fig.floor)
+    if wrong is not None:
+        problems.append(Problem("", f"{path}.floor", wrong))
     return problems

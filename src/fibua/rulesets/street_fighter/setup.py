@@ -16,6 +16,7 @@ from fibua.rulesets.street_fighter.forces import (
 )
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
+from fibua.scenario.checks import off_table
 from fibua.scenario.schema import Scenario
 
 
@@ -104,25 +105,30 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
     sight = sight_engine(scenario)
     problems: list[Problem] = []
     owner: dict[str, str] = {}
+    every_side_read = True
     for i, side in enumerate(scenario.sides):
-        forces: Forces = scenario.forces_of(side.name)
-        for j, formation in enumerate(forces.formations):
+        forces: Forces | None = scenario.known_forces(side.name)
+        every_side_read = every_side_read and forces is not None
+        for j, formation in enumerate(forces.formations if forces is not None else []):
             where = f"sides[{i}].forces.formations[{j}]"
-            problems += _check_formation(sight, side.name, placements(formation), where,
-                                         owner)
+            problems += _check_formation(scenario, sight, side.name, placements(formation),
+                                         where, owner)
     options: Options = scenario.rule_options or Options()
     for k, goal in enumerate(options.destroy):
         if goal.side not in scenario.side_names:
             problems.append(Problem("", f"options.destroy[{k}].side",
                                     f"no side {goal.side!r}"))
         for m, uid in enumerate(goal.units):
+            if uid not in owner and not every_side_read:
+                continue  # it may be a unit of the side whose forces did not read
             if owner.get(uid, goal.side) == goal.side:
                 problems.append(Problem("", f"options.destroy[{k}].units[{m}]",
                                         f"{uid!r} is not a unit of the enemy of {goal.side}"))
     return problems
 
 
-def _check_formation(sight: SightEngine, side: str, made: list[Placement], where: str,
+def _check_formation(scenario: Scenario, sight: SightEngine, side: str,
+                     made: list[Placement], where: str,
                      owner: dict[str, str]) -> list[Problem]:
     problems: list[Problem] = []
     ids = {p.id: p for p in made}
@@ -132,19 +138,20 @@ def _check_formation(sight: SightEngine, side: str, made: list[Placement], where
             problems.append(Problem("", f"{path}.id", f"id {p.id!r} is used twice"))
         owner[p.id] = side
         for spot in ([p.at] if p.at else []) + list(p.candidates):
-            problems += _check_spot(sight, p, spot, path)
+            problems += _check_spot(scenario, sight, p, spot, path)
         if p.rides is not None:
             problems += _check_ride(ids, p, made, path)
     return problems
 
 
-def _check_spot(sight: SightEngine, p: Placement, spot: tuple[float, float],
-                path: str) -> list[Problem]:
-    table = sight.battlefield.table
+def _check_spot(scenario: Scenario, sight: SightEngine, p: Placement,
+                spot: tuple[float, float], path: str) -> list[Problem]:
+    off = off_table(scenario, spot)
+    if off is not None:
+        return [Problem("", path, off)]
+    if scenario.unread_at(spot):
+        return []
     x, y = spot
-    if not (0 <= x <= table.width and 0 <= y <= table.height):
-        return [Problem("", path, f"({x:g}, {y:g}) is off the {table.width:g} x "
-                                  f"{table.height:g} table")]
     if sight.section_at(spot) is not None and CATALOGUE[p.kind].body not in (Body.FOOT,
                                                                             Body.GUN):
         what = a_or_an(CATALOGUE[p.kind].title)
