@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game, LegalOrders, play_out
 from fibua.core.orders import Order
-from fibua.core.ruleset import find_ruleset
 from fibua.players.random_player import RandomPlayer
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.scenario.loader import bundled_scenarios, load_scenario, scenario_from_dict

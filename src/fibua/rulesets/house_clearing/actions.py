@@ -240,7 +240,10 @@ def _check_reaction(state: HouseClearingState, figure: Figure,
     if params.get("target") != reaction.mover:
         raise IllegalOrder("during the move phase a figure fires only at the mover",
                            code="not-the-mover")
-    if params.get("auto", False):
+    auto = params.get("auto", False)
+    if not isinstance(auto, bool):
+        raise IllegalOrder("auto must be true or false", code="bad-parameter")
+    if auto:
         raise IllegalOrder("fire at a mover is single shots", code="not-automatic")
     mover = state.figures[reaction.mover]
     loader = _loader(state, figure, params.get("loader"))

@@ -147,21 +147,31 @@ def in_cone(apex: Position, aim: Position, spot: Position) -> bool:
     return 0 < along <= reach + 1e-9 and across <= half_width + 1e-9
 
 
-def cone_victims(state: HouseClearingState, firer: Figure, target: Figure) -> list[Victim]:
+def cone_victims(state: HouseClearingState, firer: Figure, target: Figure,
+                 row: Row) -> list[Victim]:
     """The target first, then every other figure in the cone that the firer can see,
-    nearest first (friends too, under the friendly-fire option)."""
+    nearest first (friends too, under the friendly-fire option). The cone's edge at the
+    target's range can reach a little further than the target: a figure there beyond the
+    weapon's Sixteenth band is out of range and not fired at."""
     victims = [Victim(target, target.pos, state.fifths(firer.id, target.id))]
+    longest = reach(row)
     others = sorted(
         (f for f in state.figures.values()
          if f.in_action and f is not firer and f is not target
          and (f.side != firer.side or state.options.friendly_fire)
-         and in_cone(firer.pos, target.pos, f.pos)),
+         and in_cone(firer.pos, target.pos, f.pos)
+         and in_reach(firer.pos.distance(f.pos), longest)),
         key=lambda f: (firer.pos.distance(f.pos), f.id))
     for other in others:
         fifths = _fifths_of(state, firer, other)
         if fifths:
             victims.append(Victim(other, other.pos, fifths))
     return victims
+
+
+def in_reach(distance: float, longest: float) -> bool:
+    """Within the weapon's longest range (the bands' own rounding: see band_for)."""
+    return round(distance, 9) <= longest
 
 
 def _fifths_of(state: HouseClearingState, firer: Figure, other: Figure) -> int:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event
 from fibua.core.orders import Order
+from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
@@ -85,7 +86,13 @@ class HouseClearing(RuleSet[HouseClearingState]):
         """Check an order completely and return the function that carries it out."""
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        _check_shape(order)
         if order.kind == "end":
+            try:
+                only(order.params, frozenset())
+            except IllegalOrder as error:
+                error.order = order
+                raise
             return lambda: _end(state)
         checker = _CHECKERS.get(order.kind)
         if checker is None:
@@ -160,6 +167,18 @@ def _end(state: HouseClearingState) -> None:
         actions.end_reaction(state)
     else:
         turn.end_side_step(state)
+
+
+def _check_shape(order: Order) -> None:
+    """An order read from anywhere (a file, a socket) may be malformed: refuse it before
+    any rule looks at it."""
+    if not isinstance(order.kind, str):
+        raise IllegalOrder("an order's kind is a word such as move or fire", order, "unknown")
+    if order.unit is not None and not isinstance(order.unit, str):
+        raise IllegalOrder("an order names its figure by its id", order, "no-figure")
+    if not isinstance(order.params, dict) or not all(isinstance(k, str) for k in order.params):
+        raise IllegalOrder("an order's parameters are name=value pairs", order,
+                           "bad-parameter")
 
 
 def _own_figure(state: HouseClearingState, order: Order) -> Figure:

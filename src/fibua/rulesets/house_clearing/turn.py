@@ -137,7 +137,7 @@ def resolve_declared(state: HouseClearingState) -> None:
         firer, target = state.figures[d.firer], state.figures[d.target]
         loader = state.figures[d.loader] if d.loader else None
         row = firing_row(firer, d.auto, loader)
-        victims = cone_victims(state, firer, target) if d.auto else \
+        victims = cone_victims(state, firer, target, row) if d.auto else \
             [Victim(target, target.pos, state.fifths(firer.id, target.id))]
         outcomes += fire(state, firer, victims, row, d.auto)
     apply_losses(state, outcomes)
