@@ -478,6 +478,8 @@ def _reaction(view: SideView, f: Figure, threats: list[Threat],
     better than it will be once the mover stops, or at a mover closing on our rooms."""
     assert view.reaction is not None
     mover = view.reaction.mover
+    if mover is None:
+        return None
     row = fire_row(f.weapon, False, 1)
     best = 0.0
     for spot, stance in view.reaction.firers.get(f.id, ()):

@@ -79,7 +79,10 @@ class HouseClearing(RuleSet[HouseClearingState]):
             plan = actions.check_move(state, figure, order.params)
             return f"{figure.name} moves {plan.ground:.1f}in: {plan.share:.0%} of its move"
         if figure is not None and order.kind == "fire":
-            return _fire_preview(state, figure, actions.check_fire(state, figure, order.params))
+            shot = actions.check_fire(state, figure, order.params)
+            if state.reaction is not None:
+                return _reaction_preview(state, figure, shot)
+            return _fire_preview(state, figure, shot)
         return f"{order}: allowed"
 
     def check(self, state: HouseClearingState, order: Order) -> Action:
@@ -257,12 +260,30 @@ def _fire_variants(state: HouseClearingState, figure: Figure, target: str,
 def _fire_preview(state: HouseClearingState, figure: Figure, plan: actions.FirePlan) -> str:
     target = plan.target
     distance = figure.pos.distance(target.pos)
-    fifths = state.fifths(figure.id, target.id)
+    return _odds_line(figure, target, plan, distance, state.fifths(figure.id, target.id), "")
+
+
+def _reaction_preview(state: HouseClearingState, figure: Figure,
+                      plan: actions.FirePlan) -> str:
+    """Fire at a mover is measured where the shot would be taken: the place along the path
+    the firer saw it at (never where the mover stopped out of its sight)."""
+    reaction = state.reaction
+    assert reaction is not None
+    k = actions.best_spot(state, figure, plan.row)
+    spot = reaction.spots[k]
+    fifths = state.geometry.fifths(figure.pos, spot, reaction.stances[k])
+    return _odds_line(figure, plan.target, plan, figure.pos.distance(spot), fifths,
+                      f" where it saw it at ({spot.x:.1f}, {spot.y:.1f})")
+
+
+def _odds_line(figure: Figure, target: Figure, plan: actions.FirePlan, distance: float,
+               fifths: int, where: str) -> str:
     chance = hit_chance(figure.skill, plan.row, distance, plan.auto)
     band = band_for(plan.row, distance)
     odds = at_least_one_hit(chance, fifths)
-    return (f"{figure.name} at {target.name}: {distance:.1f}in, {band.name} band ({plan.row}), "
-            f"chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a confirmed hit")
+    return (f"{figure.name} at {target.name}{where}: {distance:.1f}in, {band.name} band "
+            f"({plan.row}), chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a "
+            "confirmed hit")
 
 
 RULES = HouseClearing()
