@@ -138,6 +138,15 @@ def end(game: Game, times: int = 1) -> list[Event]:
     return out
 
 
+def let_go(game: Game) -> list[Event]:
+    """The enemy of a mover is asked after every move; here it has nobody who may fire
+    and can only let the mover go."""
+    side = game.to_act()
+    assert side is not None and game.state.reaction is not None
+    assert game.legal_orders(side) == [Order(side, "end")]
+    return game.apply(Order(side, "end"))
+
+
 def of_kind(events: list[Event], kind: str) -> list[dict[str, Any]]:
     return [e.data for e in events if e.kind == kind]
 

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game, LegalOrders, play_out
 from fibua.core.orders import Order
-from fibua.core.ruleset import find_ruleset
 from fibua.players.random_player import RandomPlayer
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.scenario.loader import bundled_scenarios, load_scenario, scenario_from_dict
@@ -123,40 +122,6 @@ def test_legal_orders_are_all_allowed() -> None:
     assert Order("blue", "end") in legal and len(legal) > 10
     assert all(game.ruleset.allows(game.state, o) for o in legal)
     assert game.legal_orders("red") == []
-
-
-# -------------------------------------------------------------------------------- seats
-
-
-def test_each_player_has_a_seat() -> None:
-    rules = find_ruleset("house-clearing")
-    scenario = load_scenario("ramp-houses")
-    british = rules.seats(scenario, "british")
-    assert [s.units for s in british] == [frozenset({"lt-grayburn"}),
-                                          frozenset({"sgt-mcdonald"}),
-                                          frozenset({"cpl-ashworth"})]
-    assert all(s.side == "british" for s in british)
-    assert len(rules.seats(scenario, "germans")) == 2
-
-
-def test_a_computer_seat_orders_only_its_own_figures() -> None:
-    blue = [figure("b1", "rifle", (21, 10), initiative=1),
-            figure("b2", "rifle", (23, 10), initiative=1)]
-    scenario = make_scenario(blue, [figure("r1", "rifle", (2, 23))], split=2)
-    game = Game(scenario, 3)
-    rules = game.ruleset
-    seats = rules.seats(scenario, "blue")
-    assert [s.units for s in seats] == [frozenset({"blue-1"}), frozenset({"blue-2"})]
-    first = rules.computer("blue", 3, seats[0].units)
-    orders = []
-    while True:
-        chosen = first.choose(game.observe("blue"), LegalOrders(game, "blue"))
-        if chosen.kind == "end":
-            break
-        assert chosen.unit == "b1"
-        orders.append(chosen)
-        game.apply(chosen)
-    assert len(orders) <= 1
 
 
 # -------------------------------------------------------------------------------- views

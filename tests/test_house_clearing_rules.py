@@ -23,7 +23,7 @@ from fibua.rulesets.house_clearing.shooting import (
 )
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.rulesets.house_clearing.tables import Row, Stance
-from hc_helpers import act, all_dice_used, end, figure, new_game, of_kind, order, put
+from hc_helpers import act, all_dice_used, end, figure, let_go, new_game, of_kind, order, put
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -87,14 +87,17 @@ def test_moves_go_from_the_lowest_initiative_up() -> None:
     blue = [figure("b3", "rifle", (21, 10), initiative=3), figure("b1", "rifle", (17, 10),
                                                                  initiative=1)]
     game = new_game(blue, [figure("r2", "rifle", (2, 2), initiative=2)])
-    steps = of_kind(game.log, "step")
-    assert steps[-1] == {"phase": "move", "step": 1, "side": "blue"}
+    (step,) = [e for e in game.log if e.kind == "step"]
+    assert step.data == {"phase": "move", "step": 1, "side": "blue"}
+    assert step.to == ("blue",)  # red is not told blue has figures of initiative 1
     assert code_of(game, "move", "b3", to=[21, 11]) == "wrong-step"
     act(game, "move", "b1", to=[17, 11])  # blue's last step-1 figure: the step passes on
+    let_go(game)  # once red has let the mover go (red is asked after every move)
     assert (game.state.phase, game.state.step, game.to_act()) == (Phase.MOVE, 2, "red")
     end(game)
     assert (game.state.step, game.to_act()) == (3, "blue")
     act(game, "move", "b3", to=[21, 11])
+    let_go(game)
     assert game.state.phase is Phase.FIRE
 
 
@@ -177,6 +180,8 @@ def test_a_figure_moves_once_in_its_step() -> None:
                      figure("b2", "rifle", (23, 10), initiative=1)],
                     [figure("r1", "rifle", (2, 23))])
     act(game, "move", "b1", to=[21, 12])
+    assert code_of(game, "move", "b2", to=[21, 13]) == "not-your-turn"  # red answers first
+    let_go(game)
     assert code_of(game, "move", "b1", to=[21, 13]) == "already-moved"
     assert code_of(game, "move", "b2", to=[21, 12.2]) == "crowded"
 
@@ -471,7 +476,7 @@ def test_a_higher_initiative_figure_may_fire_at_a_mover() -> None:
     act(game, "fire", "r1", target="b1")
     (shot,) = of_kind(game.log, "shot")
     # where the shot is best along the path (all in the Half band: the first such place)
-    assert shot["reaction"] and shot["range"] == pytest.approx(8.846, abs=1e-3)
+    assert shot["reaction"] and shot["range"] == 8.85  # (17, 10): to a hundredth
     assert shot["chance"] == 50 and shot["fifths"] == 5
     b1 = game.state.figures["b1"]
     assert not b1.ducked and b1.pos.point == (17, 17)

@@ -478,11 +478,18 @@ class PlaySession:
     _shown: int = field(default=0, init=False)
     _letters: Letters = field(default_factory=Letters, init=False)
     _seat: Seat | None = field(default=None, init=False)
+    #: the seat the keyboard goes back to when the other side answered in between
+    _resume: tuple[int, tuple[Any, ...]] | None = field(default=None, init=False)
 
     def run(self) -> Outcome:
         while (acting := self.game.to_act()) is not None:
             if acting != self.side:
                 self._computer_order(acting)
+                continue
+            if self.game.legal_orders(self.side) == [Order(self.side, "end")]:
+                # nothing to decide (a side may be asked only so that its enemy learns
+                # nothing from whether it was): pass without asking
+                self.game.apply(Order(self.side, "end"))
                 continue
             stop = self._side_turn() if len(self.seats) > 1 else self._human_turn()
             if stop is not None:
@@ -499,16 +506,26 @@ class PlaySession:
     def _side_turn(self) -> Outcome | None:
         """Each seat gives its units' orders; the side's phase ends after the last."""
         mark = len(self.game.orders)
-        for seat in self.seats:
+        resume, self._resume = self._resume, None
+        first = resume[0] if resume is not None and resume[1] == self._moment() else 0
+        for index in range(first, len(self.seats)):
+            seat = self.seats[index]
             self._seat = seat
             stop = self._seat_turn(seat)
             self._seat = None
             if stop is not None:
                 return stop
-            if self.game.to_act() != self.side or self._phase_moved_on(mark):
+            if self.game.to_act() != self.side:
+                self._resume = (index, self._moment())  # the enemy answers, then back here
+                return None
+            if self._phase_moved_on(mark):
                 return None
         self.game.apply(Order(self.side, "end"))
         return None
+
+    def _moment(self) -> tuple[Any, ...]:
+        view = self.game.view(self.side)
+        return (view.get("turn"), view.get("phase"), view.get("step"))
 
     def _phase_moved_on(self, mark: int) -> bool:
         # an order can end the side's phase by itself (nothing left to do)

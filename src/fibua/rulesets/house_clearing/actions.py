@@ -20,7 +20,9 @@ from fibua.rulesets.house_clearing.firing import (
     loaders,
 )
 from fibua.rulesets.house_clearing.knowledge import (
+    EVENT_DIGITS,
     glimpses,
+    inches,
     note_step,
     record_glimpse,
     refresh_sight,
@@ -79,9 +81,10 @@ def carry_out_move(state: HouseClearingState, figure: Figure, plan: MovePlan) ->
     seen_at = glimpses(state, figure, spots, stances)
     figure.pos, figure.stance, figure.moved = plan.legs[-1], plan.stance, True
     state.emit("moved", {
-        "figure": figure.id, "from": [start.x, start.y], "to": [figure.pos.x, figure.pos.y],
+        "figure": figure.id, "from": inches(start.x, start.y),
+        "to": inches(figure.pos.x, figure.pos.y),
         "floor": figure.pos.floor, "section": figure.pos.section, "stance": str(figure.stance),
-        "share": round(plan.share, 4), "inches": round(plan.ground, 3),
+        "share": round(plan.share, 4), "inches": round(plan.ground, EVENT_DIGITS),
         "climbed": list(plan.climbs),
     }, (figure.side,))
     refresh_sight(state, [figure])
@@ -203,7 +206,8 @@ def _open_reaction(state: HouseClearingState, mover: Figure, start: Position,
                    start_stance: Stance, spots: list[Position], stances: list[Stance],
                    seen_at: dict[str, list[int]]) -> None:
     """Enemies of higher initiative that have not acted and saw the mover within reach of
-    a single shot may fire at it."""
+    a single shot may fire at it. The enemy is asked after every move, even when none
+    may: whether it is asked must tell the moving side nothing of figures it cannot see."""
     if not state.options.reaction_fire or not mover.in_action:
         return
     firers: dict[str, list[int]] = {}
@@ -216,12 +220,12 @@ def _open_reaction(state: HouseClearingState, mover: Figure, start: Position,
         near = [k for k in found if enemy.pos.distance(spots[k]) <= longest + 1e-9]
         if near:
             firers[fid] = near
-    if not firers:
-        return
     side = state.enemy_of(mover.side)
-    state.reaction = Reaction(mover.id, side, start, start_stance, spots, stances, firers)
-    state.emit("reaction", {"mover": mover.id, "name": mover.name, "firers": sorted(firers),
-                            "step": state.step}, (side,))
+    state.reaction = Reaction(mover.id, side, bool(seen_at), start, start_stance, spots,
+                              stances, firers)
+    if firers:
+        state.emit("reaction", {"mover": mover.id, "name": mover.name,
+                                "firers": sorted(firers), "step": state.step}, (side,))
 
 
 def _may_react(enemy: Figure, mover: Figure) -> bool:
@@ -240,7 +244,10 @@ def _check_reaction(state: HouseClearingState, figure: Figure,
     if params.get("target") != reaction.mover:
         raise IllegalOrder("during the move phase a figure fires only at the mover",
                            code="not-the-mover")
-    if params.get("auto", False):
+    auto = params.get("auto", False)
+    if not isinstance(auto, bool):
+        raise IllegalOrder("auto must be true or false", code="bad-parameter")
+    if auto:
         raise IllegalOrder("fire at a mover is single shots", code="not-automatic")
     mover = state.figures[reaction.mover]
     loader = _loader(state, figure, params.get("loader"))
@@ -305,7 +312,8 @@ def _after_reaction_hit(state: HouseClearingState, mover: Figure, outcome: Outco
         state.emit("stopped", {"figure": mover.id, "name": mover.name}, state.sides)
     if moved_to is not None:
         mover.pos, mover.stance = moved_to
-        state.emit("moved-back", {"figure": mover.id, "x": mover.pos.x, "y": mover.pos.y,
+        x, y = inches(mover.pos.x, mover.pos.y)
+        state.emit("moved-back", {"figure": mover.id, "x": x, "y": y,
                                   "section": mover.pos.section, "floor": mover.pos.floor,
                                   "stance": str(mover.stance)}, (mover.side,))
     apply_losses(state, [outcome])
@@ -318,6 +326,7 @@ def end_reaction(state: HouseClearingState) -> None:
     reaction = state.reaction
     assert reaction is not None
     state.reaction = None
-    state.emit("reaction-over", {"mover": reaction.mover}, (reaction.side,))
+    if reaction.firers:  # a window with nobody to fire passes without a word
+        state.emit("reaction-over", {"mover": reaction.mover}, (reaction.side,))
 
 

@@ -99,7 +99,7 @@ class Choice:
 class Sergeant:
     def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
         self.side = side
-        self.units = units  # the players' figures it commands; None for all
+        self.units = units  # the ids of the figures it commands (a seat's); None for all
         self._rng = random.Random(seed)
         self._key: tuple[object, ...] = ()
         self._done: set[str] = set()
@@ -122,7 +122,7 @@ class Sergeant:
 
     def _ready(self, view: SideView) -> list[Figure]:
         mine = [f for f in view.own
-                if f.in_action and (self.units is None or f.unit in self.units)]
+                if f.in_action and (self.units is None or f.id in self.units)]
         if view.reaction is not None:
             return [f for f in mine if f.id in view.reaction.firers]
         mine = [f for f in mine if f.step == view.step]
@@ -478,6 +478,8 @@ def _reaction(view: SideView, f: Figure, threats: list[Threat],
     better than it will be once the mover stops, or at a mover closing on our rooms."""
     assert view.reaction is not None
     mover = view.reaction.mover
+    if mover is None:
+        return None
     row = fire_row(f.weapon, False, 1)
     best = 0.0
     for spot, stance in view.reaction.firers.get(f.id, ()):

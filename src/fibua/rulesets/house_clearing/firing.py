@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import hypot
+from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.core.dice import Modifier, Roll, roll
 from fibua.rulesets.house_clearing.knowledge import (
+    EVENT_DIGITS,
     note_step,
     record_casualty,
     refresh_sight,
@@ -74,16 +76,31 @@ def _fire_at(state: HouseClearingState, firer: Figure, victim: Victim, row: Row,
     effects = [roll(state.rng, EFFECT_DIE, f"initiative lost by {target.name}")
                for _ in range(confirmed)]
     loss = sum(e.value for e in effects)
-    state.emit("shot", {
-        "firer": firer.id, "target": target.id, "range": round(distance, 3),
+    shot = {
+        "firer": firer.id, "target": target.id, "range": round(distance, EVENT_DIGITS),
         "band": band_for(row, distance).name, "row": str(row), "auto": auto,
         "reaction": reaction, "fifths": victim.fifths, "chance": chance,
         "automatic_hits": sure, "extra_chance": extra,
         "roll": rolled.to_dict() if rolled is not None else None,
         "cover": [c.to_dict() for c in covers], "effect": [e.to_dict() for e in effects],
         "hits": dice_hits, "confirmed": confirmed, "loss": loss,
-    }, _audience(state, firer, target))
+    }
+    state.emit("shot", shot, (firer.side,))
+    if target.side != firer.side:
+        state.emit("fired-on", _as_the_target_saw_it(shot, rolled), (target.side,))
     return Outcome(target.id, dice_hits, confirmed, loss)
+
+
+def _as_the_target_saw_it(shot: dict[str, Any], rolled: Roll | None) -> dict[str, Any]:
+    """A shot as the target's side sees it: where from and every die, but not the chance
+    nor the number the percentage die had to make (they give the firer's weapon skill
+    away), nor the range band (it tells whether a belt-fed gun had its loader)."""
+    seen = {k: v for k, v in shot.items()
+            if k not in ("chance", "automatic_hits", "extra_chance", "band", "row", "roll")}
+    seen["roll"] = None if rolled is None else {
+        "purpose": rolled.purpose, "dice": rolled.dice, "faces": list(rolled.faces),
+        "value": rolled.value, "success": rolled.success}
+    return seen
 
 
 def _percentage_roll(state: HouseClearingState, firer: Figure, target: Figure, chance: int,
@@ -100,12 +117,6 @@ def _percentage_roll(state: HouseClearingState, firer: Figure, target: Figure, c
                 at_most=True, basis=basis)
 
 
-def _audience(state: HouseClearingState, firer: Figure, target: Figure) -> tuple[str, ...]:
-    # enemies fired on see their firer (sight is mutual); a friend caught in the cone is
-    # news to its own side only
-    return state.sides if target.side != firer.side else (firer.side,)
-
-
 def firing_row(firer: Figure, auto: bool, loader: Figure | None) -> Row:
     return fire_row(firer.weapon, auto, 2 if loader is not None else 1)
 
@@ -119,15 +130,6 @@ def loaders(state: HouseClearingState, gunner: Figure) -> list[Figure]:
              if f is not gunner and not f.fired and f.pos.floor == gunner.pos.floor
              and f.pos.distance(gunner.pos) <= CREW_REACH + 1e-9]
     return sorted(found, key=lambda f: (f.pos.distance(gunner.pos), f.id))
-
-
-def longest_reach(state: HouseClearingState, figure: Figure) -> float:
-    """The furthest the figure could fire now, in any mode."""
-    crewed = bool(loaders(state, figure))
-    rows = [fire_row(figure.weapon, False, 2 if crewed else 1)]
-    if figure.arms.auto is not None:
-        rows.append(fire_row(figure.weapon, True, 2 if crewed else 1))
-    return float(max(reach(row) for row in rows))
 
 
 # ---------------------------------------------------------------- automatic fire's cone
@@ -147,21 +149,31 @@ def in_cone(apex: Position, aim: Position, spot: Position) -> bool:
     return 0 < along <= reach + 1e-9 and across <= half_width + 1e-9
 
 
-def cone_victims(state: HouseClearingState, firer: Figure, target: Figure) -> list[Victim]:
+def cone_victims(state: HouseClearingState, firer: Figure, target: Figure,
+                 row: Row) -> list[Victim]:
     """The target first, then every other figure in the cone that the firer can see,
-    nearest first (friends too, under the friendly-fire option)."""
+    nearest first (friends too, under the friendly-fire option). The cone's edge at the
+    target's range can reach a little further than the target: a figure there beyond the
+    weapon's Sixteenth band is out of range and not fired at."""
     victims = [Victim(target, target.pos, state.fifths(firer.id, target.id))]
+    longest = reach(row)
     others = sorted(
         (f for f in state.figures.values()
          if f.in_action and f is not firer and f is not target
          and (f.side != firer.side or state.options.friendly_fire)
-         and in_cone(firer.pos, target.pos, f.pos)),
+         and in_cone(firer.pos, target.pos, f.pos)
+         and in_reach(firer.pos.distance(f.pos), longest)),
         key=lambda f: (firer.pos.distance(f.pos), f.id))
     for other in others:
         fifths = _fifths_of(state, firer, other)
         if fifths:
             victims.append(Victim(other, other.pos, fifths))
     return victims
+
+
+def in_reach(distance: float, longest: float) -> bool:
+    """Within the weapon's longest range (the bands' own rounding: see band_for)."""
+    return round(distance, 9) <= longest
 
 
 def _fifths_of(state: HouseClearingState, firer: Figure, other: Figure) -> int:

@@ -9,6 +9,13 @@ from fibua.battlefield.model import Position
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
 from fibua.rulesets.house_clearing.tables import Stance
 
+EVENT_DIGITS = 2  # decimals of the inches events report
+
+
+def inches(*values: float) -> list[float]:
+    """Positions and distances as events report them: to a hundredth of an inch."""
+    return [round(v, EVENT_DIGITS) for v in values]
+
 
 def refresh_sight(state: HouseClearingState, changed: list[Figure]) -> None:
     """Recompute who sees whom for the figures that moved, changed stance or fell, then
@@ -61,8 +68,9 @@ def _update_side(state: HouseClearingState, side: str) -> None:
                 state.emit("enemy-seen", seen_data(enemy), (side,))
         elif known is not None and known.visible:
             known.visible = False
+            x, y = inches(known.x, known.y)
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
-                                      "last_x": known.x, "last_y": known.y}, (side,))
+                                      "last_x": x, "last_y": y}, (side,))
 
 
 def _changed(known: Sighting, enemy: Figure) -> bool:
@@ -81,8 +89,9 @@ def sighting(state: HouseClearingState, enemy: Figure, known: Sighting | None = 
 
 def seen_data(enemy: Figure) -> dict[str, object]:
     p = enemy.pos
+    x, y = inches(p.x, p.y)
     return {"figure": enemy.id, "name": enemy.name, "weapon": str(enemy.weapon),
-            "x": p.x, "y": p.y, "section": p.section, "floor": p.floor,
+            "x": x, "y": y, "section": p.section, "floor": p.floor,
             "stance": str(enemy.stance)}
 
 
@@ -113,8 +122,9 @@ def record_glimpse(state: HouseClearingState, mover: Figure, spot: Position,
         return
     memory[mover.id] = sighting(state, mover, known, spot, stance, visible=False)
     memory[mover.id].step_seen = mover.step
+    x, y = inches(spot.x, spot.y)
     state.emit("enemy-glimpsed", {"figure": mover.id, "name": mover.name,
-                                  "weapon": str(mover.weapon), "x": spot.x, "y": spot.y,
+                                  "weapon": str(mover.weapon), "x": x, "y": y,
                                   "section": spot.section, "floor": spot.floor}, (side,))
 
 
@@ -128,9 +138,10 @@ def reveal_firer(state: HouseClearingState, firer: Figure, target: Figure) -> No
     if known is not None and known.visible:
         return
     state.seen[side][firer.id] = sighting(state, firer, known, visible=False)
+    x, y = inches(firer.pos.x, firer.pos.y)
     state.emit("enemy-glimpsed", {"figure": firer.id, "name": firer.name,
-                                  "weapon": str(firer.weapon), "x": firer.pos.x,
-                                  "y": firer.pos.y, "section": firer.pos.section,
+                                  "weapon": str(firer.weapon), "x": x, "y": y,
+                                  "section": firer.pos.section,
                                   "floor": firer.pos.floor}, (side,))
 
 

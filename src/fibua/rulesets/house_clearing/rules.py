@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event
 from fibua.core.orders import Order
+from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
@@ -78,14 +79,23 @@ class HouseClearing(RuleSet[HouseClearingState]):
             plan = actions.check_move(state, figure, order.params)
             return f"{figure.name} moves {plan.ground:.1f}in: {plan.share:.0%} of its move"
         if figure is not None and order.kind == "fire":
-            return _fire_preview(state, figure, actions.check_fire(state, figure, order.params))
+            shot = actions.check_fire(state, figure, order.params)
+            if state.reaction is not None:
+                return _reaction_preview(state, figure, shot)
+            return _fire_preview(state, figure, shot)
         return f"{order}: allowed"
 
     def check(self, state: HouseClearingState, order: Order) -> Action:
         """Check an order completely and return the function that carries it out."""
         if order.side != state.acting_side:
             raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
+        _check_shape(order)
         if order.kind == "end":
+            try:
+                only(order.params, frozenset())
+            except IllegalOrder as error:
+                error.order = order
+                raise
             return lambda: _end(state)
         checker = _CHECKERS.get(order.kind)
         if checker is None:
@@ -160,6 +170,18 @@ def _end(state: HouseClearingState) -> None:
         actions.end_reaction(state)
     else:
         turn.end_side_step(state)
+
+
+def _check_shape(order: Order) -> None:
+    """An order read from anywhere (a file, a socket) may be malformed: refuse it before
+    any rule looks at it."""
+    if not isinstance(order.kind, str):
+        raise IllegalOrder("an order's kind is a word such as move or fire", order, "unknown")
+    if order.unit is not None and not isinstance(order.unit, str):
+        raise IllegalOrder("an order names its figure by its id", order, "no-figure")
+    if not isinstance(order.params, dict) or not all(isinstance(k, str) for k in order.params):
+        raise IllegalOrder("an order's parameters are name=value pairs", order,
+                           "bad-parameter")
 
 
 def _own_figure(state: HouseClearingState, order: Order) -> Figure:
@@ -238,12 +260,30 @@ def _fire_variants(state: HouseClearingState, figure: Figure, target: str,
 def _fire_preview(state: HouseClearingState, figure: Figure, plan: actions.FirePlan) -> str:
     target = plan.target
     distance = figure.pos.distance(target.pos)
-    fifths = state.fifths(figure.id, target.id)
+    return _odds_line(figure, target, plan, distance, state.fifths(figure.id, target.id), "")
+
+
+def _reaction_preview(state: HouseClearingState, figure: Figure,
+                      plan: actions.FirePlan) -> str:
+    """Fire at a mover is measured where the shot would be taken: the place along the path
+    the firer saw it at (never where the mover stopped out of its sight)."""
+    reaction = state.reaction
+    assert reaction is not None
+    k = actions.best_spot(state, figure, plan.row)
+    spot = reaction.spots[k]
+    fifths = state.geometry.fifths(figure.pos, spot, reaction.stances[k])
+    return _odds_line(figure, plan.target, plan, figure.pos.distance(spot), fifths,
+                      f" where it saw it at ({spot.x:.1f}, {spot.y:.1f})")
+
+
+def _odds_line(figure: Figure, target: Figure, plan: actions.FirePlan, distance: float,
+               fifths: int, where: str) -> str:
     chance = hit_chance(figure.skill, plan.row, distance, plan.auto)
     band = band_for(plan.row, distance)
     odds = at_least_one_hit(chance, fifths)
-    return (f"{figure.name} at {target.name}: {distance:.1f}in, {band.name} band ({plan.row}), "
-            f"chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a confirmed hit")
+    return (f"{figure.name} at {target.name}{where}: {distance:.1f}in, {band.name} band "
+            f"({plan.row}), chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a "
+            "confirmed hit")
 
 
 RULES = HouseClearing()

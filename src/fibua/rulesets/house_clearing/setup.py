@@ -70,8 +70,9 @@ def _figure(state: HouseClearingState, side: str, player: str, spec: FigureSpec)
 
 
 def seats(scenario: Scenario, side: str) -> list[Seat]:
+    """A seat for each player, holding the ids of its figures: the ids orders name."""
     forces: Forces = scenario.forces_of(side)
-    return [Seat(p.name, side, frozenset({p.id})) for p in forces.players]
+    return [Seat(p.name, side, frozenset(f.id for f in p.figures)) for p in forces.players]
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:

@@ -99,11 +99,14 @@ class Sighting:
 
 @dataclass(slots=True)
 class Reaction:
-    """A move the enemy may fire at: where the mover could be fired on (`spots`, along its
-    path; the last is where it stopped) and which enemy figures see it at which spots."""
+    """The enemy's answer to a move, asked after every move whether or not it can fire (so
+    the moving side learns nothing from being asked): where the mover could be fired on
+    (`spots`, along its path; the last is where it stopped) and which enemy figures see
+    it at which spots (none: the enemy can only let it go)."""
 
     mover: str
     side: str  # the side that may fire
+    shown: bool  # the side that may fire saw the mover somewhere along its path
     start: Position
     start_stance: Stance
     spots: list[Position]
@@ -112,7 +115,7 @@ class Reaction:
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "mover": self.mover, "side": self.side,
+            "mover": self.mover, "side": self.side, "shown": self.shown,
             "start": [self.start.x, self.start.y, self.start.section, self.start.floor],
             "start_stance": str(self.start_stance),
             "spots": [[p.x, p.y, p.section, p.floor] for p in self.spots],

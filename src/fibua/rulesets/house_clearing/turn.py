@@ -17,8 +17,8 @@ from fibua.rulesets.house_clearing.firing import (
     cone_victims,
     fire,
     firing_row,
-    longest_reach,
 )
+from fibua.rulesets.house_clearing.shooting import fire_row, reach
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
 from fibua.scenario.schema import VictorySpec
 
@@ -75,13 +75,14 @@ def next_step(state: HouseClearingState) -> None:
 
 
 def _open_step(state: HouseClearingState, start: int) -> bool:
-    """Hand the step to the first side, from `start`, that has a figure able to act."""
+    """Hand the step to the first side, from `start`, that has a figure able to act. Only
+    that side is told: which steps a side acts in gives away its figures' initiative."""
     for index in range(start, len(state.order)):
         side = state.order[index]
         if any(can_act(state, f) for f in state.side_figures(side)):
             state.acting = index
             state.emit("step", {"phase": str(state.phase), "step": state.step, "side": side},
-                       state.sides)
+                       (side,))
             return True
     return False
 
@@ -97,11 +98,22 @@ def can_act(state: HouseClearingState, figure: Figure) -> bool:
 
 
 def has_target(state: HouseClearingState, figure: Figure) -> bool:
-    longest = longest_reach(state, figure)
+    """An enemy it sees within the furthest its weapon could fire, a loader or not: the
+    enemy sees the figure too, and whether the side is asked must not hang on where a
+    friend it cannot see (a loader) stands."""
+    longest = longest_reach(figure)
     return any(
         state.sees(figure.id, e.id) and figure.pos.distance(e.pos) <= longest + 1e-9
         for e in state.side_figures(state.enemy_of(figure.side))
     )
+
+
+def longest_reach(figure: Figure) -> float:
+    """The furthest the figure's weapon fires in any mode, with its full crew."""
+    rows = [fire_row(figure.weapon, False)]
+    if figure.arms.auto is not None:
+        rows.append(fire_row(figure.weapon, True))
+    return float(max(reach(row) for row in rows))
 
 
 def end_side_step(state: HouseClearingState) -> None:
@@ -137,7 +149,7 @@ def resolve_declared(state: HouseClearingState) -> None:
         firer, target = state.figures[d.firer], state.figures[d.target]
         loader = state.figures[d.loader] if d.loader else None
         row = firing_row(firer, d.auto, loader)
-        victims = cone_victims(state, firer, target) if d.auto else \
+        victims = cone_victims(state, firer, target, row) if d.auto else \
             [Victim(target, target.pos, state.fifths(firer.id, target.id))]
         outcomes += fire(state, firer, victims, row, d.auto)
     apply_losses(state, outcomes)

@@ -17,10 +17,11 @@ from fibua.scenario.objectives import objective_region
 
 @dataclass(frozen=True)
 class ReactionView:
-    """A move the side may fire at: the mover, and for each figure that may fire, the
-    places along the path where it saw the mover (with the mover's stance there)."""
+    """A move the side may answer: the mover (None when no figure of the side saw it),
+    and for each figure that may fire, the places along the path where it saw the mover
+    (with the mover's stance there). With no firers the side can only let it go."""
 
-    mover: str
+    mover: str | None
     firers: dict[str, tuple[tuple[Position, Stance], ...]]
 
 
@@ -86,7 +87,7 @@ def _reaction_view(state: HouseClearingState, side: str) -> ReactionView | None:
     r = state.reaction
     if r is None or r.side != side:
         return None
-    return ReactionView(r.mover, {
+    return ReactionView(r.mover if r.shown else None, {
         fid: tuple((r.spots[k], r.stances[k]) for k in found)
         for fid, found in sorted(r.firers.items())
     })
