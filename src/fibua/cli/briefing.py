@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from fibua.battlefield.model import Point
+from fibua.battlefield.svg import ObjectiveMark
 from fibua.scenario.schema import Scenario
 
 #: what each kind of victory condition asks, in a few words, when a file gives no description
@@ -69,6 +70,19 @@ def objective_sections(scenario: Scenario) -> dict[str, list[Objective]]:
 
 def objective_zones(scenario: Scenario) -> list[Objective]:
     return [o for o in objectives(scenario) if o.zone]
+
+
+def objective_marks(scenario: Scenario) -> list[ObjectiveMark]:
+    """The objectives with a place, for the SVG map: one mark for each set of sections or
+    zone, labelled with every side's aim there (`british hold (2); germans hold (2)`)."""
+    places: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[str]] = {}
+    for objective in objectives(scenario):
+        if objective.sections or objective.zone:
+            key = (objective.sections, objective.zone)
+            places.setdefault(key, []).append(
+                f"{objective.side} {objective.kind} ({objective.points})")
+    return [ObjectiveMark("; ".join(aims), sections, zone)
+            for (sections, zone), aims in places.items()]
 
 
 def extra_goals(scenario: Scenario, view: Mapping[str, object]) -> list[str]:
@@ -143,7 +157,7 @@ def status_line(scenario: Scenario, side: str, view: Mapping[str, object],
     else:
         acting = view.get("to_act")
         if acting == side:
-            parts.append(f"{side} to act: you" + (f", {seat}" if seat else ""))
+            parts.append(f"{seat}'s orders" if seat else "your orders")
         elif acting:
             parts.append(f"{acting} to act")
     held = _held(scenario, side, view)

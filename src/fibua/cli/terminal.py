@@ -109,7 +109,8 @@ def describe_event(event: Event) -> list[str]:
     plain = {
         key: value
         for key, value in event.data.items()
-        if not is_roll(value) and not (isinstance(value, list) and any(map(is_roll, value)))
+        if value is not None and not is_roll(value)
+        and not (isinstance(value, list) and any(map(is_roll, value)))
     }
     text = plain.pop("text", None)
     detail = " ".join(f"{key}={_short(value)}" for key, value in plain.items())
@@ -155,6 +156,23 @@ def _status(info: Mapping[str, Any]) -> Text:
     return Text(status)
 
 
+#: widths that keep a compact table on one line a figure within 80 columns
+COMPACT_WIDTHS: dict[str, tuple[int, int | None]] = {
+    "": (1, 1), "id": (6, 14), "name": (6, 18), "where": (9, 18), "status": (8, 30),
+    "seen": (3, 20),
+}
+
+
+def _columns(table: Table, names: Sequence[str], compact: bool) -> None:
+    for name in names:
+        if compact:
+            least, most = COMPACT_WIDTHS[name]
+            table.add_column(name, no_wrap=True, overflow="ellipsis", min_width=least,
+                             max_width=most)
+        else:
+            table.add_column(name)
+
+
 def own_table(figures: Sequence[Figure], compact: bool = False) -> Table:
     """Your figures: all they report (`compact`: one line each, the rule set's extras
     left out)."""
@@ -162,8 +180,7 @@ def own_table(figures: Sequence[Figure], compact: bool = False) -> Table:
                   box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD)
     columns = ("", "id", "name", "where", "status") if compact else \
         ("", "id", "name", "unit", "where", "status", "more")
-    for column in columns:
-        table.add_column(column, no_wrap=compact, overflow="ellipsis")
+    _columns(table, columns, compact)
     for figure in figures:
         info = figure.info
         letter = Text(figure.letter, style=figure_style(figure))
@@ -188,8 +205,7 @@ def enemy_table(figures: Sequence[Figure], compact: bool = False) -> Table:
                   box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD)
     columns = ("", "id", "name", "where", "seen") if compact else \
         ("", "id", "name", "where", "seen", "more")
-    for column in columns:
-        table.add_column(column, no_wrap=compact, overflow="ellipsis")
+    _columns(table, columns, compact)
     for figure in figures:
         info = figure.info
         seen = "now" if figure.now else f"turn {info.get('seen_turn', '?')}"
