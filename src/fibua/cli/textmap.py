@@ -409,26 +409,53 @@ def render_map(
     return out
 
 
+def _item(*pieces: tuple[str, str]) -> Text:
+    text = Text()
+    for words, style in pieces:
+        text.append(words, style=style)
+    return text
+
+
+def _wrap(items: Sequence[Text], width: int = 78) -> Text:
+    """Items two spaces apart, a new line before one that would pass `width` (the plain
+    text stays within the width wherever it is printed)."""
+    out = Text()
+    used = 0
+    for item in items:
+        if used and used + 2 + len(item) > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append("  ")
+            used += 2
+        out.append_text(item)
+        used += len(item)
+    out.append("\n")
+    return out
+
+
 def _legend(cells: list[list[str]], grid: Grid, unit: str, labels: Sequence[Label],
             notes: MapNotes) -> Text:
     used = {char for row in cells for char in row}
-    parts = [f"{char} {name}" for char, name in SYMBOL_NAMES.items() if char in used]
-    text = Text("  ".join(parts) + ("\n" if parts else ""))
-    keyed = [f"{label.text} {label.name}" for label in labels if label.keyed]
+    items = [_item((f"{char} {name}", "")) for char, name in SYMBOL_NAMES.items()
+             if char in used]
+    text = _wrap(items) if items else Text()
+    keyed = [_item((label.text, OBJECTIVE_STYLE if label.objective else ""),
+                   (f" {label.name}", "")) for label in labels if label.keyed]
     if keyed:
-        text.append("  ".join(keyed) + "\n")
+        text.append_text(_wrap(keyed))
+    items = []
     if any(label.objective for label in labels):
-        text.append(f"{OBJECTIVE_MARK} objective", style=OBJECTIVE_STYLE)
-        text.append(" (building)  ")
-    for _, description in notes.zones:
-        text.append("shaded", style=ZONE_STYLE)
-        text.append(f" objective zone: {description}  ")
-    text.append("A-Z", style="bold green")
-    text.append(" yours  ")
-    text.append("a-z", style="bold red")
-    text.append(" enemies (")
-    text.append("dim", style="red dim")
-    text.append(" = last seen)\n")
+        items.append(_item((f"{OBJECTIVE_MARK} objective", OBJECTIVE_STYLE),
+                           (" (building)", "")))
+    items += [_item(("shaded", ZONE_STYLE), (f" objective zone: {description}", ""))
+              for _, description in notes.zones]
+    items += [
+        _item(("A-Z", "bold green"), (" yours", "")),
+        _item(("a-z", "bold red"), (" enemies (", ""), ("dim", "red dim"),
+              (" = last seen)", "")),
+    ]
+    text.append_text(_wrap(items))
     text.append(
         f"north is up; x (east) and y (north) in {unit}; a column is "
         f"{grid.width / grid.cols:.2g}, a row {grid.height / grid.rows:.2g}"

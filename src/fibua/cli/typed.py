@@ -124,12 +124,83 @@ def parse_value(text: str) -> Any:
     return text
 
 
+def _quoted(text: str, at: int, quote: str) -> tuple[str, int]:
+    """The text of a quoted string starting at `at` (the quote), as a shell reads it, and
+    where it ends: single quotes keep everything, double quotes let a backslash escape a
+    double quote or a backslash."""
+    out: list[str] = []
+    i = at + 1
+    while i < len(text):
+        char = text[i]
+        if char == quote:
+            return "".join(out), i + 1
+        if quote == '"' and char == "\\" and i + 1 < len(text) and text[i + 1] in '"\\':
+            i += 1
+            char = text[i]
+        out.append(char)
+        i += 1
+    raise OrderSyntaxError("cannot read the order: a quote is not closed")
+
+
+def _json_string(text: str, at: int) -> int:
+    """Where the JSON string starting at `at` ends (inside brackets, kept as it is)."""
+    i = at + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    raise OrderSyntaxError("cannot read the order: a quote is not closed")
+
+
+def split_words(text: str) -> list[str]:
+    """Words as a shell splits them, except that spaces inside brackets do not split
+    (`targets=[koch, wolf]` is one word) and quotes inside brackets stay for JSON."""
+    words: list[str] = []
+    word: list[str] = []
+    started = False
+    depth = 0
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if depth == 0 and char.isspace():
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+            i += 1
+            continue
+        started = True
+        if depth == 0 and char in "'\"":
+            piece, i = _quoted(text, i, char)
+            word.append(piece)
+            continue
+        if depth > 0 and char == '"':
+            end = _json_string(text, i)
+            word.append(text[i:end])
+            i = end
+            continue
+        if depth == 0 and char == "\\" and i + 1 < len(text):
+            word.append(text[i + 1])
+            i += 2
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]" and depth > 0:
+            depth -= 1
+        word.append(char)
+        i += 1
+    if depth > 0:
+        raise OrderSyntaxError("cannot read the order: a [ is not closed by ]")
+    if started:
+        words.append("".join(word))
+    return words
+
+
 def parse_order(text: str, side: str) -> Order:
     """`KIND [UNIT] key=value ...` as an order of `side` (the kind in any case)."""
-    try:
-        words = shlex.split(text)
-    except ValueError as error:
-        raise OrderSyntaxError(f"cannot read the order: {error}") from None
+    words = split_words(text)
     if not words:
         raise OrderSyntaxError("empty order")
     kind, rest = words[0].lower(), words[1:]
