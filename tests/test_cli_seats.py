@@ -85,3 +85,22 @@ def test_many_orders_are_summarised_not_cut() -> None:
     assert "orders possible; by unit:" in listing
     assert {"dunn:", "ashworth:", "kelly:"} <= set(listing.split())
     assert "hollis" not in listing
+
+
+def test_the_keyboard_comes_back_to_the_seat_the_enemy_interrupted() -> None:
+    scenario = load_scenario("ramp-houses")
+    game = Game(scenario, 5)
+    seats = [Seat(p.name, "british", frozenset(f.id for f in p.figures))
+             for p in scenario.forces_of("british").players]
+    feed: Iterator[str] = iter(["done", "done", "move ryder to=32.5,5.5", "done"])
+    out = Console(record=True, width=100)
+    play = PlaySession(game, "british", computer_players(scenario, 5, ("british",)), out,
+                       read_line=lambda: next(feed, None), echo=True, seats=seats)
+    play.run()
+    text = out.export_text()
+    after = text.split("Corporal's group> move ryder to=32.5,5.5\n", 1)[1]
+    assert "germans to act" in after.split("group> ")[0]  # the enemy may fire at the mover
+    assert after.split("group> ")[0].rstrip().endswith("Corporal's")  # its prompt again
+    assert "step 2" in after.split("Corporal's group> done")[1]
+    # the second seat of a step is not shown the same map again
+    assert text.count("┌") == 2  # step 1 and step 2 only

@@ -276,6 +276,12 @@ class PlaySession:
     _seat: Seat | None = field(default=None, init=False)
     _prompt: Callable[[str], str | None] | None = field(default=None, init=False)
     _briefed: bool = field(default=False, init=False)
+    #: the seats' round in progress: (turn, phase, step), the seat at the keyboard, and
+    #: where in the game's orders the round began
+    _round: tuple[tuple[Any, ...], int, int] | None = field(default=None, init=False)
+    #: the (turn, phase, step) whose map was last drawn: the next seat of the same step
+    #: gets its figures and the news without the map again
+    _mapped: tuple[Any, ...] | None = field(default=None, init=False)
 
     def run(self) -> Outcome:
         self.show_briefing()
@@ -296,22 +302,38 @@ class PlaySession:
         self.game.apply(order)
 
     def _side_turn(self) -> Outcome | None:
-        """Each seat gives its units' orders; the side's phase ends after the last."""
-        mark = len(self.game.orders)
-        for seat in self.seats:
+        """Each seat gives its units' orders; the side's phase ends after the last. When the
+        enemy acts in between (a reaction to a move), the keyboard comes back to the seat
+        that had it, not to the first."""
+        key = self._phase_key()
+        if self._round is not None and self._round[0] == key \
+                and not self._side_ended_since(self._round[2]):
+            first = self._round[1]
+        else:
+            first = 0
+            self._round = (key, 0, len(self.game.orders))
+        mark = self._round[2]
+        for index in range(first, len(self.seats)):
+            seat = self.seats[index]
+            self._round = (key, index, mark)
             self._seat = seat
             stop = self._seat_turn(seat)
             self._seat = None
             if stop is not None:
                 return stop
-            if self.game.to_act() != self.side or self._phase_moved_on(mark):
+            if self.game.to_act() != self.side or self._side_ended_since(mark):
                 return None
+        self._round = None
         self.game.apply(Order(self.side, "end"))
         return None
 
-    def _phase_moved_on(self, mark: int) -> bool:
+    def _phase_key(self) -> tuple[Any, ...]:
+        view = self.game.view(self.side)
+        return view.get("turn"), view.get("phase"), view.get("step")
+
+    def _side_ended_since(self, mark: int) -> bool:
         # an order can end the side's phase by itself (nothing left to do)
-        return any(o.kind == "end" for o in self.game.orders[mark:])
+        return any(o.side == self.side and o.kind == "end" for o in self.game.orders[mark:])
 
     def _seat_turn(self, seat: Seat) -> Outcome | None:
         player = self.seat_players.get(seat.name)
@@ -520,8 +542,13 @@ class PlaySession:
         enemies = [f for f in view.get("enemies", []) if isinstance(f, Mapping)]
         figures = letter_figures(own, enemies, self._letters)
         self.console.print(Rule(Text(self.status())))
-        self.console.print(render_map(self.game.scenario.battlefield, figures,
-                                      notes=self._notes()))
+        key = self._phase_key()
+        if full or key != self._mapped:
+            self.console.print(render_map(self.game.scenario.battlefield, figures,
+                                          notes=self._notes()))
+            self._mapped = key
+        else:
+            self.console.print("(the map is as above; type map to draw it again)")
         mine = [f for f in figures if f.own]
         if not full and self._seat is not None and self._seat.units is not None:
             units = self._seat.units
