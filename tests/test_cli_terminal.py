@@ -293,3 +293,10 @@ def test_completion_of_kinds_units_and_parameters() -> None:
     assert complete("move dunn to=1,2 f") == ["floor="]
     assert complete("? move d") == ["dunn"]
     assert complete("orders ") == ["dunn", "kelly"]
+
+
+def test_a_long_status_line_is_said_more_briefly() -> None:
+    scenario = load_scenario("factory-district")
+    view = Game(scenario, 1).view("soviets")
+    line = status_line(scenario, "soviets", view, "Senior Lieutenant Orlov")
+    assert line == "turn 1 of 15 | orders | Senior Lieutenant Orlov | none held"

@@ -138,16 +138,30 @@ def _held(scenario: Scenario, side: str, view: Mapping[str, object]) -> str:
     return f"you hold {', '.join(mine)}" if mine else "you hold no objective"
 
 
+#: the widest status line: it stays on one line of an 80-column terminal
+STATUS_WIDTH = 78
+
+
 def status_line(scenario: Scenario, side: str, view: Mapping[str, object],
                 seat: str | None = None) -> str:
-    """`turn 3 of 10 | move phase | british to act (you: Lt Price) | you hold mairie`."""
+    """`turn 3 of 10 | move phase | Lt Price's orders | you hold mairie`, in shorter words
+    when that would not fit on a line."""
+    line = " | ".join(_status_parts(scenario, side, view, seat, short=False))
+    if len(line) <= STATUS_WIDTH:
+        return line
+    return " | ".join(_status_parts(scenario, side, view, seat, short=True))
+
+
+def _status_parts(scenario: Scenario, side: str, view: Mapping[str, object],
+                  seat: str | None, short: bool) -> list[str]:
     parts = []
     turn, turns = view.get("turn"), view.get("turns", scenario.scenario.turns)
     parts.append(f"turn {turn} of {turns}")
     phase = view.get("phase")
     if phase:
         step = view.get("step")
-        parts.append(f"{phase} phase" + (f", step {step}" if step is not None else ""))
+        parts.append(f"{phase}{'' if short else ' phase'}"
+                     + (f", step {step}" if step is not None else ""))
     result = view.get("result")
     if isinstance(result, Mapping):
         parts.append(game_over_headline(result.get("winner")))
@@ -157,13 +171,14 @@ def status_line(scenario: Scenario, side: str, view: Mapping[str, object],
     else:
         acting = view.get("to_act")
         if acting == side:
-            parts.append(f"{seat}'s orders" if seat else "your orders")
+            parts.append(seat if seat and short else f"{seat}'s orders" if seat
+                         else "your orders")
         elif acting:
             parts.append(f"{acting} to act")
     held = _held(scenario, side, view)
     if held:
-        parts.append(held)
-    return " | ".join(parts)
+        parts.append(held.replace("you hold no objective", "none held") if short else held)
+    return parts
 
 
 def game_over_headline(winner: object) -> str:
