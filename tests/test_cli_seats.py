@@ -55,3 +55,52 @@ def test_two_people_pass_the_keyboard() -> None:
     assert "bren> " in text and "rifles> " in text
     british = [o.unit for o in play.game.orders if o.side == "british" and o.unit]
     assert british[:2] == ["dunn", "hollis"]
+
+
+def test_a_seat_previews_and_lists_only_its_own_units() -> None:
+    play, out = session(["? move hollis to=16,4", "? move dunn to=4,4", "orders",
+                         "orders dunn", "orders hollis"], {"bren"})
+    play.max_orders_listed = 1000  # one line per order
+    play.run()
+    text = out.export_text()
+    refused = text.split("bren> ? move hollis to=16,4\n", 1)[1].split("bren>")[0]
+    assert "not allowed: hollis is not under bren's command" in refused
+    allowed = text.split("bren> ? move dunn to=4,4\n", 1)[1].split("bren>")[0]
+    assert "not allowed" not in allowed and "moves" in allowed
+    listing = text.split("bren> orders\n", 1)[1].split("bren>")[0]
+    units = {line.split()[1] for line in listing.strip().splitlines()
+             if len(line.split()) > 1 and not line.startswith("  end")}
+    assert units and units <= BREN
+    one = text.split("bren> orders dunn\n", 1)[1].split("bren>")[0]
+    assert one.strip() and all(line.split()[1] == "dunn" for line in one.strip().splitlines())
+    other = text.split("bren> orders hollis\n", 1)[1].split("bren>")[0]
+    assert "no unit or order 'hollis' of yours" in other
+
+
+def test_many_orders_are_summarised_not_cut() -> None:
+    play, out = session(["orders"], {"bren", "rifles"})
+    play.max_orders_listed = 5
+    play.run()
+    listing = out.export_text().split("bren> orders\n", 1)[1].split("bren>")[0]
+    assert "orders possible; by unit:" in listing
+    assert {"dunn:", "ashworth:", "kelly:"} <= set(listing.split())
+    assert "hollis" not in listing
+
+
+def test_the_keyboard_comes_back_to_the_seat_the_enemy_interrupted() -> None:
+    scenario = load_scenario("ramp-houses")
+    game = Game(scenario, 5)
+    seats = [Seat(p.name, "british", frozenset(f.id for f in p.figures))
+             for p in scenario.forces_of("british").players]
+    feed: Iterator[str] = iter(["done", "done", "move ryder to=32.5,5.5", "done"])
+    out = Console(record=True, width=100)
+    play = PlaySession(game, "british", computer_players(scenario, 5, ("british",)), out,
+                       read_line=lambda: next(feed, None), echo=True, seats=seats)
+    play.run()
+    text = out.export_text()
+    after = text.split("Corporal's group> move ryder to=32.5,5.5\n", 1)[1]
+    assert "germans to act" in after.split("group> ")[0]  # the enemy may fire at the mover
+    assert after.split("group> ")[0].rstrip().endswith("Corporal's")  # its prompt again
+    assert "step 2" in after.split("Corporal's group> done")[1]
+    # the second seat of a step is not shown the same map again
+    assert text.count("┌") == 2  # step 1 and step 2 only

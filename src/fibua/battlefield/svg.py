@@ -56,6 +56,19 @@ OBSTACLE_STYLE = {
 }
 
 
+OBJECTIVE_STROKE = "#e0a800"
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveMark:
+    """An objective drawn on the map: sections outlined, or an area shaded, with a label
+    (a side and what it must do)."""
+
+    label: str
+    sections: tuple[str, ...] = ()
+    zone: tuple[Point, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Marker:
     """A figure or unit drawn as a dot with a label; `side` groups markers by player."""
@@ -144,6 +157,62 @@ def _openings(section: Section, unit: float) -> list[str]:
     return shapes
 
 
+def _centre(points: Sequence[Point]) -> Point:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+def _text(x: float, y: float, text: str, size: float, unit: float, css: str,
+          fill: str = "#111") -> str:
+    """Text centred at (x, y) in screen coordinates, with a light halo so it reads on any
+    ground."""
+    return (
+        f'<text class={quoteattr(css)} x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
+        f'font-family="sans-serif" text-anchor="middle" fill="{fill}" stroke="#fff" '
+        f'stroke-width="{_num(unit * 0.8)}" paint-order="stroke">{escape(text)}</text>'
+    )
+
+
+def _building_names(battlefield: Battlefield, unit: float, flip: float) -> list[str]:
+    """Each building's name over the middle of its footprints."""
+    out = []
+    for building in battlefield.buildings:
+        points = [p for s in building.sections for p in s.footprint]
+        x, y = _centre(points)
+        out.append(_text(x, flip - y, building.name, unit * 4.5, unit, "building-name"))
+    return out
+
+
+def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], unit: float,
+                flip: float) -> list[str]:
+    """Objective sections outlined and zones shaded (in table coordinates), then their
+    labels (upright, on top)."""
+    shapes: list[str] = []
+    labels: list[str] = []
+    known = {s.id: s for b in battlefield.buildings for s in b.sections}
+    for mark in objectives:
+        outlines = [known[s].footprint for s in mark.sections if s in known]
+        for footprint in outlines:
+            shapes.append(
+                f'<polygon class="objective section" points="{_points(footprint)}" '
+                f'fill="none" stroke="{OBJECTIVE_STROKE}" stroke-width="{_num(unit * 1.8)}" '
+                f'stroke-dasharray="{_num(unit * 4)} {_num(unit * 2)}"/>'
+            )
+        if mark.zone:
+            shapes.append(
+                f'<polygon class="objective zone" points="{_points(mark.zone)}" '
+                f'fill="{OBJECTIVE_STROKE}" fill-opacity="0.18" stroke="{OBJECTIVE_STROKE}" '
+                f'stroke-width="{_num(unit * 1.2)}"/>'
+            )
+        where = [p for f in outlines for p in f] + list(mark.zone)
+        if where and mark.label:
+            x, y = _centre(where)
+            labels.append(_text(x, flip - y + unit * 6, mark.label, unit * 3.8, unit,
+                                "objective-label", "#7a5a00"))
+    return ['<g class="objectives" transform="matrix(1 0 0 -1 0 ' + _num(flip) + ')">',
+            *shapes, "</g>", *labels]
+
+
 def _nice_length(span: float) -> float:
     """A round length (1, 2 or 5 times a power of ten) near a fifth of `span`."""
     target = max(span / 5, 1e-9)
@@ -188,9 +257,10 @@ def render_svg(
     battlefield: Battlefield,
     states: Mapping[str, SectionState] | None = None,
     markers: Sequence[Marker] = (),
+    objectives: Sequence[ObjectiveMark] = (),
 ) -> str:
-    """The battlefield seen from above as an SVG document (sections missing from `states`
-    are intact)."""
+    """The battlefield seen from above as an SVG document, buildings named and objectives
+    marked (sections missing from `states` are intact)."""
     states = states or {}
     table = battlefield.table
     width, height = table.width, table.height
@@ -208,6 +278,8 @@ def render_svg(
         *(_obstacle(obstacle, unit) for obstacle in battlefield.obstacles),
         *_buildings(battlefield, states, unit),
         "</g>",
+        *_objectives(battlefield, objectives, unit, height),
+        *_building_names(battlefield, unit, height),
         *_scale_bar(battlefield, unit, height),
         *_markers(markers, unit, height),
         "</svg>",

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fibua.battlefield.svg import Marker, render_svg
+from fibua.cli.briefing import objective_marks
 from fibua.cli.odds import OddsUsageError, run_odds
 from fibua.cli.review import show_after_action, show_review, win_text
 from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
@@ -387,8 +388,12 @@ def validate(file: Annotated[str, typer.Argument(help="scenario file (TOML)")]) 
 def scenarios() -> None:
     """List the bundled scenarios."""
     table = Table(title="Bundled scenarios")
-    for column in ("name", "rule set", "title", "turns", "sides"):
-        table.add_column(column)
+    # names and rule sets are typed back (fibua play NAME): never cut or wrapped
+    for column in ("name", "rule set"):
+        table.add_column(column, no_wrap=True, min_width=len(column))
+    table.add_column("title", ratio=2)
+    table.add_column("turns", no_wrap=True)
+    table.add_column("sides", ratio=1)
     for name, path in bundled_scenarios().items():
         try:
             found = load_scenario(path)
@@ -400,7 +405,7 @@ def scenarios() -> None:
             found.ruleset,
             found.scenario.title,
             str(found.scenario.turns),
-            ", ".join(found.side_names),
+            " v ".join(found.side_names),
         )
     console().print(table)
 
@@ -431,7 +436,8 @@ def map_command(
     """Draw a scenario's battlefield and starting figures as SVG."""
     loaded = load_scenario(scenario)
     sides = (check_side(loaded, side),) if side else loaded.side_names
-    text = render_svg(loaded.battlefield, markers=side_markers(loaded, sides))
+    text = render_svg(loaded.battlefield, markers=side_markers(loaded, sides),
+                      objectives=objective_marks(loaded))
     svg.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {svg}")
 

@@ -15,6 +15,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from fibua.cli.briefing import game_over_headline
 from fibua.cli.terminal import describe_event, where
 from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
@@ -55,8 +56,8 @@ def show_turn(record: TurnRecord, console: Console) -> None:
 
 
 def win_text(result: Result) -> str:
-    """The outcome in words: "the germans win" (side names are peoples), or a draw."""
-    return f"the {result.winner} win" if result.winner else "a draw"
+    """The outcome in words: "the germans win", or a draw."""
+    return game_over_headline(result.winner)
 
 
 def show_after_action(game: Game, console: Console) -> None:

@@ -1,97 +1,68 @@
-"""Terminal play: order parsing, readable events and dice, a Unicode map, and the play loop.
+"""Terminal play: readable events and dice, figure tables, and the play loop.
 
 Everything here works from `Game.view(side)` (the keys every rule set fills), the events a
-side may see and the battlefield geometry, so any registered rule set can be played.
-Input is read line by line, so a pipe (tests, tmux, scripts) drives it as well as a person.
+side may see, the scenario file and the battlefield geometry, so any registered rule set can
+be played. Typed orders are read in `typed`, the map drawn in `textmap`, the briefing and
+status line made in `briefing`, lines read in `prompt` (line editing at a terminal, plain
+lines from a pipe).
 """
 
 from __future__ import annotations
 
 import json
-import math
-import shlex
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rich import box
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from fibua.battlefield.model import Battlefield, ObstacleKind, OpeningKind, Point, TerrainKind
+from fibua.cli.briefing import (
+    briefing,
+    game_over_headline,
+    objective_sections,
+    objective_zones,
+    status_line,
+)
+from fibua.cli.prompt import Vocabulary, plain_reader, stdin_is_terminal, terminal_reader
+from fibua.cli.textmap import (
+    Figure,
+    Grid,
+    Letters,
+    MapNotes,
+    figure_style,
+    has_position,
+    letter_figures,
+    out_of_action,
+    render_map,
+)
+from fibua.cli.typed import (
+    OrderSyntaxError,
+    did_you_mean,
+    format_order,
+    format_value,
+    needs_unit,
+    order_hints,
+    parameter_names,
+    parse_order,
+    parse_value,
+)
 from fibua.core.dice import describe_roll
 from fibua.core.errors import FibuaError, IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Seat
-from fibua.core.values import is_number
 
-# -- orders as typed ------------------------------------------------------------------------
-
-
-class OrderSyntaxError(ValueError):
-    """A typed order that cannot be read (not a rules question: that is IllegalOrder)."""
-
-
-def parse_value(text: str) -> Any:
-    """A parameter value: JSON if it parses, `x,y` as a list of numbers, else the text."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    if "," in text:
-        try:
-            value = json.loads(f"[{text}]")
-        except json.JSONDecodeError:
-            return text
-        if isinstance(value, list):
-            return value
-    return text
-
-
-def parse_order(text: str, side: str) -> Order:
-    """`KIND [UNIT] key=value ...` as an order of `side`."""
-    try:
-        words = shlex.split(text)
-    except ValueError as error:
-        raise OrderSyntaxError(f"cannot read the order: {error}") from None
-    if not words:
-        raise OrderSyntaxError("empty order")
-    kind, rest = words[0], words[1:]
-    unit = None
-    if rest and "=" not in rest[0]:
-        unit, rest = rest[0], rest[1:]
-    params: dict[str, Any] = {}
-    for word in rest:
-        key, sep, value = word.partition("=")
-        if not sep or not key:
-            raise OrderSyntaxError(f"{word!r}: parameters are written key=value")
-        if key in params:
-            raise OrderSyntaxError(f"parameter {key!r} given twice")
-        params[key] = parse_value(value)
-    return Order(side, kind, unit, params)
-
-
-def format_value(value: Any) -> str:
-    """A value as it can be typed back: numbers in a list as `x,y`, plain words bare."""
-    if isinstance(value, list) and len(value) > 1 and all(is_number(v) for v in value):
-        return ",".join(json.dumps(v) for v in value)
-    if isinstance(value, str) and parse_value(value) == value and shlex.quote(value) == value:
-        return value
-    return shlex.quote(json.dumps(value, separators=(",", ":")))
-
-
-def format_order(order: Order) -> str:
-    """An order in the syntax `parse_order` reads."""
-    words = [order.kind]
-    if order.unit is not None:
-        words.append(order.unit)
-    words += [f"{key}={format_value(value)}" for key, value in order.params.items()]
-    return " ".join(words)
-
+__all__ = [
+    "Figure", "Grid", "Letters", "OrderSyntaxError", "PlaySession", "describe_event",
+    "describe_roll", "format_order", "format_value", "letter_figures", "parse_order",
+    "parse_value", "render_map",
+]
 
 # -- events and dice --------------------------------------------------------------------------
 
@@ -110,14 +81,27 @@ def _rolls_in(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return rolls
 
 
+def rounded(value: Any) -> Any:
+    """Floats to at most 2 decimals, inside lists and tables too (for reading, not logs)."""
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: rounded(v) for k, v in value.items()}
+    return value
+
+
 def _short(value: Any) -> str:
     if isinstance(value, str):
         return value
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
     if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
         # a list of units or figures: their names (or ids) say enough on one line
-        names = [str(v.get("name", v.get("id", "?"))) for v in value]
+        names = [str(v.get("name", v.get("id", v.get("unit", "?")))) for v in value]
         return f"{len(names)}: " + ", ".join(names)
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(rounded(value), separators=(",", ":"), ensure_ascii=False)
 
 
 def describe_event(event: Event) -> list[str]:
@@ -125,7 +109,8 @@ def describe_event(event: Event) -> list[str]:
     plain = {
         key: value
         for key, value in event.data.items()
-        if not is_roll(value) and not (isinstance(value, list) and any(map(is_roll, value)))
+        if value is not None and not is_roll(value)
+        and not (isinstance(value, list) and any(map(is_roll, value)))
     }
     text = plain.pop("text", None)
     detail = " ".join(f"{key}={_short(value)}" for key, value in plain.items())
@@ -137,251 +122,14 @@ def describe_event(event: Event) -> list[str]:
     return [head] + [f"    {describe_roll(roll)}" for roll in _rolls_in(event.data)]
 
 
-# -- the map ----------------------------------------------------------------------------------
-
-TERRAIN_CHAR: dict[TerrainKind, str] = {
-    TerrainKind.OPEN: " ",
-    TerrainKind.ROAD: "·",
-    TerrainKind.ROUGH: '"',
-    TerrainKind.RUBBLE: "░",
-    TerrainKind.PLOT: ",",
-}
-OBSTACLE_CHAR: dict[ObstacleKind, str] = {
-    ObstacleKind.HIGH_WALL: "#",
-    ObstacleKind.LOW_WALL: "=",
-    ObstacleKind.HEDGE: "%",
-    ObstacleKind.FENCE: ":",
-}
-BUILDING_CHAR = "▓"
-SYMBOL_NAMES: dict[str, str] = {
-    **{TERRAIN_CHAR[k]: f"{k.value}" for k in TerrainKind if k is not TerrainKind.OPEN},
-    **{OBSTACLE_CHAR[k]: k.value for k in ObstacleKind},
-    BUILDING_CHAR: "building",
-    "∩": "door",
-    "□": "window",
-    "¦": "firing slit",
-}
-STYLE: dict[str, str] = {BUILDING_CHAR: "grey62", "#": "bold", "%": "green", "░": "yellow"}
-OWN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-ENEMY_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The table cut into character cells; row 0 is the north edge."""
-
-    width: float
-    height: float
-    cols: int
-    rows: int
-
-    @staticmethod
-    def fit(width: float, height: float, max_cols: int = 76, max_rows: int = 34) -> Grid:
-        # a character is about twice as tall as it is wide
-        cols = max_cols
-        rows = max(1, round(cols * height / width / 2))
-        if rows > max_rows:
-            rows = max_rows
-            cols = max(1, min(max_cols, round(rows * 2 * width / height)))
-        return Grid(width, height, cols, rows)
-
-    def centre(self, col: int, row: int) -> Point:
-        return (
-            (col + 0.5) * self.width / self.cols,
-            self.height - (row + 0.5) * self.height / self.rows,
-        )
-
-    def cell(self, x: float, y: float) -> tuple[int, int] | None:
-        if not (0 <= x <= self.width and 0 <= y <= self.height):
-            return None
-        col = min(self.cols - 1, int(x / self.width * self.cols))
-        row = min(self.rows - 1, int((self.height - y) / self.height * self.rows))
-        return col, row
-
-    @property
-    def step(self) -> float:
-        return min(self.width / self.cols, self.height / self.rows) / 2
-
-
-def inside(point: Point, polygon: Sequence[Point]) -> bool:
-    """Even-odd rule point-in-polygon test."""
-    x, y = point
-    result = False
-    j = len(polygon) - 1
-    for i, (xi, yi) in enumerate(polygon):
-        xj, yj = polygon[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            result = not result
-        j = i
-    return result
-
-
-def _segment_points(a: Point, b: Point, step: float) -> Iterable[Point]:
-    n = max(1, math.ceil(math.dist(a, b) / step))
-    for i in range(n + 1):
-        yield (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
-
-
-def _ground(battlefield: Battlefield, grid: Grid) -> list[list[str]]:
-    """Terrain and buildings, cell by cell (the cell's centre decides)."""
-    cells = [[" "] * grid.cols for _ in range(grid.rows)]
-    footprints = [s.footprint for b in battlefield.buildings for s in b.sections]
-    for row in range(grid.rows):
-        for col in range(grid.cols):
-            point = grid.centre(col, row)
-            for area in battlefield.terrain:
-                if inside(point, area.polygon):
-                    cells[row][col] = TERRAIN_CHAR[area.kind]
-            if any(inside(point, fp) for fp in footprints):
-                cells[row][col] = BUILDING_CHAR
-    return cells
-
-
-OPENING_CHAR: dict[OpeningKind, str] = {
-    OpeningKind.DOOR: "∩",
-    OpeningKind.WINDOW: "□",
-    OpeningKind.SLIT: "¦",
-}
-
-
-def _draw_openings(battlefield: Battlefield, grid: Grid, cells: list[list[str]]) -> None:
-    """Doors and windows at their middle; an upper floor's window shows like the ground's."""
-    for building in battlefield.buildings:
-        for section in building.sections:
-            for opening in section.openings:
-                (x0, y0), (x1, y1) = section.opening_segment(opening)
-                at = grid.cell((x0 + x1) / 2, (y0 + y1) / 2)
-                if at is not None:
-                    cells[at[1]][at[0]] = OPENING_CHAR[opening.kind]
-
-
-def _draw_obstacles(battlefield: Battlefield, grid: Grid, cells: list[list[str]]) -> None:
-    for obstacle in battlefield.obstacles:
-        for a, b in zip(obstacle.points, obstacle.points[1:], strict=False):
-            for x, y in _segment_points(a, b, grid.step):
-                at = grid.cell(x, y)
-                if at is not None:
-                    cells[at[1]][at[0]] = OBSTACLE_CHAR[obstacle.kind]
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A figure drawn on the map: its letter, whose it is and whether seen now."""
-
-    letter: str
-    info: Mapping[str, Any]
-    own: bool
-    now: bool = True
-
-
-def _has_position(info: Mapping[str, Any]) -> bool:
-    return is_number(info.get("x")) and is_number(info.get("y"))
-
-
-@dataclass
-class Letters:
-    """Letters that stay with a figure for the whole game: own A, B, C...; enemies a, b, c...
-    (letters run out as '*')."""
-
-    given: dict[tuple[bool, str], str] = field(default_factory=dict)
-
-    def of(self, own: bool, ident: str) -> str:
-        key = (own, ident)
-        if key not in self.given:
-            alphabet = OWN_LETTERS if own else ENEMY_LETTERS
-            used = sum(1 for k in self.given if k[0] == own)
-            self.given[key] = alphabet[used] if used < len(alphabet) else "*"
-        return self.given[key]
-
-
-def letter_figures(
-    own: Sequence[Mapping[str, Any]],
-    enemies: Sequence[Mapping[str, Any]],
-    letters: Letters | None = None,
-) -> list[Figure]:
-    """Own and enemy figures with their letters."""
-    letters = letters if letters is not None else Letters()
-    out = [
-        Figure(letters.of(True, str(info.get("id", i))), info, True) for i, info in enumerate(own)
-    ]
-    out += [
-        Figure(
-            letters.of(False, str(info.get("id", i))),
-            info,
-            False,
-            bool(info.get("visible_now", True)),
-        )
-        for i, info in enumerate(enemies)
-    ]
-    return out
-
-
-def _figure_style(figure: Figure) -> str:
-    if figure.own:
-        return "bold green"
-    return "bold red" if figure.now else "red dim"
-
-
-def _place(grid: Grid, figures: Sequence[Figure]) -> dict[tuple[int, int], Figure]:
-    """The figure shown in each cell: the first listed wins (the tables list them all)."""
-    placed: dict[tuple[int, int], Figure] = {}
-    for figure in figures:
-        if not _has_position(figure.info):
-            continue
-        at = grid.cell(float(figure.info["x"]), float(figure.info["y"]))
-        if at is not None and at not in placed:
-            placed[at] = figure
-    return placed
-
-
-def render_map(battlefield: Battlefield, figures: Sequence[Figure], max_cols: int = 76) -> Text:
-    """The table as a framed character grid with figures on it, then a legend."""
-    table = battlefield.table
-    grid = Grid.fit(table.width, table.height, max_cols=max_cols)
-    cells = _ground(battlefield, grid)
-    _draw_obstacles(battlefield, grid, cells)
-    _draw_openings(battlefield, grid, cells)
-    placed = _place(grid, figures)
-    out = Text("┌" + "─" * grid.cols + "┐\n")
-    for row in range(grid.rows):
-        out.append("│")
-        for col in range(grid.cols):
-            shown = placed.get((col, row))
-            if shown is not None:
-                out.append(shown.letter, style=_figure_style(shown))
-            else:
-                out.append(cells[row][col], style=STYLE.get(cells[row][col], ""))
-        out.append("│\n")
-    out.append("└" + "─" * grid.cols + "┘\n")
-    out.append(_legend(cells, grid, table.unit.value))
-    return out
-
-
-def _legend(cells: list[list[str]], grid: Grid, unit: str) -> Text:
-    used = {char for row in cells for char in row}
-    parts = [f"{char} {name}" for char, name in SYMBOL_NAMES.items() if char in used]
-    text = Text("  ".join(parts) + ("\n" if parts else ""))
-    text.append("A-Z", style="bold green")
-    text.append(" yours  ")
-    text.append("a-z", style="bold red")
-    text.append(" enemies (")
-    text.append("dim", style="red dim")
-    text.append(" = last seen)\n")
-    text.append(
-        f"north is up; one column = {grid.width / grid.cols:.2g} {unit}, "
-        f"one row = {grid.height / grid.rows:.2g} {unit}"
-    )
-    return text
-
-
 # -- tables -----------------------------------------------------------------------------------
 
-OWN_KEYS = ("id", "name", "unit", "x", "y", "floor", "section", "status")
-ENEMY_KEYS = ("id", "name", "x", "y", "floor", "section", "seen_turn", "visible_now")
+OWN_KEYS = ("id", "name", "unit", "x", "y", "floor", "section", "status", "alive")
+ENEMY_KEYS = ("id", "name", "x", "y", "floor", "section", "seen_turn", "visible_now", "alive")
 
 
 def where(info: Mapping[str, Any]) -> str:
-    if not _has_position(info):
+    if not has_position(info):
         return "-"
     text = f"{float(info['x']):.1f},{float(info['y']):.1f}"
     if info.get("section"):
@@ -401,33 +149,75 @@ def _extras(info: Mapping[str, Any], known: Sequence[str]) -> str:
     return " ".join(words)
 
 
-def own_table(figures: Sequence[Figure]) -> Table:
-    table = Table(title="Your figures", title_justify="left", expand=False)
-    for column in ("", "id", "name", "unit", "where", "status", "more"):
-        table.add_column(column)
+def _status(info: Mapping[str, Any]) -> Text:
+    status = str(info.get("status", ""))
+    if out_of_action(info):
+        return Text(status if status and status != "ready" else "dead", style="dim")
+    return Text(status)
+
+
+#: widths that keep a compact table on one line a figure within 80 columns
+COMPACT_WIDTHS: dict[str, tuple[int, int | None]] = {
+    "": (1, 1), "id": (6, 14), "name": (6, 18), "where": (9, 18), "status": (8, 30),
+    "seen": (3, 20),
+}
+
+
+def _columns(table: Table, names: Sequence[str], compact: bool) -> None:
+    for name in names:
+        if compact:
+            least, most = COMPACT_WIDTHS[name]
+            table.add_column(name, no_wrap=True, overflow="ellipsis", min_width=least,
+                             max_width=most)
+        else:
+            table.add_column(name)
+
+
+def own_table(figures: Sequence[Figure], compact: bool = False) -> Table:
+    """Your figures: all they report (`compact`: one line each, the rule set's extras
+    left out)."""
+    table = Table(title="Your figures", title_justify="left", expand=False,
+                  box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD)
+    columns = ("", "id", "name", "where", "status") if compact else \
+        ("", "id", "name", "unit", "where", "status", "more")
+    _columns(table, columns, compact)
     for figure in figures:
         info = figure.info
+        letter = Text(figure.letter, style=figure_style(figure))
+        if compact:
+            table.add_row(letter, str(info.get("id", "")), str(info.get("name", "")),
+                          where(info), _status(info))
+            continue
         table.add_row(
-            Text(figure.letter, style="bold green"),
+            letter,
             str(info.get("id", "")),
             str(info.get("name", "")),
             str(info.get("unit") or ""),
             where(info),
-            str(info.get("status", "")),
+            _status(info),
             _extras(info, OWN_KEYS),
         )
     return table
 
 
-def enemy_table(figures: Sequence[Figure]) -> Table:
-    table = Table(title="Enemies seen", title_justify="left", expand=False)
-    for column in ("", "id", "name", "where", "seen", "more"):
-        table.add_column(column)
+def enemy_table(figures: Sequence[Figure], compact: bool = False) -> Table:
+    table = Table(title="Enemies seen", title_justify="left", expand=False,
+                  box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD)
+    columns = ("", "id", "name", "where", "seen") if compact else \
+        ("", "id", "name", "where", "seen", "more")
+    _columns(table, columns, compact)
     for figure in figures:
         info = figure.info
         seen = "now" if figure.now else f"turn {info.get('seen_turn', '?')}"
+        if out_of_action(info):
+            seen += " (out of action)"
+        letter = Text(figure.letter, style=figure_style(figure))
+        if compact:
+            table.add_row(letter, str(info.get("id", "")), str(info.get("name", "")),
+                          where(info), seen)
+            continue
         table.add_row(
-            Text(figure.letter, style=_figure_style(figure)),
+            letter,
             str(info.get("id", "")),
             str(info.get("name", "")),
             where(info),
@@ -443,18 +233,23 @@ Outcome = Literal["over", "quit", "eof"]
 Step = Literal["again", "done", "quit"]
 META_COMMANDS = {
     "? ORDER": "show what an order would cost and its odds, without giving it",
-    "orders": "list orders you may give now",
+    "orders [UNIT|KIND]": "list orders you may give now (of one unit or kind)",
     "map": "show the map and your figures again",
     "undo": "take back your last order (same phase, no dice rolled, nothing new seen)",
-    "help": "this list",
+    "status": "where the game stands",
+    "brief": "the briefing and objectives again",
+    "help [ORDER]": "this list, or one order's parameters",
+    "done": "(a commander of several) pass the keyboard to the next",
     "quit": "leave the game",
 }
+COMMAND_WORDS = ("orders", "map", "undo", "status", "brief", "help", "done", "quit")
+#: orders listed one per line before `orders` summarises by unit and kind instead
+SUMMARY_AFTER = 30
 
 
 def read_stdin_line() -> str | None:
     """One line from standard input, None at its end (works on pipes too)."""
-    line = sys.stdin.readline()
-    return None if line == "" else line.rstrip("\r\n")
+    return plain_reader()("")
 
 
 @dataclass
@@ -467,10 +262,12 @@ class PlaySession:
     side: str
     computers: Mapping[str, Player]
     console: Console
-    read_line: Callable[[], str | None] = read_stdin_line
+    #: where typed lines come from; None: a prompt with line editing and completion at a
+    #: terminal, plain lines from a pipe
+    read_line: Callable[[], str | None] | None = None
     #: repeat what was read after the prompt, so a piped transcript reads like a session
     echo: bool = False
-    max_orders_listed: int = 30
+    max_orders_listed: int = SUMMARY_AFTER
     #: the side's seats in order; empty means one seat with every unit
     seats: Sequence[Seat] = ()
     #: computer players for seats of `side` that no person took, by seat name
@@ -478,10 +275,17 @@ class PlaySession:
     _shown: int = field(default=0, init=False)
     _letters: Letters = field(default_factory=Letters, init=False)
     _seat: Seat | None = field(default=None, init=False)
-    #: the seat the keyboard goes back to when the other side answered in between
-    _resume: tuple[int, tuple[Any, ...]] | None = field(default=None, init=False)
+    _prompt: Callable[[str], str | None] | None = field(default=None, init=False)
+    _briefed: bool = field(default=False, init=False)
+    #: the seats' round in progress: (turn, phase, step), the seat at the keyboard, and
+    #: where in the game's orders the round began
+    _round: tuple[tuple[Any, ...], int, int] | None = field(default=None, init=False)
+    #: the (turn, phase, step) whose map was last drawn: the next seat of the same step
+    #: gets its figures and the news without the map again
+    _mapped: tuple[Any, ...] | None = field(default=None, init=False)
 
     def run(self) -> Outcome:
+        self.show_briefing()
         while (acting := self.game.to_act()) is not None:
             if acting != self.side:
                 self._computer_order(acting)
@@ -504,37 +308,43 @@ class PlaySession:
         self.game.apply(order)
 
     def _side_turn(self) -> Outcome | None:
-        """Each seat gives its units' orders; the side's phase ends after the last."""
-        mark = len(self.game.orders)
-        resume, self._resume = self._resume, None
-        first = resume[0] if resume is not None and resume[1] == self._moment() else 0
+        """Each seat gives its units' orders; the side's phase ends after the last. When the
+        enemy acts in between (a reaction to a move), the keyboard comes back to the seat
+        that had it, not to the first."""
+        key = self._phase_key()
+        if self._round is not None and self._round[0] == key \
+                and not self._side_ended_since(self._round[2]):
+            first = self._round[1]
+        else:
+            first = 0
+            self._round = (key, 0, len(self.game.orders))
+        mark = self._round[2]
         for index in range(first, len(self.seats)):
             seat = self.seats[index]
+            self._round = (key, index, mark)
             self._seat = seat
             stop = self._seat_turn(seat)
             self._seat = None
             if stop is not None:
                 return stop
-            if self.game.to_act() != self.side:
-                self._resume = (index, self._moment())  # the enemy answers, then back here
+            if self.game.to_act() != self.side or self._side_ended_since(mark):
                 return None
-            if self._phase_moved_on(mark):
-                return None
+        self._round = None
         self.game.apply(Order(self.side, "end"))
         return None
 
-    def _moment(self) -> tuple[Any, ...]:
+    def _phase_key(self) -> tuple[Any, ...]:
         view = self.game.view(self.side)
-        return (view.get("turn"), view.get("phase"), view.get("step"))
+        return view.get("turn"), view.get("phase"), view.get("step")
 
-    def _phase_moved_on(self, mark: int) -> bool:
+    def _side_ended_since(self, mark: int) -> bool:
         # an order can end the side's phase by itself (nothing left to do)
-        return any(o.kind == "end" for o in self.game.orders[mark:])
+        return any(o.side == self.side and o.kind == "end" for o in self.game.orders[mark:])
 
     def _seat_turn(self, seat: Seat) -> Outcome | None:
         player = self.seat_players.get(seat.name)
         if player is None:
-            self.console.print(Rule(f"{seat.name}: your orders (type done when finished)"))
+            self.console.print(Rule(Text(f"{seat.name}: your orders (type done when finished)")))
             return self._human_turn()
         while self.game.to_act() == self.side:
             order = player.choose(self.game.observe(self.side), LegalOrders(self.game, self.side))
@@ -544,7 +354,7 @@ class PlaySession:
         return None
 
     def _human_turn(self) -> Outcome | None:
-        self.show_screen()
+        self.show_screen(full=False)
         while True:
             line = self._ask()
             if line is None:
@@ -555,19 +365,39 @@ class PlaySession:
             if step == "quit":
                 return "quit"
 
+    # -- input ---------------------------------------------------------------------------
+
     def _ask(self) -> str | None:
         who = self._seat.name if self._seat is not None else self.side
-        self.console.print(f"{who}> ", end="", markup=False, highlight=False)
-        line = self.read_line()
+        prompt = f"{who}> "
+        if self.read_line is None and stdin_is_terminal():
+            if self._prompt is None:
+                self._prompt = terminal_reader(self.vocabulary())
+            return self._prompt(prompt)
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        line = self.read_line() if self.read_line is not None else read_stdin_line()
         if line is None:
             self.console.print()
         elif self.echo:
             self.console.print(line, markup=False, highlight=False)
         return line
 
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.game.ruleset.order_syntax, COMMAND_WORDS, self.unit_ids)
+
+    def unit_ids(self) -> list[str]:
+        """Ids of the units the person at the keyboard may order (the seat's, if one)."""
+        own = self.game.view(self.side).get("own", [])
+        ids = [str(f["id"]) for f in own if isinstance(f, Mapping) and "id" in f]
+        seat = self._seat
+        if seat is not None and seat.units is not None:
+            ids = [i for i in ids if i in seat.units]
+        return ids
+
     def command(self, text: str) -> Step:
         """Carry out one typed line."""
-        word = text.split(maxsplit=1)[0].lower() if text else ""
+        words = text.split()
+        word = words[0].lower() if words else ""
         if not word:
             return "again"
         if word in ("quit", "q", "exit"):
@@ -576,38 +406,86 @@ class PlaySession:
             self.preview(text[1:].strip())
             return "again"
         simple: dict[str, Callable[[], None]] = {
-            "help": self.show_help,
-            "h": self.show_help,
-            "orders": self.show_orders,
             "map": self.show_screen,
             "look": self.show_screen,
             "undo": self.undo,
+            "status": self.show_status,
+            "brief": self.show_briefing_again,
+            "briefing": self.show_briefing_again,
         }
-        if word in simple and len(text.split()) == 1:
+        if word in simple and len(words) == 1:
             simple[word]()
+            return "again"
+        if word in ("help", "h") and len(words) <= 2:
+            self.show_help(words[1] if len(words) == 2 else None)
+            return "again"
+        if word == "orders" and len(words) <= 2:
+            self.show_orders(words[1] if len(words) == 2 else None)
             return "again"
         return self.give(text)
 
     def give(self, text: str) -> Step:
         if self._seat is not None and text.split()[0].lower() in ("done", "end"):
             return "done"  # this seat has finished; the next one takes the keyboard
+        order = self._read(text)
+        if order is None:
+            return "again"
+        running = self._run_note(order)
         try:
-            order = parse_order(text, self.side)
             self._check_seat(order)
             self.game.apply(order)
-        except OrderSyntaxError as error:
-            self._warn(f"{error} (type help for the syntax)")
-            return "again"
         except IllegalOrder as error:
-            self._warn(f"not allowed: {error.reason}")
+            self._refused(order, error)
             return "again"
         except FibuaError as error:  # the rules failed (RulesFault): the game is as it was
             self._warn(str(error))
             return "again"
+        if running:
+            self._warn(running)
+        self.show_new_events()
+        self.show_status()
         if self._seat is not None and self.game.to_act() == self.side:
-            self.show_new_events()
             return "again"  # a seat gives all its orders before passing the keyboard on
-        return "done"
+        return "done" if self.game.to_act() != self.side else "again"
+
+    def _read(self, text: str) -> Order | None:
+        """The typed order, or None after saying what is wrong with the typing."""
+        try:
+            order = parse_order(text, self.side)
+        except OrderSyntaxError as error:
+            self._warn(f"{error} (type help for the syntax)")
+            return None
+        syntax = self.game.ruleset.order_syntax
+        if syntax and order.kind not in syntax:
+            if order.kind in ("done",):
+                self._warn("done passes the keyboard on when a side has several commanders; "
+                           "to finish the phase give the order end")
+            else:
+                self._warn(" ".join(order_hints(order, syntax, self.unit_ids()))
+                           + " (type help)")
+            return None
+        if order.unit is None and syntax and needs_unit(syntax[order.kind]):
+            ids = ", ".join(self.unit_ids()[:8])
+            self._warn(f"{order.kind} needs a unit: {syntax[order.kind]} (yours: {ids}...)")
+            return None
+        return order
+
+    def _run_note(self, order: Order) -> str | None:
+        """What the rule set says when a move becomes a run (said as it is given)."""
+        if order.kind != "move":
+            return None
+        try:
+            text = self.game.preview(order)
+        except FibuaError:
+            return None
+        return f"note: {text}" if "running" in text or "run" in text.split() else None
+
+    def _refused(self, order: Order, error: IllegalOrder) -> None:
+        message = f"not allowed: {error.reason}"
+        hints = order_hints(order, self.game.ruleset.order_syntax, self.unit_ids())
+        if hints:
+            message += " (" + "; ".join(hints) + ")"
+        self._warn(message)
 
     def undo(self) -> None:
         """Take back the side's last order (the game says when it cannot)."""
@@ -627,37 +505,85 @@ class PlaySession:
             raise IllegalOrder(f"{order.unit} is not under {seat.name}'s command", order, "seat")
 
     def preview(self, text: str) -> None:
+        if not text:
+            self._warn("type ? and an order to see its cost and odds, e.g. ? "
+                       + self._example())
+            return
+        order = self._read(text)
+        if order is None:
+            return
         try:
-            order = parse_order(text, self.side)
-            report = self.game.ruleset.preview(self.game.state, order)
-        except OrderSyntaxError as error:
+            self._check_seat(order)
+            report = self.game.preview(order)
+        except IllegalOrder as error:
+            self._refused(order, error)
+            return
+        except FibuaError as error:  # the rules failed (RulesFault): the game is as it was
             self._warn(str(error))
             return
-        except IllegalOrder as error:
-            self._warn(f"not allowed: {error.reason}")
-            return
         self.console.print(report, markup=False, highlight=False)
+
+    def _example(self) -> str:
+        legal = self._legal()
+        with_unit = [o for o in legal if o.unit is not None]
+        return format_order((with_unit or legal)[0]) if legal else "move UNIT to=X,Y"
 
     def _warn(self, message: str) -> None:
         self.console.print(Text(message, style="bold yellow"))
 
     # -- showing -------------------------------------------------------------------------
 
-    def show_screen(self) -> None:
+    def _notes(self) -> MapNotes:
+        scenario = self.game.scenario
+        zones = tuple((o.zone, o.description) for o in objective_zones(scenario))
+        return MapNotes(frozenset(objective_sections(scenario)), zones)
+
+    def show_briefing(self) -> None:
+        if self._briefed:
+            return
+        self._briefed = True
+        self.show_briefing_again()
+
+    def show_briefing_again(self) -> None:
+        view = self.game.view(self.side)
+        self.console.print(Rule("Briefing"))
+        self.console.print(briefing(self.game.scenario, self.side, view))
+
+    def status(self) -> str:
+        view = self.game.view(self.side)
+        seat = self._seat.name if self._seat is not None and len(self.seats) > 1 else None
+        return status_line(self.game.scenario, self.side, view, seat)
+
+    def show_status(self) -> None:
+        self.console.print(Text(self.status(), style="bold cyan"))
+
+    def show_screen(self, full: bool = True) -> None:
+        """The map, the figures and what happened (`full`: every detail of the figures;
+        else one line each, the seat's own figures only)."""
         view = self.game.view(self.side)
         own = [f for f in view.get("own", []) if isinstance(f, Mapping)]
         enemies = [f for f in view.get("enemies", []) if isinstance(f, Mapping)]
         figures = letter_figures(own, enemies, self._letters)
-        title = f"turn {view.get('turn', '?')} - {view.get('phase', '')} - you are {self.side}"
-        self.console.print(Rule(title))
-        self.console.print(render_map(self.game.scenario.battlefield, figures))
-        self.console.print(own_table([f for f in figures if f.own]))
+        self.console.print(Rule(Text(self.status())))
+        key = self._phase_key()
+        if full or key != self._mapped:
+            self.console.print(render_map(self.game.scenario.battlefield, figures,
+                                          notes=self._notes()))
+            self._mapped = key
+        else:
+            self.console.print("(the map is as above; type map to draw it again)")
+        mine = [f for f in figures if f.own]
+        if not full and self._seat is not None and self._seat.units is not None:
+            units = self._seat.units
+            mine = [f for f in mine if str(f.info.get("id")) in units] or mine
+        self.console.print(own_table(mine, compact=not full))
         seen = [f for f in figures if not f.own]
         if seen:
-            self.console.print(enemy_table(seen))
+            self.console.print(enemy_table(seen, compact=not full))
         else:
             self.console.print("No enemies seen.")
         self.show_new_events()
+        self.show_status()
 
     def show_new_events(self) -> None:
         log = self.game.log
@@ -670,33 +596,97 @@ class PlaySession:
             for line in describe_event(event):
                 self.console.print(Text("  " + line), highlight=False)
 
-    def show_help(self) -> None:
+    def show_help(self, topic: str | None = None) -> None:
+        syntax = self.game.ruleset.order_syntax
+        if topic is not None:
+            self._help_on(topic.lower())
+            return
         table = Table(title="Orders", title_justify="left", show_header=False)
         table.add_column("order")
         table.add_column("meaning")
-        for kind, syntax in self.game.ruleset.order_syntax.items():
-            table.add_row(kind, syntax)
+        for kind, line in syntax.items():
+            table.add_row(Text(kind), Text(line))
         for name, meaning in META_COMMANDS.items():
-            table.add_row(name, meaning)
+            table.add_row(Text(name), Text(meaning))
         self.console.print(table)
-        self.console.print("Values are JSON or x,y pairs, e.g. move cpl-smith to=12.5,20")
+        self.console.print(
+            Text("Values: numbers, words, x,y pairs, lists such as [koch,wolf] or "
+                 "[[1,2],[3,4]]. e.g. " + self._example() + "\nOrder kinds, unit ids and "
+                 "parameters complete with Tab; help ORDER explains one order.")
+        )
 
-    def show_orders(self) -> None:
-        legal = self.game.legal_orders(self.side)
+    def _help_on(self, topic: str) -> None:
+        syntax = self.game.ruleset.order_syntax
+        if topic not in syntax:
+            guess = did_you_mean(topic, syntax)
+            hint = f"did you mean {guess}? " if guess else ""
+            self._warn(f"no order {topic!r}: {hint}the orders are {', '.join(syntax)}")
+            return
+        self.console.print(Text(syntax[topic], style="bold"))
+        names = parameter_names(syntax[topic])
+        if names:
+            self.console.print(Text("parameters: " + ", ".join(f"{n}=" for n in names)))
+        examples = [o for o in self._legal() if o.kind == topic][:3]
+        for order in examples:
+            self.console.print(Text("  e.g. " + format_order(order)))
+
+    def _legal(self) -> list[Order]:
+        """The legal orders of the units at the keyboard (the seat's, if one)."""
+        legal = self.game.legal_orders(self.side) if self.game.to_act() == self.side else []
+        seat = self._seat
+        if seat is not None and seat.units is not None:
+            legal = [o for o in legal if o.unit is None or o.unit in seat.units]
+        return legal
+
+    def show_orders(self, which: str | None = None) -> None:
+        legal: list[Order] | None = self._legal()
+        if which is not None and legal is not None:
+            legal = self._orders_of(legal, which)
+        if legal is None:
+            return
         if not legal:
             self.console.print("No orders are possible now.")
             return
-        for order in legal[: self.max_orders_listed]:
-            self.console.print("  " + format_order(order), markup=False, highlight=False)
-        if len(legal) > self.max_orders_listed:
-            self.console.print(f"  ... and {len(legal) - self.max_orders_listed} more")
+        if which is not None or len(legal) <= self.max_orders_listed:
+            for order in legal:
+                self.console.print("  " + format_order(order), markup=False, highlight=False)
+            return
+        self._summarise(legal)
+
+    def _orders_of(self, legal: list[Order], which: str) -> list[Order] | None:
+        """The orders of one unit or of one kind; None after saying there is no such."""
+        units = {o.unit for o in legal if o.unit is not None}
+        kinds = {o.kind for o in legal}
+        if which in units:
+            return [o for o in legal if o.unit == which]
+        if which.lower() in kinds or which.lower() in self.game.ruleset.order_syntax:
+            return [o for o in legal if o.kind == which.lower()]
+        mine = self.unit_ids()
+        if which in mine:
+            self.console.print(f"{which} has no orders to give now.", markup=False)
+            return None
+        guess = did_you_mean(which, [*mine, *self.game.ruleset.order_syntax])
+        hint = f": did you mean {guess}?" if guess else ""
+        self._warn(f"no unit or order {which!r} of yours{hint}")
+        return None
+
+    def _summarise(self, legal: list[Order]) -> None:
+        """Many orders: by unit, how many of each kind (`orders UNIT` lists them)."""
+        by_unit: dict[str | None, Counter[str]] = {}
+        for order in legal:
+            by_unit.setdefault(order.unit, Counter())[order.kind] += 1
+        self.console.print(f"{len(legal)} orders possible; by unit:", markup=False)
+        for unit, kinds in by_unit.items():
+            counts = ", ".join(f"{kind} x{n}" if n > 1 else kind for kind, n in kinds.items())
+            self.console.print(f"  {unit or '(no unit)'}: {counts}", markup=False,
+                               highlight=False)
+        self.console.print("Type orders UNIT (or orders KIND) to list them.")
 
     def show_result(self) -> None:
         result = self.game.result()
         if result is None:
             return
-        headline = f"{result.winner} wins" if result.winner else "a draw"
-        self.console.print(Rule(f"Game over: {headline}"))
+        self.console.print(Rule(Text(f"Game over: {game_over_headline(result.winner)}")))
         self.console.print(f"{result.reason}", markup=False)
         for side, score in result.scores.items():
             self.console.print(f"  {side}: {score:g}", markup=False)

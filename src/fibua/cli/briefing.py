@@ -1,0 +1,190 @@
+"""What a side must do: the scenario's briefing and objectives, and the one-line status a
+player reads on every screen (turn, phase or step, who acts, objectives held, score).
+
+Everything comes from the scenario file (public knowledge) and the side's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from fibua.battlefield.model import Point
+from fibua.battlefield.svg import ObjectiveMark
+from fibua.scenario.schema import Scenario
+
+#: what each kind of victory condition asks, in a few words, when a file gives no description
+KIND_WORDS = {
+    "hold": "hold",
+    "reach": "reach",
+    "eliminate": "leave no enemy able to fight",
+    "survive": "keep troops able to fight",
+}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One victory condition of the scenario, as a person reads it."""
+
+    side: str
+    kind: str
+    points: int
+    description: str
+    sections: tuple[str, ...] = ()
+    zone: tuple[Point, ...] = ()
+
+
+def _describe(kind: str, sections: Sequence[str], zone: Sequence[Point]) -> str:
+    where = ", ".join(sections)
+    if zone:
+        xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+        area = f"the area x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g}"
+        where = f"{where} and {area}" if where else area
+    words = KIND_WORDS.get(kind, kind)
+    return f"{words} {where}".strip()
+
+
+def objectives(scenario: Scenario) -> list[Objective]:
+    """The scenario's victory conditions, in file order."""
+    return [
+        Objective(
+            spec.side, spec.kind, spec.points,
+            spec.description or _describe(spec.kind, spec.sections, spec.zone or ()),
+            tuple(spec.sections), tuple(spec.zone or ()),
+        )
+        for spec in scenario.victory
+    ]
+
+
+def objective_sections(scenario: Scenario) -> dict[str, list[Objective]]:
+    """The sections some objective names, with those objectives."""
+    out: dict[str, list[Objective]] = {}
+    for objective in objectives(scenario):
+        for section in objective.sections:
+            out.setdefault(section, []).append(objective)
+    return out
+
+
+def objective_zones(scenario: Scenario) -> list[Objective]:
+    return [o for o in objectives(scenario) if o.zone]
+
+
+def objective_marks(scenario: Scenario) -> list[ObjectiveMark]:
+    """The objectives with a place, for the SVG map: one mark for each set of sections or
+    zone, labelled with every side's aim there (`british hold (2); germans hold (2)`)."""
+    places: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[str]] = {}
+    for objective in objectives(scenario):
+        if objective.sections or objective.zone:
+            key = (objective.sections, objective.zone)
+            places.setdefault(key, []).append(
+                f"{objective.side} {objective.kind} ({objective.points})")
+    return [ObjectiveMark("; ".join(aims), sections, zone)
+            for (sections, zone), aims in places.items()]
+
+
+def extra_goals(scenario: Scenario, view: Mapping[str, object]) -> list[str]:
+    """Objectives the rule set adds in its view beyond the victory conditions (Street
+    Fighter's units to destroy)."""
+    listed = view.get("objectives")
+    if not isinstance(listed, list):
+        return []
+    known = {o.description for o in objectives(scenario)}
+    return [str(goal) for goal in listed if str(goal) not in known]
+
+
+def _points(points: int) -> str:
+    return f"{points} point" + ("" if points == 1 else "s")
+
+
+def briefing(scenario: Scenario, side: str, view: Mapping[str, object]) -> RenderableType:
+    """The scenario's story, the sides, and every side's objectives (yours first)."""
+    meta = scenario.scenario
+    parts: list[RenderableType] = [Text(meta.title, style="bold")]
+    if meta.history:
+        parts.append(Text(meta.history, style="italic"))
+    if meta.description:
+        parts.append(Text(" ".join(meta.description.split())))
+    titles = ", ".join(f"{s.name} ({s.title})" for s in scenario.sides)
+    parts.append(Text(f"Sides: {titles}. You play {side}. {meta.turns} turns."))
+    every = objectives(scenario)
+    order = [side] + [s for s in scenario.side_names if s != side]
+    for who in order:
+        mine = [o for o in every if o.side == who]
+        if not mine:
+            continue
+        head = "Your objectives" if who == side else f"Objectives of {who}"
+        parts.append(Text(head + ":", style="bold"))
+        for objective in mine:
+            parts.append(Text(f"  - {objective.description} ({_points(objective.points)})"))
+    goals = extra_goals(scenario, view)
+    if goals:
+        parts.append(Text("Also scored:", style="bold"))
+        parts += [Text(f"  - {goal}") for goal in goals]
+    return Group(*parts)
+
+
+def _held(scenario: Scenario, side: str, view: Mapping[str, object]) -> str:
+    """Objective sections the view says the side holds (Street Fighter reports them)."""
+    held = view.get("held_sections")
+    if not isinstance(held, list):
+        return ""
+    wanted = objective_sections(scenario)
+    mine = [str(s) for s in held if s in wanted]
+    if not wanted:
+        return ""
+    return f"you hold {', '.join(mine)}" if mine else "you hold no objective"
+
+
+#: the widest status line: it stays on one line of an 80-column terminal
+STATUS_WIDTH = 78
+
+
+def status_line(scenario: Scenario, side: str, view: Mapping[str, object],
+                seat: str | None = None) -> str:
+    """`turn 3 of 10 | move phase | Lt Price's orders | you hold mairie`, in shorter words
+    when that would not fit on a line."""
+    line = " | ".join(_status_parts(scenario, side, view, seat, short=False))
+    if len(line) <= STATUS_WIDTH:
+        return line
+    return " | ".join(_status_parts(scenario, side, view, seat, short=True))
+
+
+def _status_parts(scenario: Scenario, side: str, view: Mapping[str, object],
+                  seat: str | None, short: bool) -> list[str]:
+    parts = []
+    turn, turns = view.get("turn"), view.get("turns", scenario.scenario.turns)
+    parts.append(f"turn {turn} of {turns}")
+    phase = view.get("phase")
+    if phase:
+        step = view.get("step")
+        parts.append(f"{phase}{'' if short else ' phase'}"
+                     + (f", step {step}" if step is not None else ""))
+    result = view.get("result")
+    if isinstance(result, Mapping):
+        parts.append(game_over_headline(result.get("winner")))
+        scores = result.get("scores")
+        if isinstance(scores, Mapping) and scores:
+            parts.append(", ".join(f"{k} {v:g}" for k, v in scores.items()))
+    else:
+        acting = view.get("to_act")
+        if acting == side:
+            parts.append(seat if seat and short else f"{seat}'s orders" if seat
+                         else "your orders")
+        elif acting:
+            parts.append(f"{acting} to act")
+    held = _held(scenario, side, view)
+    if held:
+        parts.append(held.replace("you hold no objective", "none held") if short else held)
+    return parts
+
+
+def game_over_headline(winner: object) -> str:
+    """`the germans win` / `a draw`."""
+    if not winner:
+        return "a draw"
+    name = str(winner)
+    # side names are plural nouns (germans, british) or a single name (red)
+    return f"the {name} win" if name.endswith("s") or name == "british" else f"{name} wins"
