@@ -70,6 +70,7 @@ class StepsRuleSet(ToyRuleSet):
 class FaultyRuleSet(ToyRuleSet):
     name = "toy-faulty"
     title = "Toy whose rules fail on boom (tests only)"
+    order_syntax: ClassVar[Mapping[str, str]] = {**ToyRuleSet.order_syntax, "boom": "boom UNIT"}
 
     def apply(self, state: ToyState, order: Order) -> list[Event]:
         if order.kind == "boom":

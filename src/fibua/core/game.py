@@ -55,7 +55,8 @@ def checked_shape(order: Any) -> Order:
             "bad-parameter",
         )
     if not all(isinstance(key, str) for key in params):
-        raise IllegalOrder("parameter names must be text", order, "bad-parameter")
+        raise IllegalOrder("an order's parameters must be name=value pairs with text names",
+                           order, "bad-parameter")
     if not isinstance(params, dict):
         # a read-only or custom mapping: logged and compared as the plain dict it holds
         return Order(order.side, order.kind, order.unit, dict(params))
