@@ -161,7 +161,7 @@ def test_a_view_log_is_the_sides_last_events_and_stays_bounded() -> None:
         for viewer in scenario.side_names:
             expected = [e.to_dict() for e in game.log_for(viewer)][-LOG_LENGTH:]
             assert game.view(viewer)["log"] == expected
-            assert len(game.state.logs[viewer]) <= LOG_LENGTH
+            assert len(game.state.logs.of(viewer)) <= LOG_LENGTH
     assert len(game.log) > 2 * LOG_LENGTH
 
 
@@ -175,12 +175,12 @@ def test_one_sides_flood_of_events_neither_crowds_out_nor_reaches_the_other() ->
     extra = [Event("for-other", {"n": 1}, (other,)), Event("umpire-only", {}, ()),
              *[Event("for-one", {"n": n}, (one,)) for n in range(3 * LOG_LENGTH)],
              Event("for-all", {}, ("*",))]
-    state.remember(extra)
+    state.logs.remember(state.sides, extra)
     everything = [*game.log, *extra]
     for side in state.sides:
         expected = [e.to_dict() for e in everything if e.seen_by(side)][-LOG_LENGTH:]
         assert game.view(side)["log"] == expected
-        assert len(state.logs[side]) <= LOG_LENGTH
+        assert len(state.logs.of(side)) <= LOG_LENGTH
     kinds = {side: [e["kind"] for e in game.view(side)["log"]] for side in state.sides}
     assert kinds[other][-2:] == ["for-other", "for-all"]
     assert "for-one" not in kinds[other] and "umpire-only" not in kinds[one] + kinds[other]

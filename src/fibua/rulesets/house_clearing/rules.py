@@ -7,7 +7,7 @@ from math import cos, pi, sin
 from typing import Any, ClassVar
 
 from fibua.core.errors import IllegalOrder, Problem
-from fibua.core.events import Event
+from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
@@ -61,7 +61,7 @@ class HouseClearing(RuleSet[HouseClearingState]):
             state.emit("deployed", {"side": side, "figures": own}, (side,))
         refresh_all(state)
         turn.start_game(state)
-        return _drain(state)
+        return drain(state)
 
     def to_act(self, state: HouseClearingState) -> str | None:
         return state.acting_side
@@ -70,7 +70,7 @@ class HouseClearing(RuleSet[HouseClearingState]):
         action = self.check(state, order)
         action()
         turn.after_order(state)
-        return _drain(state)
+        return drain(state)
 
     def preview(self, state: HouseClearingState, order: Order) -> str:
         self.check(state, order)
@@ -158,11 +158,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
 
         return RandomPlayer(seed)
 
-
-def _drain(state: HouseClearingState) -> list[Event]:
-    events, state.pending = state.pending, []
-    state.remember(events)
-    return events
 
 
 def _end(state: HouseClearingState) -> None:

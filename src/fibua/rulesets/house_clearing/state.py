@@ -3,7 +3,6 @@ turn, phase and initiative step, a pending reaction to a move, and declared fire
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fibua.battlefield.model import Battlefield, Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng
-from fibua.core.events import Event
+from fibua.core.events import Event, SideLogs
 from fibua.core.ruleset import Result
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.tables import WEAPONS, Rank, Stance, Weapon, WeaponName
@@ -160,21 +159,12 @@ class HouseClearingState:
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order in hand
-    #: each side's last LOG_LENGTH events, only ones it saw: one bounded log per side, so
-    #: neither side's events can crowd out the other's nor reach the other's view
-    logs: dict[str, deque[Event]] = field(default_factory=dict)
+    #: each side's last LOG_LENGTH events, only ones addressed to it
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
 
-    def remember(self, events: list[Event]) -> None:
-        """Keep the events each side saw in its log (Control-only events in none)."""
-        for side in self.sides:
-            log = self.logs.setdefault(side, deque(maxlen=LOG_LENGTH))
-            log.extend(e for e in events if e.seen_by(side))
-
-    def log_of(self, side: str) -> list[Event]:
-        return list(self.logs.get(side, ()))
 
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

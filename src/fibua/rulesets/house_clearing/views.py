@@ -149,9 +149,9 @@ def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
 
 
 def view_dict(state: HouseClearingState, view: SideView) -> dict[str, Any]:
-    # the side's own log (the last LOG_LENGTH events it saw, see state.remember); the
+    # the side's own log (the last LOG_LENGTH events it saw, see core.events.SideLogs); the
     # filter again is a second lock against showing a side anything it did not see
-    log = [e.to_dict() for e in state.log_of(view.side) if e.seen_by(view.side)]
+    log = [e.to_dict() for e in state.logs.of(view.side)]
     return {
         "ruleset": "house-clearing",
         "scenario": view.scenario,

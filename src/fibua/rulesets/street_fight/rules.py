@@ -7,7 +7,7 @@ from math import cos, pi, sin
 from typing import Any, ClassVar, NoReturn
 
 from fibua.core.errors import IllegalOrder, Problem
-from fibua.core.events import Event
+from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
@@ -57,7 +57,7 @@ class StreetFight(RuleSet[StreetFightState]):
             state.emit("deployed", {"side": side, "figures": own}, (side,))
         refresh_sight(state, list(state.figures.values()))
         turn.begin_turn(state)
-        return _drain(state)
+        return drain(state)
 
     def to_act(self, state: StreetFightState) -> str | None:
         return state.acting_side
@@ -66,7 +66,7 @@ class StreetFight(RuleSet[StreetFightState]):
         action = self.check(state, order)
         action()
         state.version += 1
-        return _drain(state)
+        return drain(state)
 
     def preview(self, state: StreetFightState, order: Order) -> str:
         self.check(state, order)
@@ -154,11 +154,6 @@ class StreetFight(RuleSet[StreetFightState]):
 
         return RandomPlayer(seed)
 
-
-def _drain(state: StreetFightState) -> list[Event]:
-    events, state.pending = state.pending, []
-    state.remember(events)
-    return events
 
 
 def _own_figure(state: StreetFightState, order: Order) -> Figure:

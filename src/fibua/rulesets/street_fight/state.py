@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -11,7 +10,7 @@ from typing import Any, NamedTuple
 from fibua.battlefield.model import Battlefield, Position
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.dice import Rng
-from fibua.core.events import Event
+from fibua.core.events import Event, SideLogs
 from fibua.core.orders import Order
 from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.forces import Options
@@ -158,9 +157,8 @@ class StreetFightState:
     news: dict[str, int] = field(default_factory=dict)
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)  # events of the order being carried out
-    #: each side's last LOG_LENGTH events, only ones it saw: one bounded log per side, so
-    #: neither side's events can crowd out the other's nor reach the other's view
-    logs: dict[str, deque[Event]] = field(default_factory=dict)
+    #: each side's last LOG_LENGTH events, only ones addressed to it
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
     #: bumped whenever the state changes, so a validation can be reused until then
     version: int = 0
     #: the last order checked, at which version, and what carries it out
@@ -180,16 +178,6 @@ class StreetFightState:
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
 
-    def remember(self, events: list[Event]) -> None:
-        """Keep the events each side saw in its log (Control-only events in none)."""
-        for side in self.sides:
-            log = self.logs.get(side)
-            if log is None:
-                log = self.logs[side] = deque(maxlen=LOG_LENGTH)
-            log.extend([e for e in events if e.seen_by(side)])
-
-    def log_of(self, side: str) -> list[Event]:
-        return list(self.logs.get(side, ()))
 
     def enemy_of(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

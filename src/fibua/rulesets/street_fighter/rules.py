@@ -7,7 +7,7 @@ from math import cos, pi, sin
 from typing import Any, ClassVar
 
 from fibua.core.errors import IllegalOrder, Problem
-from fibua.core.events import Event
+from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
@@ -59,7 +59,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
                     "rides": u.rides} for u in state.units.values() if u.side == side]
             state.emit("deployed", {"side": side, "units": own}, (side,))
         turn.begin_turn(state)
-        return _drain(state)
+        return drain(state)
 
     def to_act(self, state: StreetFighterState) -> str | None:
         return state.acting_side
@@ -70,7 +70,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
         if state.result is None and order.kind != "end":
             refresh(state)
             _end_if_idle(state)
-        return _drain(state)
+        return drain(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
         self.check(state, order)
@@ -161,11 +161,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
         return RandomPlayer(seed)
 
-
-def _drain(state: StreetFighterState) -> list[Event]:
-    events, state.pending = state.pending, []
-    state.remember(events)
-    return events
 
 
 def _end_if_idle(state: StreetFighterState) -> None:

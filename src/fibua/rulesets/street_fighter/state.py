@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from fibua.battlefield.model import Battlefield, Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng, Roll
-from fibua.core.events import Event
+from fibua.core.events import Event, SideLogs
 from fibua.core.ruleset import Result
 from fibua.rulesets.street_fighter.forces import Options
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, Kind, UnitType
@@ -156,21 +155,12 @@ class StreetFighterState:
     result: Result | None = None
     pending: list[Event] = field(default_factory=list)
     rolls: list[tuple[int, Roll]] = field(default_factory=list)  # every roll, for the report
-    #: each side's last LOG_LENGTH events, only ones addressed to it: one bounded log per
-    #: side, so neither side's events crowd out the other's nor reach the other's view
-    logs: dict[str, deque[Event]] = field(default_factory=dict)
+    #: each side's last LOG_LENGTH events, only ones addressed to it
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         self.pending.append(Event(kind, data, to, self.turn))
 
-    def remember(self, events: list[Event]) -> None:
-        """Keep the events each side may see in its log (Control-only events in none)."""
-        for side in self.sides:
-            log = self.logs.setdefault(side, deque(maxlen=LOG_LENGTH))
-            log.extend(e for e in events if e.seen_by(side))
-
-    def log_of(self, side: str) -> list[Event]:
-        return list(self.logs.get(side, ()))
 
     def record(self, roll: Roll) -> Roll:
         self.rolls.append((self.turn, roll))

@@ -80,7 +80,7 @@ def observe(state: StreetFighterState, side: str) -> SideView:
         enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
         reports=tuple(replace(r) for r in recent_reports(state, side)),
         # the filter again is a second lock against showing a side what it did not see
-        log=tuple(e for e in state.log_of(side) if e.seen_by(side)),
+        log=tuple(state.logs.of(side)),
         markers=tuple(replace(m) for m in state.markers if m.side == side),
         artillery=state.artillery.get(side, 0),
         held=held_sections(state, side),
