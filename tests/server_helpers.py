@@ -3,12 +3,18 @@ the API, and waiting (by polling, with a bound) until the computer seats have pl
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -84,3 +90,47 @@ def state_hash(client: TestClient, game_id: str) -> str:
 def first_move(message: dict[str, Any]) -> dict[str, Any]:
     order = next(o for o in message["legal"] if o["kind"] == "move")
     return {"kind": order["kind"], "unit": order["unit"], "params": order["params"]}
+
+
+# -- a real server process --------------------------------------------------------------------
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
+         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    client = httpx.Client(base_url=f"http://{HOST}:{port}", timeout=PATIENCE)
+    try:
+        end = time.monotonic() + PATIENCE
+        while True:
+            try:
+                if client.get("/api/games").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None, process.stdout.read() if process.stdout else ""
+            assert time.monotonic() < end, "the server did not start"
+            time.sleep(0.1)
+        yield process, client
+    finally:
+        client.close()
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+

@@ -5,15 +5,9 @@ every order it had acknowledged."""
 
 from __future__ import annotations
 
-import os
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,46 +17,7 @@ from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.replay import parse_log, replay_log
 from fibua.scenario.loader import scenario_from_dict
-from server_helpers import PATIENCE
-
-HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
-         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    client = httpx.Client(base_url=f"http://{HOST}:{port}", timeout=PATIENCE)
-    try:
-        end = time.monotonic() + PATIENCE
-        while True:
-            try:
-                if client.get("/api/games").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, process.stdout.read() if process.stdout else ""
-            assert time.monotonic() < end, "the server did not start"
-            time.sleep(0.1)
-        yield process, client
-    finally:
-        client.close()
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        if process.stdout:
-            process.stdout.close()
+from server_helpers import PATIENCE, running_server
 
 
 def stored(db: Path) -> dict[str, dict[str, Any]]:

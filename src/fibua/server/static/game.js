@@ -9,6 +9,7 @@ let selected = null;       // the id of the selected unit
 let pending = null;        // {kind, unit, params} being previewed
 let pointMode = null;      // {kind, unit, param, template}: the next map click gives a point
 let mapHeight = 0;
+let mapWidth = 0;
 let overlay = null;
 
 function el(tag, attrs, ...children) {
@@ -53,6 +54,7 @@ async function loadMap() {
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   const view = svg.getAttribute("viewBox").split(/\s+/).map(Number);
+  mapWidth = view[2];
   mapHeight = view[3];
   overlay = svgEl("g", { id: "overlay" });
   svg.append(overlay);
@@ -114,11 +116,12 @@ function outOfAction(f) {
 function drawFigures() {
   if (!overlay || !state || !state.view) return;
   overlay.replaceChildren();
-  const unitSize = Math.max(1, mapHeight / 120);
+  const unitSize = Math.max(mapWidth, mapHeight) / 220;
   const view = state.view;
   const turn = state.status.turn || 0;
-  if (selected) {
-    for (const order of state.legal.filter((o) => o.unit === selected)) {
+  if (selected && pointMode) {
+    const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
+    for (const order of shown) {
       const point = pointParam(order);
       if (!point) continue;
       const [, value] = point;
@@ -147,7 +150,7 @@ function figure(info, colour, opacity, size, onclick) {
   const cx = info.x, cy = mapHeight - info.y;
   g.append(svgEl("circle", { cx, cy, r: size, fill: colour,
     stroke: info.id === selected ? "#ffd400" : "#fff", "stroke-width": size * 0.3 }));
-  const label = svgEl("text", { x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 2,
+  const label = svgEl("text", { x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
     "font-family": "sans-serif", fill: "#111", stroke: "#fff", "stroke-width": size * 0.3,
     "paint-order": "stroke" });
   label.textContent = info.id;
