@@ -26,6 +26,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/mypy
 
 test: lint
+	command -v chromium >/dev/null 2>&1 || sh tools/install-browser.sh $(BIN)/python
 	$(BIN)/pytest
 
 bench: $(STAMP)

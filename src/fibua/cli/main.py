@@ -484,6 +484,20 @@ def odds(
     raise typer.Exit(status)
 
 
+@app.command()
+@guarded
+def serve(
+    db: Annotated[Path | None, typer.Option(help="the games database (default: in your data "
+                                                 "folder)")] = None,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+) -> None:
+    """Play in the browser: a game server with a link for each seat (prints its URL)."""
+    from fibua.server import serve as run_server
+
+    run_server(db, host, port)
+
+
 def main() -> None:
     try:
         app()

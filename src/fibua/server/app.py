@@ -1,0 +1,430 @@
+"""The web server: a Starlette application over the hub.
+
+The rule sets, the games and the database are used by one thread only (the engine
+thread): every request that reads or changes a game is handed to it and awaited, so the
+event loop stays free for the pages and the WebSockets. After each change the engine
+thread builds each watcher's message from its own side's view and hands it to the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from fibua.core.errors import FibuaError
+from fibua.core.replay import log_lines, side_log_lines
+from fibua.scenario.loader import bundled_scenarios, load_scenario
+from fibua.server.access import CREATOR, SPECTATOR, ApiError, Holder
+from fibua.server.hub import Hub, LiveGame
+from fibua.server.messages import (
+    briefing,
+    game_entry,
+    map_svg,
+    seat_message,
+    spectator_message,
+)
+from fibua.server.models import CreateGame, OrderRequest, TokenRequest
+from fibua.server.store import Store
+
+STATIC = Path(__file__).parent / "static"
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+log = logging.getLogger("fibua.server")
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A WebSocket open on a game: who holds it, and where its messages wait."""
+
+    holder: Holder
+    queue: asyncio.Queue[dict[str, Any]]
+    loop: asyncio.AbstractEventLoop
+
+
+@dataclass
+class Server:
+    hub: Hub
+    engine: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="fibua-engine"))
+    watchers: dict[str, set[Watcher]] = field(default_factory=dict)
+    driving: set[str] = field(default_factory=set)
+    #: the drivers under way (kept so they are not collected before they finish)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.engine, functools.partial(func, *args))
+
+    # -- telling the watchers (in the engine thread) ----------------------------------------
+
+    def message_for(self, live: LiveGame, holder: Holder) -> dict[str, Any]:
+        if holder.seat is not None:
+            seat = live.seat(holder.seat)
+            if seat is not None:
+                return seat_message(self.hub, live, seat)
+        return spectator_message(live)
+
+    def changed(self, game_id: str) -> None:
+        live = self.hub.games.get(game_id)
+        made: dict[str, dict[str, Any]] = {}
+        for watcher in list(self.watchers.get(game_id, ())):
+            if live is None or watcher.holder.role not in live.tokens:
+                message: dict[str, Any] = {"type": "closed",
+                                           "message": "this link no longer opens the game"}
+            else:
+                role = watcher.holder.role
+                if role not in made:
+                    made[role] = self.message_for(live, watcher.holder)
+                message = made[role]
+            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+
+    def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
+        """Add a watcher and queue its first message, in the engine thread: so no change
+        can come between them and reach it out of order."""
+        self.watchers.setdefault(game_id, set()).add(watcher)
+        message = self.message_for(live, watcher.holder)
+        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+
+    # -- the server's own moves --------------------------------------------------------------
+
+    def drive(self, game_id: str) -> None:
+        """Let the computer seats of a game play until a person must act (in the background,
+        one order at a time, so other games and requests go on meanwhile)."""
+        if game_id in self.driving:
+            return
+        self.driving.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._drive(game_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _drive(self, game_id: str) -> None:
+        try:
+            while await self.run(self.hub.step, game_id):
+                pass
+        except Exception:
+            log.exception("the computer players of game %s stopped", game_id)
+        finally:
+            self.driving.discard(game_id)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def problem(status: int, code: str, message: str, **more: Any) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **more}, status_code=status)
+
+
+async def read_body(request: Request, model: type[M]) -> M:
+    try:
+        raw = await request.body()
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ApiError(400, "bad-json", f"the request body is not JSON: {error}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problems = [f"{'.'.join(str(p) for p in item['loc']) or 'body'}: {item['msg']}"
+                    for item in error.errors()]
+        raise ApiError(422, "bad-request", "; ".join(problems)) from None
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def server_of(request: Request | WebSocket) -> Server:
+    found: Server = request.app.state.server
+    return found
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+async def lobby_page(request: Request) -> Response:
+    return FileResponse(STATIC / "lobby.html")
+
+
+async def game_page(request: Request) -> Response:
+    return FileResponse(STATIC / "game.html")
+
+
+# -- scenarios -------------------------------------------------------------------------------
+
+
+@functools.cache
+def scenario_list() -> list[dict[str, Any]]:
+    out = []
+    for name, path in bundled_scenarios().items():
+        try:
+            scenario = load_scenario(path)
+        except FibuaError:
+            continue
+        from fibua.core.ruleset import find_ruleset
+
+        ruleset = find_ruleset(scenario.ruleset)
+        seats = [{"name": s.name, "side": s.side,
+                  "units": sorted(s.units) if s.units is not None else None}
+                 for side in scenario.side_names for s in ruleset.seats(scenario, side)]
+        out.append({**briefing(scenario), "name": name, "seats": seats})
+    return out
+
+
+async def scenarios(request: Request) -> Response:
+    found = await server_of(request).run(scenario_list)
+    return JSONResponse(found)
+
+
+@functools.cache
+def scenario_svg(name: str) -> str:
+    paths = bundled_scenarios()
+    if name not in paths:
+        raise ApiError(404, "unknown-scenario", f"no bundled scenario {name!r}")
+    return map_svg(load_scenario(paths[name]))
+
+
+async def scenario_map(request: Request) -> Response:
+    text = await server_of(request).run(scenario_svg, request.path_params["name"])
+    return Response(text, media_type="image/svg+xml")
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+async def list_games(request: Request) -> Response:
+    server = server_of(request)
+
+    def entries() -> list[dict[str, Any]]:
+        hub = server.hub
+        return [game_entry(hub, live) for live in hub.games.values()]
+
+    return JSONResponse(await server.run(entries))
+
+
+async def create_game(request: Request) -> Response:
+    server = server_of(request)
+    body = await read_body(request, CreateGame)
+    made = await server.run(server.hub.create, body.scenario, body.seed, body.seats)
+    server.drive(made["id"])
+    return JSONResponse(made, status_code=201)
+
+
+async def game_state(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+
+    def state() -> dict[str, Any]:
+        live, holder = server.hub.holder(game_id, bearer(request))
+        if holder.role == CREATOR:
+            return {"type": "manage", "game": game_entry(server.hub, live),
+                    "links": sorted(role for role in live.tokens if role != CREATOR)}
+        return server.message_for(live, holder)
+
+    return JSONResponse(await server.run(state))
+
+
+async def delete_game(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+    await server.run(server.hub.delete, game_id, bearer(request))
+    await server.run(server.changed, game_id)
+    return JSONResponse({"deleted": game_id})
+
+
+async def reissue_token(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+    body = await read_body(request, TokenRequest)
+    token = await server.run(server.hub.reissue, game_id, bearer(request), body.role,
+                             body.revoke)
+    await server.run(server.changed, game_id)
+    return JSONResponse({"role": body.role, "token": token})
+
+
+async def game_map(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+
+    def draw() -> str:
+        return map_svg(server.hub.live(game_id).game.scenario)
+
+    return Response(await server.run(draw), media_type="image/svg+xml")
+
+
+async def preview(request: Request) -> Response:
+    server = server_of(request)
+    body = await read_body(request, OrderRequest)
+    text = await server.run(server.hub.preview, request.path_params["game"], bearer(request),
+                            body.kind, body.unit, dict(body.params))
+    return JSONResponse({"preview": text})
+
+
+async def give_order(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+    body = await read_body(request, OrderRequest)
+    done = await server.run(server.hub.order, game_id, bearer(request), body.kind, body.unit,
+                            dict(body.params))
+    server.drive(game_id)
+    return JSONResponse(done)
+
+
+async def seat_done(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+    done = await server.run(server.hub.done, game_id, bearer(request))
+    server.drive(game_id)
+    return JSONResponse(done)
+
+
+async def undo(request: Request) -> Response:
+    server = server_of(request)
+    game_id = request.path_params["game"]
+    done = await server.run(server.hub.undo, game_id, bearer(request))
+    return JSONResponse(done)
+
+
+async def download_log(request: Request) -> Response:
+    """The full log once the game is over (the one `fibua replay` checks); while it goes
+    on, a seat gets its own side's log and nobody else gets any."""
+    server = server_of(request)
+    game_id = request.path_params["game"]
+
+    def lines() -> list[str]:
+        live, holder = server.hub.holder(game_id, bearer(request))
+        if live.game.over:
+            return log_lines(live.game)
+        seat = live.seat(holder.seat) if holder.seat is not None else None
+        if seat is None:
+            raise ApiError(403, "game-not-over", "the whole log is given once the game is over")
+        return side_log_lines(live.game, seat.side)
+
+    text = "".join(line + "\n" for line in await server.run(lines))
+    return Response(text, media_type="application/x-ndjson", headers={
+        "content-disposition": f'attachment; filename="fibua-{game_id}.jsonl"'})
+
+
+async def game_socket(socket: WebSocket) -> None:
+    """Sends the holder its message now and after every change; the first thing the page
+    sends is its token."""
+    server = server_of(socket)
+    game_id = socket.path_params["game"]
+    await socket.accept()
+    try:
+        first = await socket.receive_json()
+        token = first.get("token") if isinstance(first, dict) else None
+        live, holder = await server.run(server.hub.holder, game_id,
+                                        token if isinstance(token, str) else None)
+    except ApiError as error:
+        await socket.send_json({"type": "error", "error": error.code, "message": error.message})
+        await socket.close(code=4403 if error.status == 403 else 4404)
+        return
+    except (WebSocketDisconnect, ValueError):
+        return
+    watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop())
+    if holder.role == CREATOR:
+        watcher = Watcher(Holder(SPECTATOR), watcher.queue, watcher.loop)
+    try:
+        await server.run(server.subscribe, live, game_id, watcher)
+        listening = asyncio.ensure_future(_drain(socket))
+        while True:
+            getting = asyncio.ensure_future(watcher.queue.get())
+            finished, _ = await asyncio.wait({getting, listening},
+                                             return_when=asyncio.FIRST_COMPLETED)
+            if listening in finished:
+                getting.cancel()
+                break
+            message = getting.result()
+            await socket.send_json(message)
+            if message.get("type") == "closed":
+                await socket.close(code=4403)
+                listening.cancel()
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.watchers.get(game_id, set()).discard(watcher)
+
+
+async def _drain(socket: WebSocket) -> None:
+    """Read (and ignore) what the page sends until it goes away."""
+    try:
+        while True:
+            await socket.receive_text()
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+# -- the application -------------------------------------------------------------------------
+
+
+async def api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return problem(error.status, error.code, error.message)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return problem(error.status_code, "http", str(error.detail))
+
+
+def create_app(db_path: str | Path) -> Starlette:
+    """The application over the database at `db_path` (made if missing): every game in it
+    is rebuilt from its seed and orders before the first request."""
+    store = Store(db_path)
+    hub = Hub(store)
+    server = Server(hub)
+    hub.on_change = server.changed
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.run(hub.load_all)
+        for game_id in list(hub.games):
+            server.drive(game_id)
+        yield
+        for task in list(server.tasks):
+            task.cancel()
+        server.engine.shutdown(wait=True, cancel_futures=True)
+        store.close()
+
+    routes = [
+        Route("/", lobby_page),
+        Route("/play/{game}", game_page),
+        Route("/api/scenarios", scenarios),
+        Route("/api/scenarios/{name}/map.svg", scenario_map),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game}", game_state, methods=["GET"]),
+        Route("/api/games/{game}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game}/tokens", reissue_token, methods=["POST"]),
+        Route("/api/games/{game}/map.svg", game_map),
+        Route("/api/games/{game}/preview", preview, methods=["POST"]),
+        Route("/api/games/{game}/orders", give_order, methods=["POST"]),
+        Route("/api/games/{game}/done", seat_done, methods=["POST"]),
+        Route("/api/games/{game}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game}/log.jsonl", download_log),
+        WebSocketRoute("/api/games/{game}/ws", game_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app.state.server = server
+    return app

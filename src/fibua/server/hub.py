@@ -1,0 +1,470 @@
+"""The games a server keeps: each rebuilt from its seed and orders, its seats, and what the
+server does for the seats nobody took.
+
+Everything here runs in the server's one engine thread (see `app`), so the games, the rule
+sets' caches and the database have one user at a time. Every change goes through
+`Game.apply` or `Game.undo`, is committed to the database before anyone is told, and then
+every watcher is sent the view of its own side (`messages`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fibua.core.dice import derive_seed, new_seed
+from fibua.core.errors import FibuaError, IllegalOrder
+from fibua.core.game import Game, LegalOrders
+from fibua.core.orders import Order
+from fibua.core.replay import log_json, scenario_table
+from fibua.core.ruleset import Player, Seat, find_ruleset
+from fibua.scenario.loader import bundled_scenarios, load_scenario, scenario_from_dict
+from fibua.scenario.schema import Scenario
+from fibua.server.access import (
+    CREATOR,
+    NO_ACCESS,
+    SPECTATOR,
+    ApiError,
+    Holder,
+    find_holder,
+    new_token,
+    seat_role,
+    token_hash,
+)
+from fibua.server.store import Store, StoredGame
+
+HUMAN = "human"
+COMPUTER = "computer"
+#: a computer seat that gives this many orders in one phase is stopped (a fault, not play)
+MAX_COMPUTER_ORDERS = 5000
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """A seat of a game: its place in the rule set's seats and who plays it."""
+
+    name: str
+    side: str
+    units: frozenset[str] | None
+    player: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "side": self.side, "player": self.player,
+                "units": sorted(self.units) if self.units is not None else None}
+
+    @staticmethod
+    def from_dict(raw: Mapping[str, Any]) -> SeatPlan:
+        units = raw.get("units")
+        return SeatPlan(str(raw["name"]), str(raw["side"]),
+                        frozenset(units) if units is not None else None, str(raw["player"]))
+
+
+@dataclass
+class LiveGame:
+    id: str
+    game: Game
+    seats: list[SeatPlan]
+    secret_seed: bool
+    created: float
+    tokens: dict[str, str]
+    #: per side, the seats that have finished the side's current phase: {"key", "seats"}
+    done: dict[str, Any] = field(default_factory=dict)
+    computers: dict[str, Player] = field(default_factory=dict)
+    #: orders a computer seat has given in the phase under way (a runaway guard)
+    computer_orders: int = 0
+
+    def seats_of(self, side: str) -> list[SeatPlan]:
+        return [seat for seat in self.seats if seat.side == side]
+
+    def seat(self, name: str) -> SeatPlan | None:
+        return next((seat for seat in self.seats if seat.name == name), None)
+
+
+class Hub:
+    """Every game on the server, and the changes made to them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.games: dict[str, LiveGame] = {}
+        #: called with a game's id after each change (the app sends the new views)
+        self.on_change: Callable[[str], None] = lambda game_id: None
+        self._scenarios: dict[str, Scenario] = {}
+        #: games whose stored orders did not replay to their stored hashes, with why
+        self.broken: dict[str, str] = {}
+
+    # -- scenarios ---------------------------------------------------------------------------
+
+    def scenario_of(self, table: dict[str, Any]) -> Scenario:
+        """One Scenario object per distinct table, so its games share the sight engine."""
+        key = hashlib.sha256(log_json(table).encode()).hexdigest()
+        if key not in self._scenarios:
+            self._scenarios[key] = scenario_from_dict(table, "stored scenario")
+        return self._scenarios[key]
+
+    def bundled(self, name: str) -> Scenario:
+        paths = bundled_scenarios()
+        if name not in paths:
+            raise ApiError(404, "unknown-scenario",
+                           f"no bundled scenario {name!r}; there are {', '.join(paths)}")
+        loaded = load_scenario(paths[name])
+        return self.scenario_of(scenario_table(loaded))
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def load_all(self) -> None:
+        """Rebuild every stored game from its seed and orders, checking the stored hashes."""
+        for stored in self.store.games():
+            try:
+                self.games[stored.id] = self._rebuild(stored)
+            except (FibuaError, ValueError, KeyError) as error:
+                self.broken[stored.id] = str(error)
+
+    def _rebuild(self, stored: StoredGame) -> LiveGame:
+        game = Game(self.scenario_of(stored.scenario), stored.seed)
+        for entry in stored.orders:
+            game.apply(Order.from_dict(entry.body))
+        if stored.orders and game.state_hash() != stored.orders[-1].state_hash:
+            raise ValueError(self._first_mismatch(stored))
+        return LiveGame(stored.id, game, [SeatPlan.from_dict(s) for s in stored.seats],
+                        stored.secret_seed, stored.created, dict(stored.tokens), stored.done)
+
+    def _first_mismatch(self, stored: StoredGame) -> str:
+        """Which order first gave another hash than the stored one (asked only on failure:
+        the last hash being equal says every one is)."""
+        game = Game(self.scenario_of(stored.scenario), stored.seed)
+        for entry in stored.orders:
+            game.apply(Order.from_dict(entry.body))
+            if game.state_hash() != entry.state_hash:
+                return f"order {entry.n + 1} replays to another state than was stored"
+        return "the replay differs from what was stored"
+
+    # -- creating ----------------------------------------------------------------------------
+
+    def create(self, scenario_name: str, seed: int | None, players: Mapping[str, str],
+               base_url: str = "") -> dict[str, Any]:
+        scenario = self.bundled(scenario_name)
+        plans = self._seat_plans(scenario, players)
+        game_seed = seed if seed is not None else new_seed()
+        game_id = secrets.token_hex(6)
+        tokens = {CREATOR: new_token(), SPECTATOR: new_token()}
+        tokens |= {seat_role(p.name): new_token() for p in plans if p.player == HUMAN}
+        live = LiveGame(game_id, Game(scenario, game_seed), plans, seed is None, time.time(),
+                        {role: token_hash(token) for role, token in tokens.items()})
+        self.store.create_game(game_id, scenario_table(scenario), game_seed, seed is None,
+                               [p.to_dict() for p in plans], live.tokens, [])
+        self.games[game_id] = live
+        return {
+            "id": game_id,
+            "creator_token": tokens[CREATOR],
+            "spectator_token": tokens[SPECTATOR],
+            "seat_tokens": {p.name: tokens[seat_role(p.name)] for p in plans
+                            if p.player == HUMAN},
+        }
+
+    @staticmethod
+    def _seat_plans(scenario: Scenario, players: Mapping[str, str]) -> list[SeatPlan]:
+        ruleset = find_ruleset(scenario.ruleset)
+        seats: list[Seat] = [s for side in scenario.side_names
+                             for s in ruleset.seats(scenario, side)]
+        names = [s.name for s in seats]
+        unknown = sorted(set(players) - set(names))
+        if unknown:
+            raise ApiError(422, "unknown-seat",
+                           f"no seat {unknown[0]!r} in {scenario.name}; the seats are "
+                           f"{', '.join(names)}")
+        bad = sorted(name for name, who in players.items() if who not in (HUMAN, COMPUTER))
+        if bad:
+            raise ApiError(422, "bad-player",
+                           f"seat {bad[0]!r}: a seat is played by 'human' or 'computer'")
+        return [SeatPlan(s.name, s.side, s.units, players.get(s.name, COMPUTER))
+                for s in seats]
+
+    # -- who asks ----------------------------------------------------------------------------
+
+    def live(self, game_id: str) -> LiveGame:
+        live = self.games.get(game_id)
+        if live is None:
+            if game_id in self.broken:
+                raise ApiError(409, "game-damaged",
+                               f"game {game_id} could not be rebuilt: {self.broken[game_id]}")
+            raise ApiError(404, "unknown-game", f"no game {game_id!r} on this server")
+        return live
+
+    def holder(self, game_id: str, token: str | None) -> tuple[LiveGame, Holder]:
+        live = self.live(game_id)
+        found = find_holder(token, live.tokens)
+        if found is None:
+            raise ApiError(403, "bad-token", "this link is not (or no longer) valid for "
+                                             "this game")
+        return live, found
+
+    def seat_of(self, live: LiveGame, holder: Holder) -> SeatPlan:
+        name = holder.seat
+        seat = live.seat(name) if name is not None else None
+        if seat is None:
+            raise NO_ACCESS
+        return seat
+
+    # -- the creator -------------------------------------------------------------------------
+
+    def reissue(self, game_id: str, token: str | None, role: str, revoke: bool) -> str | None:
+        """A new token for a seat or the spectators (the old one stops working), or none
+        (`revoke`). Only the creator may."""
+        live, holder = self.holder(game_id, token)
+        if holder.role != CREATOR:
+            raise NO_ACCESS
+        seat = live.seat(role)
+        if role != SPECTATOR and (seat is None or seat.player != HUMAN):
+            raise ApiError(404, "unknown-seat", f"no human seat {role!r} in this game")
+        key = role if role == SPECTATOR else seat_role(role)
+        fresh = None if revoke else new_token()
+        digest = token_hash(fresh) if fresh is not None else None
+        self.store.set_token(game_id, key, digest)
+        if digest is None:
+            live.tokens.pop(key, None)
+        else:
+            live.tokens[key] = digest
+        return fresh
+
+    def delete(self, game_id: str, token: str | None) -> None:
+        live, holder = self.holder(game_id, token)
+        if holder.role != CREATOR:
+            raise NO_ACCESS
+        self.store.delete_game(live.id)
+        del self.games[live.id]
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def phase_key(self, live: LiveGame, side: str) -> list[Any]:
+        view = live.game.view(side)
+        return [view.get("turn"), view.get("phase"), view.get("step")]
+
+    def done_seats(self, live: LiveGame, side: str) -> set[str]:
+        """The seats of `side` that have finished its phase under way."""
+        entry = live.done.get(side)
+        if not entry or entry.get("key") != self.phase_key(live, side):
+            return set()
+        return set(entry.get("seats", []))
+
+    def _mark_done(self, live: LiveGame, seat: SeatPlan) -> None:
+        seats = self.done_seats(live, seat.side) | {seat.name}
+        live.done[seat.side] = {"key": self.phase_key(live, seat.side), "seats": sorted(seats)}
+
+    def seat_orders(self, live: LiveGame, seat: SeatPlan) -> list[Order]:
+        """The legal orders of the seat's own units now (the side's when it has all)."""
+        game = live.game
+        if game.to_act() != seat.side:
+            return []
+        legal = game.legal_orders(seat.side)
+        if seat.units is None:
+            return legal
+        return [o for o in legal if o.unit is not None and o.unit in seat.units]
+
+    def may_act(self, live: LiveGame, seat: SeatPlan) -> bool:
+        return (live.game.to_act() == seat.side
+                and seat.name not in self.done_seats(live, seat.side)
+                and bool(self.seat_orders(live, seat)))
+
+    def checked_order(self, live: LiveGame, seat: SeatPlan, kind: str, unit: str | None,
+                      params: dict[str, Any]) -> Order:
+        """The order a seat asks for, if it may give it now; the side comes from the seat.
+        Names of enemies the side has not seen are answered as unknown names would be."""
+        game = live.game
+        if game.over:
+            raise ApiError(409, "game-over", "the game is over")
+        if game.to_act() != seat.side:
+            raise ApiError(409, "not-your-turn", f"it is {game.to_act()}'s turn to give orders")
+        if seat.name in self.done_seats(live, seat.side):
+            raise ApiError(409, "seat-done", "you have finished your orders for this phase")
+        if unit is not None:
+            own = {str(f.get("id")) for f in game.view(seat.side).get("own", [])}
+            if unit not in own or (seat.units is not None and unit not in seat.units):
+                raise ApiError(422, "not-your-unit", f"no unit {unit!r} under your command")
+        elif seat.units is not None and kind != "end":
+            raise ApiError(422, "needs-unit", f"{kind} needs one of your units")
+        return Order(seat.side, kind, unit, params)
+
+    def hidden_names(self, live: LiveGame, side: str) -> set[str]:
+        """Ids and names of enemy units the side has never seen (never shown to anyone:
+        used only to answer an order naming one as an unknown name is answered)."""
+        game = live.game
+        seen: set[str] = set()
+        for enemy in game.view(side).get("enemies", []):
+            seen |= {str(enemy.get("id")), str(enemy.get("name"))}
+        hidden: set[str] = set()
+        for other in game.scenario.side_names:
+            if other != side:
+                for unit in game.view(other).get("own", []):
+                    hidden |= {str(unit.get("id")), str(unit.get("name"))}
+        return hidden - seen
+
+    def judged(self, live: LiveGame, order: Order,
+               act: Callable[[Order], Any]) -> Any:
+        """Carry out `act` (preview or apply) on the order; a refusal is a 422 naming why.
+        An order naming an unseen enemy is judged with that name swapped for one nobody
+        has, and the answer given with the name put back: the same as for any unknown."""
+        hidden = self.hidden_names(live, order.side)
+        swaps: dict[str, str] = {}
+
+        def swap(value: Any) -> Any:
+            if isinstance(value, str) and value in hidden:
+                swaps.setdefault(value, f"zz{secrets.token_hex(4)}")
+                return swaps[value]
+            if isinstance(value, list):
+                return [swap(v) for v in value]
+            if isinstance(value, dict):
+                return {k: swap(v) for k, v in value.items()}
+            return value
+
+        masked = Order(order.side, order.kind, order.unit, swap(order.params))
+        try:
+            if swaps:
+                # it can only be refused, or the rule set accepts a name it does not know
+                live.game.preview(masked)
+                raise IllegalOrder("no such target", masked, "unknown-target")
+            return act(masked)
+        except IllegalOrder as error:
+            reason = error.reason
+            for real, fake in swaps.items():
+                reason = reason.replace(fake, real)
+            raise ApiError(422, error.code or "illegal-order", reason) from None
+        except FibuaError as error:
+            raise ApiError(500, "rules-fault", f"the rules failed on this order; the game is "
+                                               f"as it was ({error})") from None
+
+    def order(self, game_id: str, token: str | None, kind: str, unit: str | None,
+              params: dict[str, Any]) -> dict[str, Any]:
+        live, holder = self.holder(game_id, token)
+        seat = self.seat_of(live, holder)
+        if kind == "end" and seat.units is not None:
+            return self.done(game_id, token)
+        order = self.checked_order(live, seat, kind, unit, params)
+        first = len(live.game.orders)
+        events = self.judged(live, order, live.game.apply)
+        self._commit(live, first)
+        return {"events": [e.to_dict() for e in events if e.seen_by(seat.side)]}
+
+    def preview(self, game_id: str, token: str | None, kind: str, unit: str | None,
+                params: dict[str, Any]) -> str:
+        live, holder = self.holder(game_id, token)
+        seat = self.seat_of(live, holder)
+        order = self.checked_order(live, seat, kind, unit, params)
+        text: str = self.judged(live, order, live.game.preview)
+        return text
+
+    def done(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """A seat has finished its orders for the phase; the side's `end` follows once every
+        seat has (given by the server, in `step`)."""
+        live, holder = self.holder(game_id, token)
+        seat = self.seat_of(live, holder)
+        if live.game.to_act() != seat.side:
+            raise ApiError(409, "not-your-turn", "your side is not giving orders now")
+        if seat.units is None:
+            first = len(live.game.orders)
+            self.judged(live, Order(seat.side, "end"), live.game.apply)
+            self._commit(live, first)
+            return {"events": []}
+        self._mark_done(live, seat)
+        self.store.set_done(live.id, live.done)
+        self.on_change(live.id)
+        return {"events": []}
+
+    def undo(self, game_id: str, token: str | None) -> dict[str, Any]:
+        live, holder = self.holder(game_id, token)
+        seat = self.seat_of(live, holder)
+        game = live.game
+        last = game.orders[-1] if game.orders else None
+        if last is not None and seat.units is not None and last.unit not in seat.units:
+            raise ApiError(409, "cannot-undo", "cannot take the order back: only your own "
+                                               "orders can be taken back")
+        try:
+            taken = game.undo(seat.side)
+        except IllegalOrder as error:
+            raise ApiError(409, "cannot-undo", error.reason) from None
+        self.store.take_back(live.id, len(game.orders), live.done)
+        self.on_change(live.id)
+        return {"taken_back": taken.to_dict()}
+
+    def _commit(self, live: LiveGame, first: int) -> None:
+        """Orders from `first` on, with their events and the hash after each, in one
+        transaction (only the last hash is worked out anew: one order at a time here)."""
+        game = live.game
+        rows = []
+        for n in range(first, len(game.orders)):
+            events = [e.to_dict() for e in game.events_of(n)]
+            rows.append((game.orders[n].to_dict(), events, game.state_hash()))
+        for side in {o.side for o in game.orders[first:] if o.kind == "end"}:
+            live.done.pop(side, None)
+        self.store.add_orders(live.id, first, rows, live.done)
+        self.on_change(live.id)
+
+    # -- the server's own moves ----------------------------------------------------------------
+
+    def step(self, game_id: str) -> bool:
+        """One move the server makes without waiting for a person: a computer seat's order,
+        a computer seat finishing, or the side's `end` once every seat has finished (or when
+        `end` is all it may do). False when it waits for a person or the game is over."""
+        live = self.games.get(game_id)
+        if live is None:
+            return False
+        game = live.game
+        side = game.to_act()
+        if side is None:
+            return False
+        if game.legal_orders(side) == [Order(side, "end")]:
+            return self._server_order(live, Order(side, "end"))
+        seats = live.seats_of(side)
+        done = self.done_seats(live, side)
+        for seat in seats:
+            if seat.player == COMPUTER and seat.name not in done:
+                return self._computer_order(live, seat)
+        if len(seats) == 1 and seats[0].units is None:
+            return False  # one person plays the side: they end it
+        if any(s.player == HUMAN and s.name not in done and self.seat_orders(live, s)
+               for s in seats):
+            return False
+        return self._server_order(live, Order(side, "end"))
+
+    def _server_order(self, live: LiveGame, order: Order) -> bool:
+        first = len(live.game.orders)
+        live.game.apply(order)
+        live.computer_orders = 0
+        self._commit(live, first)
+        return True
+
+    def _computer_order(self, live: LiveGame, seat: SeatPlan) -> bool:
+        game = live.game
+        player = live.computers.get(seat.name)
+        if player is None:
+            seed = derive_seed(game.seed, "computer", seat.side, seat.name)
+            player = game.ruleset.computer(seat.side, seed, seat.units)
+            live.computers[seat.name] = player
+        order = player.choose(game.observe(seat.side), LegalOrders(game, seat.side))
+        live.computer_orders += 1
+        runaway = live.computer_orders > MAX_COMPUTER_ORDERS
+        if seat.units is not None and (order.kind == "end" or runaway):
+            self._mark_done(live, seat)
+            live.computer_orders = 0
+            self.store.set_done(live.id, live.done)
+            self.on_change(live.id)
+            return True
+        first = len(game.orders)
+        try:
+            game.apply(order)
+        except IllegalOrder:
+            # the computer asked for what it may not do: it gives up its phase
+            if seat.units is None:
+                game.apply(Order(seat.side, "end"))
+            else:
+                self._mark_done(live, seat)
+        if order.kind == "end":
+            live.computer_orders = 0
+        self._commit(live, first)
+        return True
+
+
+__all__ = ["COMPUTER", "HUMAN", "Hub", "LiveGame", "SeatPlan"]

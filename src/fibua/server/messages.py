@@ -1,0 +1,144 @@
+"""What the server tells each watcher, built from what its side may know.
+
+A seat's message is its side's view (`Game.view(side)`), the events addressed to its side
+(`Event.seen_by`) and the legal orders of its own units; a spectator's holds only events
+addressed to everyone until the game is over. Nothing here reads the full state, except
+the after-action report, which is everyone's once the game has ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fibua.battlefield.svg import render_svg
+from fibua.cli.briefing import objective_marks, objectives
+from fibua.cli.terminal import describe_event
+from fibua.cli.typed import format_order
+from fibua.core.events import EVERYONE, Event
+from fibua.core.game import Game
+from fibua.scenario.schema import Scenario
+from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
+
+#: the latest events a message carries (the whole log is downloadable)
+EVENTS_SENT = 300
+#: view keys every rule set fills that say where the game stands (public knowledge)
+PUBLIC_STATUS = ("turn", "turns", "phase", "step", "to_act")
+
+
+def briefing(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as its file tells it to everyone: story, sides, objectives."""
+    meta = scenario.scenario
+    return {
+        "name": meta.name,
+        "title": meta.title,
+        "ruleset": meta.ruleset,
+        "turns": meta.turns,
+        "history": meta.history,
+        "description": " ".join(meta.description.split()),
+        "sides": [{"name": s.name, "title": s.title} for s in scenario.sides],
+        "objectives": [{"side": o.side, "description": o.description, "points": o.points}
+                       for o in objectives(scenario)],
+    }
+
+
+def map_svg(scenario: Scenario) -> str:
+    """The battlefield with its objectives and no troops: the same for everyone."""
+    return render_svg(scenario.battlefield, objectives=objective_marks(scenario))
+
+
+def event_entry(event: Event) -> dict[str, Any]:
+    lines = describe_event(event)
+    return {"kind": event.kind, "turn": event.turn, "text": lines[0], "rolls": lines[1:]}
+
+
+def status(game: Game) -> dict[str, Any]:
+    """Turn, phase and who acts: the same in every side's view, so read from the first."""
+    view = game.view(game.scenario.side_names[0])
+    out = {key: view.get(key) for key in PUBLIC_STATUS}
+    out["to_act"] = game.to_act()
+    out["over"] = game.over
+    return out
+
+
+def ending(game: Game) -> dict[str, Any] | None:
+    """The result and the after-action report, once the game is over (for everyone)."""
+    result = game.result()
+    if result is None:
+        return None
+    return {"result": result.to_dict(),
+            "after_action": game.ruleset.after_action(game.state)}
+
+
+def game_head(live: LiveGame) -> dict[str, Any]:
+    scenario = live.game.scenario
+    return {"id": live.id, "scenario": scenario.name, "title": scenario.scenario.title,
+            "ruleset": scenario.ruleset, "orders": len(live.game.orders)}
+
+
+def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
+    """Everything a seat is told: its side's view and events, its own orders."""
+    game = live.game
+    side = seat.side
+    view = dict(game.view(side))
+    view.pop("log", None)
+    events = game.log_for(side)
+    may_act = hub.may_act(live, seat)
+    legal = hub.seat_orders(live, seat) if may_act else []
+    done = hub.done_seats(live, side)
+    return {
+        "type": "state",
+        "role": "seat",
+        "game": game_head(live),
+        "seat": {"name": seat.name, "side": side, "may_act": may_act,
+                 "units": sorted(seat.units) if seat.units is not None else None,
+                 "done": seat.name in done, "shared": seat.units is not None},
+        "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
+                       for s in live.seats_of(side)],
+        "status": status(game),
+        "view": view,
+        "events": [event_entry(e) for e in events[-EVENTS_SENT:]],
+        "event_count": len(events),
+        "legal": [{"kind": o.kind, "unit": o.unit, "params": o.params,
+                   "label": format_order(o)} for o in legal],
+        "can_undo": game.undo_refusal(side) is None,
+        "ending": ending(game),
+    }
+
+
+def spectator_message(live: LiveGame) -> dict[str, Any]:
+    """What anyone may know: the public events, where the game stands; at the end, all."""
+    game = live.game
+    public = [e for e in game.log if e.to == EVERYONE]
+    return {
+        "type": "state",
+        "role": "spectator",
+        "game": game_head(live),
+        "status": status(game),
+        "events": [event_entry(e) for e in public[-EVENTS_SENT:]],
+        "event_count": len(public),
+        "ending": ending(game),
+    }
+
+
+def waiting_for(hub: Hub, live: LiveGame) -> str:
+    """Who the game waits for, as everyone may know it: a side, and whether a person or
+    the computer plays it (never which of a side's seats still have orders)."""
+    side = live.game.to_act()
+    if side is None:
+        return ""
+    people = any(s.player == HUMAN for s in live.seats_of(side))
+    return f"{side} ({'players' if people else 'computer'})"
+
+
+def game_entry(hub: Hub, live: LiveGame) -> dict[str, Any]:
+    """A line of the games list (public)."""
+    game = live.game
+    end = game.result()
+    return {
+        **game_head(live),
+        "created": live.created,
+        "status": status(game),
+        "waiting_for": waiting_for(hub, live),
+        "result": end.to_dict() if end is not None else None,
+        "seats": [{"name": s.name, "side": s.side, "player": s.player} for s in live.seats],
+    }

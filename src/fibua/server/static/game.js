@@ -1,0 +1,407 @@
+// The game page: the map from this seat's view, its units' orders, the dice log.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const gameId = location.pathname.split("/").pop();
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+let state = null;          // the last message from the server
+let selected = null;       // the id of the selected unit
+let pending = null;        // {kind, unit, params} being previewed
+let pointMode = null;      // {kind, unit, param, template}: the next map click gives a point
+let mapHeight = 0;
+let mapWidth = 0;
+let overlay = null;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+function say(message) {
+  document.getElementById("messages").textContent = message || "";
+}
+
+async function api(method, path, body) {
+  const response = await fetch(path, { method,
+    headers: { "content-type": "application/json", authorization: "Bearer " + token },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) throw new Error(data.message || response.statusText);
+  return data;
+}
+
+// -- the map ------------------------------------------------------------------------------
+
+async function loadMap() {
+  const text = await api("GET", `/api/games/${gameId}/map.svg`);
+  const box = document.getElementById("mapbox");
+  box.innerHTML = text;  // the server's own drawing of the public map
+  const svg = box.querySelector("svg");
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  const view = svg.getAttribute("viewBox").split(/\s+/).map(Number);
+  mapWidth = view[2];
+  mapHeight = view[3];
+  overlay = svgEl("g", { id: "overlay" });
+  svg.append(overlay);
+  panAndZoom(svg, view);
+}
+
+function panAndZoom(svg, start) {
+  let box = start.slice();
+  let drag = null;
+  const apply = () => svg.setAttribute("viewBox", box.join(" "));
+  svg.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const p = tablePoint(event, true);
+    const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
+    box = [p.sx - (p.sx - box[0]) * factor, p.sy - (p.sy - box[1]) * factor,
+           box[2] * factor, box[3] * factor];
+    apply();
+  }, { passive: false });
+  svg.addEventListener("mousedown", (event) => {
+    drag = { x: event.clientX, y: event.clientY, box: box.slice(), moved: false };
+  });
+  window.addEventListener("mousemove", (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (!drag.moved) return;
+    const scale = box[2] / svg.clientWidth;
+    box = [drag.box[0] - dx * scale, drag.box[1] - dy * scale, box[2], box[3]];
+    apply();
+  });
+  window.addEventListener("mouseup", () => { setTimeout(() => { drag = null; }, 0); });
+  svg.addEventListener("click", (event) => {
+    if (drag && drag.moved) return;
+    if (event.target.closest && event.target.closest(".figure")) return;
+    const p = tablePoint(event, false);
+    mapClicked(p.x, p.y);
+  });
+}
+
+// where an event falls: in SVG units (sx, sy) and on the table (x, y: y grows north)
+function tablePoint(event, raw) {
+  const svg = document.querySelector("#mapbox svg");
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const p = point.matrixTransform(svg.getScreenCTM().inverse());
+  return { sx: p.x, sy: p.y, x: round(p.x), y: round(mapHeight - p.y) };
+}
+
+function round(v) { return Math.round(v * 100) / 100; }
+
+function hasPlace(f) { return typeof f.x === "number" && typeof f.y === "number"; }
+
+function outOfAction(f) {
+  return f.alive === false || ["dead", "destroyed", "eliminated", "surrendered"].includes(f.status)
+    || f.surrendered === true || f.hp === 0;
+}
+
+function drawFigures() {
+  if (!overlay || !state || !state.view) return;
+  overlay.replaceChildren();
+  const unitSize = Math.max(mapWidth, mapHeight) / 220;
+  const view = state.view;
+  const turn = state.status.turn || 0;
+  if (selected && pointMode) {
+    const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
+    for (const order of shown) {
+      const point = pointParam(order);
+      if (!point) continue;
+      const [, value] = point;
+      const dot = svgEl("circle", { cx: value[0], cy: mapHeight - value[1], r: unitSize * 0.35,
+        fill: "#2b6cb0", opacity: 0.45, class: "destination" });
+      dot.addEventListener("click", (event) => { event.stopPropagation(); chosen(order); });
+      overlay.append(dot);
+    }
+  }
+  for (const enemy of view.enemies || []) {
+    if (!hasPlace(enemy)) continue;
+    const age = Math.max(0, turn - (enemy.seen_turn ?? turn));
+    const opacity = enemy.visible_now ? 1 : Math.max(0.25, 0.7 - age * 0.15);
+    figure(enemy, "#c53030", opacity, unitSize, () => targetClicked(enemy));
+  }
+  for (const own of view.own || []) {
+    if (!hasPlace(own)) continue;
+    const mine = !state.seat.units || state.seat.units.includes(own.id);
+    figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
+           () => select(own.id));
+  }
+}
+
+function figure(info, colour, opacity, size, onclick) {
+  const g = svgEl("g", { class: "figure", "data-id": info.id, opacity });
+  const cx = info.x, cy = mapHeight - info.y;
+  g.append(svgEl("circle", { cx, cy, r: size, fill: colour,
+    stroke: info.id === selected ? "#ffd400" : "#fff", "stroke-width": size * 0.3 }));
+  const label = svgEl("text", { x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
+    "font-family": "sans-serif", fill: "#111", stroke: "#fff", "stroke-width": size * 0.3,
+    "paint-order": "stroke" });
+  label.textContent = info.id;
+  g.append(label);
+  g.addEventListener("click", (event) => { event.stopPropagation(); onclick(); });
+  overlay.append(g);
+}
+
+// -- orders -------------------------------------------------------------------------------
+
+// the parameter of an order that is a place on the table ([x, y]), if any
+function pointParam(order) {
+  for (const [name, value] of Object.entries(order.params || {})) {
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number")) {
+      return [name, value];
+    }
+  }
+  return null;
+}
+
+function select(id) {
+  selected = id;
+  pointMode = null;
+  render();
+}
+
+function describe(params) {
+  return Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+}
+
+function drawOrders() {
+  const box = document.getElementById("orders");
+  box.replaceChildren();
+  const mode = document.getElementById("mode");
+  mode.textContent = pointMode ? `${pointMode.kind}: click the map (or a blue dot)` : "";
+  if (!state.seat || !state.seat.may_act) {
+    box.append(el("div", { class: "muted" }, state.status.over ? "The game is over."
+      : state.seat && state.seat.done ? "You have finished this phase; waiting for the others."
+      : `Waiting for ${state.status.to_act || "nobody"}.`));
+    return;
+  }
+  if (!selected) {
+    box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
+    return;
+  }
+  const mine = state.legal.filter((o) => o.unit === selected);
+  if (!mine.length) {
+    box.append(el("div", { class: "muted" }, `${selected} has no orders now.`));
+    return;
+  }
+  const kinds = [...new Set(mine.map((o) => o.kind))];
+  for (const kind of kinds) {
+    const orders = mine.filter((o) => o.kind === kind);
+    const point = pointParam(orders[0]);
+    if (point) {
+      box.append(el("button", { class: "kind", "data-kind": kind, onclick: () => {
+        pointMode = { kind, unit: selected, param: point[0], template: orders[0] };
+        render();
+      } }, `${kind}: click the map`));
+    }
+    if (!point || orders.length <= 4) {
+      for (const order of orders) {
+        box.append(el("button", { class: "order", "data-label": order.label,
+          onclick: () => chosen(order) }, order.label));
+      }
+    }
+  }
+}
+
+function mapClicked(x, y) {
+  if (!pointMode) return;
+  const params = { ...pointMode.template.params, [pointMode.param]: [x, y] };
+  chosen({ kind: pointMode.kind, unit: pointMode.unit, params });
+}
+
+function targetClicked(enemy) {
+  if (!state || !selected) return;
+  const order = state.legal.find((o) => o.unit === selected
+    && (o.params.target === enemy.id || (o.params.targets || []).includes(enemy.id)));
+  if (order) chosen(order);
+  else say(`No order of ${selected} names ${enemy.id} now.`);
+}
+
+async function chosen(order) {
+  pending = { kind: order.kind, unit: order.unit, params: order.params || {} };
+  const box = document.getElementById("preview");
+  box.hidden = false;
+  box.replaceChildren(el("div", {}, `${pending.kind} ${pending.unit || ""} ${describe(pending.params)}`));
+  try {
+    const answer = await api("POST", `/api/games/${gameId}/preview`, pending);
+    box.append(el("div", {}, answer.preview),
+      el("button", { class: "primary", id: "commit", onclick: commit }, "Commit"),
+      el("button", { id: "cancel", onclick: cancel }, "Cancel"));
+    say("");
+  } catch (error) {
+    box.append(el("div", { class: "error" }, error.message),
+      el("button", { id: "cancel", onclick: cancel }, "Cancel"));
+  }
+}
+
+function cancel() {
+  pending = null;
+  document.getElementById("preview").hidden = true;
+}
+
+async function commit() {
+  if (!pending) return;
+  const order = pending;
+  cancel();
+  pointMode = null;
+  try {
+    await api("POST", `/api/games/${gameId}/orders`, order);
+    say("");
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function post(path, what) {
+  try { await api("POST", `/api/games/${gameId}/${path}`, {}); say(""); }
+  catch (error) { say(`${what}: ${error.message}`); }
+}
+
+function drawTurnButtons() {
+  const box = document.getElementById("turn-buttons");
+  box.replaceChildren();
+  if (!state.seat || !state.seat.may_act) return;
+  const label = state.seat.shared ? "Done (my orders are given)" : "End phase";
+  box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
+  if (state.can_undo) box.append(el("button", { id: "undo", onclick: () => post("undo", "undo") }, "Undo"));
+}
+
+// -- the side panel -----------------------------------------------------------------------
+
+function drawStatus() {
+  const s = state.status;
+  let text = s.over ? "Game over" : `Turn ${s.turn ?? "-"}/${s.turns ?? "-"}`;
+  if (s.phase) text += ` · ${s.phase}`;
+  if (s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
+  if (!s.over) text += ` · ${s.to_act} to act`;
+  document.getElementById("status").textContent = text;
+  document.getElementById("title").textContent = `${state.game.title} (${state.game.ruleset})`;
+  const seat = document.getElementById("seat");
+  if (state.role === "seat") {
+    seat.textContent = `You: ${state.seat.name} (${state.seat.side})`
+      + (state.seat.may_act ? " · your orders" : "");
+    document.getElementById("side-seats").textContent = state.side_seats.length > 1
+      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.done ? ", done" : ""})`).join("; ")
+      : "";
+  } else {
+    seat.textContent = "Spectator: public events only until the end.";
+  }
+}
+
+function drawUnits() {
+  const box = document.getElementById("units");
+  box.replaceChildren();
+  if (!state.view) return;
+  for (const own of state.view.own || []) {
+    if (state.seat.units && !state.seat.units.includes(own.id)) continue;
+    const where = hasPlace(own) ? `${round(own.x)},${round(own.y)}` : "-";
+    const row = el("div", { "data-unit": own.id, class: (own.id === selected ? "selected " : "")
+      + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${where}`
+      + (own.section ? ` in ${own.section}` : "") + (own.status ? ` · ${own.status}` : ""));
+    row.addEventListener("click", () => select(own.id));
+    box.append(row);
+  }
+  const enemies = document.getElementById("enemies");
+  enemies.replaceChildren();
+  for (const enemy of state.view.enemies || []) {
+    enemies.append(el("div", {}, `${enemy.id}: ${enemy.name || ""} · `
+      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)));
+  }
+  if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
+}
+
+function drawDice() {
+  const box = document.getElementById("dice");
+  box.replaceChildren();
+  for (const event of state.events) {
+    box.append(el("div", { class: "event" }, event.text));
+    for (const roll of event.rolls) box.append(el("div", { class: "roll" }, roll.trim()));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawEnding() {
+  const box = document.getElementById("ending");
+  const end = state.ending;
+  box.hidden = !end;
+  if (!end) return;
+  const r = end.result;
+  box.replaceChildren(el("h2", {}, r.winner ? `${r.winner} win` : "A draw"), el("div", {}, r.reason),
+    el("div", {}, Object.entries(r.scores || {}).map(([s, v]) => `${s}: ${v}`).join(" · ")),
+    el("h2", {}, "After-action report"), el("pre", {}, (end.after_action || []).join("\n")));
+}
+
+function render() {
+  if (!state) return;
+  drawStatus();
+  drawEnding();
+  if (state.role === "seat") {
+    drawUnits();
+    drawOrders();
+    drawTurnButtons();
+  }
+  drawDice();
+  drawFigures();
+}
+
+// -- the live connection ------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
+  const status = document.getElementById("connection");
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ token }));
+    status.textContent = "live";
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message;
+      if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
+      render();
+    } else if (message.type === "error" || message.type === "closed") {
+      say(message.message);
+      socket.closeReason = "refused";
+    }
+  });
+  socket.addEventListener("close", () => {
+    status.textContent = "reconnecting";
+    if (socket.closeReason !== "refused") setTimeout(connect, 1500);
+    else status.textContent = "closed";
+  });
+}
+
+document.getElementById("download").addEventListener("click", async () => {
+  try {
+    const response = await fetch(`/api/games/${gameId}/log.jsonl`,
+      { headers: { authorization: "Bearer " + token } });
+    if (!response.ok) throw new Error((await response.json()).message);
+    const url = URL.createObjectURL(await response.blob());
+    const a = el("a", { href: url, download: `fibua-${gameId}.jsonl` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (error) {
+    say(error.message);
+  }
+});
+
+loadMap().then(connect).catch((error) => say(error.message));

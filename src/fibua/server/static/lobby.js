@@ -1,0 +1,151 @@
+// The lobby: bundled scenarios, creating a game, the games on this server.
+"use strict";
+
+const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function created() {
+  try { return JSON.parse(localStorage.getItem(CREATED_KEY) || "{}"); } catch { return {}; }
+}
+
+function remember(id, entry) {
+  const all = created();
+  all[id] = { ...(all[id] || {}), ...entry };
+  localStorage.setItem(CREATED_KEY, JSON.stringify(all));
+}
+
+async function api(method, path, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = "Bearer " + token;
+  const response = await fetch(path, { method, headers,
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message || response.statusText);
+  return data;
+}
+
+function link(id, token) {
+  return `${location.origin}/play/${id}#token=${encodeURIComponent(token)}`;
+}
+
+function showLinks(id, title, seatTokens, spectator) {
+  const box = el("div", { class: "links" }, el("b", {}, `Game ${id}: ${title}. `),
+    "Send each player their own link (it is their seat's key):");
+  const list = el("ul");
+  for (const [seat, token] of Object.entries(seatTokens)) {
+    const url = link(id, token);
+    list.append(el("li", {}, `${seat}: `, el("a", { href: url, target: "_blank" }, "open"),
+      " ", el("code", {}, url)));
+  }
+  if (spectator) {
+    const url = link(id, spectator);
+    list.append(el("li", {}, "spectators: ", el("a", { href: url, target: "_blank" }, "open"),
+      " ", el("code", {}, url)));
+  }
+  box.append(list);
+  const holder = document.getElementById("created");
+  holder.prepend(box);
+}
+
+function scenarioCard(scenario) {
+  const choices = {};
+  const seats = el("div");
+  scenario.seats.forEach((seat, index) => {
+    const select = el("select", { "data-seat": seat.name },
+      el("option", { value: "computer" }, "computer"), el("option", { value: "human" }, "human"));
+    if (index === 0) select.value = "human";
+    choices[seat.name] = select;
+    seats.append(el("div", { class: "seat-row" }, `${seat.side}: ${seat.name}`, select));
+  });
+  const seed = el("input", { type: "number", min: "0", placeholder: "secret seed",
+                             size: "12", class: "seed" });
+  const objectives = el("ul", { class: "muted" });
+  for (const o of scenario.objectives) {
+    objectives.append(el("li", {}, `${o.side}: ${o.description} (${o.points})`));
+  }
+  const create = el("button", { class: "primary create", onclick: async () => {
+    const body = { scenario: scenario.name, seats: {} };
+    for (const [name, select] of Object.entries(choices)) body.seats[name] = select.value;
+    if (seed.value !== "") body.seed = Number(seed.value);
+    create.disabled = true;
+    try {
+      const made = await api("POST", "/api/games", body);
+      remember(made.id, { creator: made.creator_token, spectator: made.spectator_token,
+                          seats: made.seat_tokens });
+      showLinks(made.id, scenario.title, made.seat_tokens, made.spectator_token);
+      await loadGames();
+    } catch (error) {
+      document.getElementById("lobby-error").textContent = error.message;
+    } finally {
+      create.disabled = false;
+    }
+  } }, "Create game");
+  return el("div", { class: "card", "data-scenario": scenario.name },
+    el("img", { src: `/api/scenarios/${scenario.name}/map.svg`, alt: scenario.title }),
+    el("h3", {}, scenario.title),
+    el("div", { class: "muted" }, `${scenario.name} · ${scenario.ruleset} · ${scenario.turns} turns · `
+      + scenario.sides.map((s) => `${s.name} (${s.title})`).join(" v ")),
+    el("p", {}, scenario.history || ""), el("p", { class: "muted" }, scenario.description || ""),
+    objectives, seats, el("div", {}, "seed ", seed, " ", create));
+}
+
+async function reissue(id, role) {
+  const mine = created()[id];
+  const made = await api("POST", `/api/games/${id}/tokens`, { role }, mine.creator);
+  if (role === "spectator") remember(id, { spectator: made.token });
+  else remember(id, { seats: { ...(mine.seats || {}), [role]: made.token } });
+  showLinks(id, "new link", role === "spectator" ? {} : { [role]: made.token },
+            role === "spectator" ? made.token : null);
+}
+
+async function loadGames() {
+  const games = await api("GET", "/api/games");
+  const body = document.querySelector("#games tbody");
+  body.replaceChildren();
+  const mine = created();
+  for (const game of games) {
+    const status = game.status;
+    const actions = el("td");
+    const own = mine[game.id];
+    if (own && own.spectator) {
+      actions.append(el("a", { href: link(game.id, own.spectator), target: "_blank" }, "watch"), " ");
+    }
+    if (own && own.creator) {
+      for (const seat of game.seats.filter((s) => s.player === "human")) {
+        actions.append(el("button", { onclick: () => reissue(game.id, seat.name) },
+          `new link: ${seat.name}`));
+      }
+      actions.append(el("button", { class: "delete", onclick: async () => {
+        if (!confirm(`Delete game ${game.id}?`)) return;
+        await api("DELETE", `/api/games/${game.id}`, undefined, own.creator);
+        await loadGames();
+      } }, "delete"));
+    }
+    body.append(el("tr", { "data-game": game.id }, el("td", {}, game.id),
+      el("td", {}, game.title), el("td", {}, status.over ? "over" : `${status.turn ?? "-"} / ${status.turns ?? "-"}`),
+      el("td", {}, game.waiting_for || "-"),
+      el("td", {}, game.result ? `${game.result.winner ?? "draw"}: ${game.result.reason}` : ""),
+      actions));
+  }
+}
+
+async function loadScenarios() {
+  const scenarios = await api("GET", "/api/scenarios");
+  const box = document.getElementById("scenarios");
+  box.replaceChildren(...scenarios.map(scenarioCard));
+}
+
+loadScenarios().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
+loadGames().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
+setInterval(() => loadGames().catch(() => {}), 5000);
