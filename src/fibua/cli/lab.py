@@ -1,0 +1,150 @@
+"""`fibua lab`: playtests of many games (run), their report (report), and two runs set
+side by side (compare)."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from fibua.cli.warmup import preparing, warm_up
+from fibua.core.errors import FibuaError, InputError
+from fibua.core.game import Game
+from fibua.lab.overrides import with_house_rules
+from fibua.lab.runner import play_rows
+from fibua.lab.seats import parse_seats
+from fibua.lab.store import RunInfo, RunWriter, db_path
+from fibua.scenario.loader import load_scenario
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+EXIT_BAD_INPUT = 2
+DEFAULT_GAMES = 1_000
+DEFAULT_FOLDER = Path("lab-runs")
+
+lab_app = typer.Typer(
+    help="Playtests: many games of a scenario, their report, two variants compared.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def console() -> Console:
+    return Console(highlight=False)
+
+
+def error_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def guarded(func: Callable[P, R]) -> Callable[P, R]:
+    """fibua's own errors (bad names, files, values) as messages with exit status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except InputError as error:
+            for problem in error.problems:
+                typer.echo(f"error: {problem}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except FibuaError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OSError as error:
+            where = f"{error.filename}: " if error.filename else ""
+            typer.echo(f"error: {where}{error.strerror or error}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
+    return wrapper
+
+
+class GamesPerSecond(ProgressColumn):
+    """Games a second since the run began."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        return Text(f"{rate:,.1f} games/s")
+
+
+def free_folder(name: str) -> Path:
+    """lab-runs/NAME, or NAME-2, NAME-3... if taken."""
+    folder = DEFAULT_FOLDER / name
+    n = 2
+    while db_path(folder).exists():
+        folder = DEFAULT_FOLDER / f"{name}-{n}"
+        n += 1
+    return folder
+
+
+@lab_app.command()
+@guarded
+def run(
+    scenario: Annotated[str, typer.Argument(help="scenario file or bundled name")],
+    games: Annotated[int, typer.Option(min=1, help="how many games")] = DEFAULT_GAMES,
+    seed_start: Annotated[int, typer.Option(
+        min=0, help="the first seed; the games play seeds S, S+1, ...")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
+    seat: Annotated[list[str] | None, typer.Option(
+        help="SIDE=PLAYER (computer, random, doctrine); repeat for each side; unnamed "
+             "sides are played by the computer")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="house rule NAME=VALUE: a rule option (morale=false), a scenario "
+                      "field (turns=6) or a dotted path (sides.germans.title=...)")] = None,
+    overlay: Annotated[list[Path] | None, typer.Option(
+        help="a TOML file laid over the scenario file (tables merge; [sides.NAME] merges "
+             "into that side)")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="the folder for the results (default: lab-runs/SCENARIO, numbered if taken)")
+    ] = None,
+) -> None:
+    """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
+    with preparing(error_console()):
+        base = load_scenario(scenario)
+        played = with_house_rules(base, set_ or [], overlay or [])
+        seats = parse_seats(played, seat or [])
+        warm_up(Game(played, seed_start))
+    folder = out if out is not None else free_folder(played.name)
+    overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
+    writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
+    seeds = range(seed_start, seed_start + games)
+    wins: Counter[str | None] = Counter()
+    started = time.perf_counter()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      GamesPerSecond(), TimeRemainingColumn(), console=error_console(),
+                      transient=False) as progress:
+            task = progress.add_task(played.name, total=games)
+            for batch in play_rows(played, seats, seeds, jobs,
+                                   lambda n: progress.advance(task, n)):
+                writer.add(batch)
+                wins.update(row.winner for row in batch)
+    finally:
+        writer.close()
+    seconds = time.perf_counter() - started
+    out_console = console()
+    sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
+    out_console.print(f"{games} games of {played.name} ({sides}) in {seconds:.1f} s "
+                      f"({games / seconds:,.1f} games/s), {jobs} job(s)", markup=False)
+    tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
+    out_console.print("; ".join(tally), markup=False)
+    out_console.print(f"results: {db_path(folder)}", markup=False)
