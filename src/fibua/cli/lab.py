@@ -21,6 +21,7 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 from rich.text import Text
 
 from fibua.cli.warmup import preparing, warm_up
@@ -148,3 +149,57 @@ def run(
     tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
     out_console.print("; ".join(tally), markup=False)
     out_console.print(f"results: {db_path(folder)}", markup=False)
+
+
+@lab_app.command()
+@guarded
+def report(
+    folder: Annotated[Path, typer.Argument(help="a run's folder (from fibua lab run)")],
+    with_: Annotated[list[Path] | None, typer.Option(
+        "--with", help="another run of the scenario, seated otherwise, for the head-to-head "
+                       "table; repeat for several")] = None,
+) -> None:
+    """Write the run's report: report.html (self-contained) and plots/*.png."""
+    from fibua.lab.report import write_report  # matplotlib only when a report is asked for
+
+    written = write_report(folder, with_ or [])
+    typer.echo(f"wrote {written[0]} and {len(written) - 1} plots in {written[0].parent / 'plots'}")
+
+
+@lab_app.command()
+@guarded
+def compare(
+    first: Annotated[Path, typer.Argument(help="a run's folder")],
+    second: Annotated[Path, typer.Argument(help="another run of the same scenario")],
+    difference: Annotated[float, typer.Option(
+        help="the difference in win rate to size the sample for (0.05: 5 points)")] = 0.05,
+) -> None:
+    """Two runs side by side: each side's win rate, the difference with its 95% interval
+    and p-value, and how many games a difference of --difference needs."""
+    from fibua.lab.compare import compare_runs
+    from fibua.lab.report import load_run
+
+    found = compare_runs(load_run(first), load_run(second), difference)
+    out = console()
+    if found.paired:
+        out.print(f"paired on the {found.seeds_in_common} seeds both runs played: exact "
+                  "McNemar test, Newcombe's paired interval", markup=False)
+    else:
+        out.print("no seed in common: independent samples, two-proportion z-test, "
+                  "Newcombe's interval", markup=False)
+    out.print(f"A: {first}\nB: {second}", markup=False)
+    table = Table()
+    for column in ("side", "A wins", "B wins", "A - B [95% CI]", "p",
+                   f"games for {100 * difference:g} pts"):
+        table.add_column(column, no_wrap=True)
+    for side in found.sides:
+        d = side.difference
+        table.add_row(side.side, f"{100 * d.first:.1f}%", f"{100 * d.second:.1f}%",
+                      f"{100 * d.difference:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]",
+                      f"{d.p_value:.3g}", f"{side.games_needed:,}")
+    out.print(table)
+    turns = found.sides[0].mean_turns
+    out.print(f"mean turns: A {turns[0]:.2f}, B {turns[1]:.2f}", markup=False)
+    for side in found.sides:
+        out.print(f"mean {side.side} losses: A {side.mean_losses[0]:.2f}, "
+                  f"B {side.mean_losses[1]:.2f}", markup=False)
