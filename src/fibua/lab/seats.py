@@ -13,6 +13,7 @@ from fibua.core.dice import derive_seed
 from fibua.core.errors import InputError, Problem
 from fibua.core.game import Game
 from fibua.core.ruleset import Player, RuleSet
+from fibua.lab.doctrine import DoctrinePlayer
 from fibua.scenario.schema import Scenario
 
 #: makes a player of a kind for a side of a rule set, from the player's own seed
@@ -27,8 +28,13 @@ def _random(rules: RuleSet[Any], side: str, seed: int) -> Player:
     return rules.random_player(side, seed)
 
 
+def _doctrine(rules: RuleSet[Any], side: str, seed: int) -> Player:
+    return DoctrinePlayer(side, seed)
+
+
 #: the kinds of player a seat may name; the default one first
-PLAYERS: dict[str, PlayerMaker] = {"computer": _computer, "random": _random}
+PLAYERS: dict[str, PlayerMaker] = {"computer": _computer, "random": _random,
+                                   "doctrine": _doctrine}
 
 
 def register_player(name: str, maker: PlayerMaker) -> None:
