@@ -15,6 +15,7 @@ from pathlib import Path
 from statistics import mean, median
 
 from matplotlib.axes import Axes
+from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon as PolygonPatch
 
@@ -158,8 +159,9 @@ def falls_map_plot(run: Run, field: Battlefield) -> Figure:
             xs, ys = zip(*points, strict=True)
             *_, image = axes.hist2d(
                 xs, ys, bins=cells, range=[[0, table.width], [0, table.height]],
-                cmin=1, cmap="inferno_r", alpha=0.8, zorder=3)
-            figure.colorbar(image, ax=axes, shrink=0.7, label="fell here")
+                cmin=1, cmap="inferno_r", alpha=0.8, zorder=3, norm=LogNorm())
+            # a log scale: over many games a few killing grounds would drown the rest
+            figure.colorbar(image, ax=axes, shrink=0.7, label="fell here (log scale)")
         axes.set_title(f"Where {side} fell ({len(points)})", fontsize=10)
     figure.tight_layout()
     return figure
