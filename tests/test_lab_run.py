@@ -11,8 +11,10 @@ from typer.testing import CliRunner, Result
 from fibua.cli import main as cli
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
+from fibua.core.orders import Order
 from fibua.lab.engine import computers
 from fibua.lab.records import count_rolls
+from fibua.lab.seats import PLAYERS
 from fibua.lab.store import read_info, read_rows
 from fibua.scenario.loader import load_scenario
 
@@ -120,3 +122,18 @@ def test_a_folder_holding_a_run_is_not_overwritten(one_job: Path) -> None:
     assert result.exit_code == 2
     assert "already holds a run" in result.output
     assert len(list(read_rows(one_job))) == 6
+
+
+class Faulty:
+    def choose(self, view: object, legal: object) -> Order:
+        raise ZeroDivisionError("a player's own fault")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_game_names_its_seed(jobs: str, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed: Faulty())
+    result = lab("run", "corner-shop", "--games", "1", "--seed-start", "7", "--jobs", jobs,
+                 "--seat", "germans=faulty", "--out", str(tmp_path / "f"))
+    assert result.exit_code == 1
+    assert "the game of seed 7 failed: ZeroDivisionError: a player's own fault" in result.output

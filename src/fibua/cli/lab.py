@@ -28,7 +28,7 @@ from fibua.cli.warmup import preparing, warm_up
 from fibua.core.errors import FibuaError, InputError
 from fibua.core.game import Game
 from fibua.lab.overrides import with_house_rules
-from fibua.lab.runner import play_rows
+from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
 from fibua.lab.store import RunInfo, RunWriter, db_path
 from fibua.scenario.loader import load_scenario
@@ -37,6 +37,8 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 EXIT_BAD_INPUT = 2
+#: a game of the run failed: not the input's fault
+EXIT_GAME_FAILED = 1
 DEFAULT_GAMES = 1_000
 DEFAULT_FOLDER = Path("lab-runs")
 
@@ -139,6 +141,10 @@ def run(
                                    lambda n: progress.advance(task, n)):
                 writer.add(batch)
                 wins.update(row.winner for row in batch)
+    except GameFailed as failure:
+        typer.echo(f"error: {failure}; the games finished before it are in "
+                   f"{db_path(folder)}", err=True)
+        raise typer.Exit(EXIT_GAME_FAILED) from None
     finally:
         writer.close()
     seconds = time.perf_counter() - started

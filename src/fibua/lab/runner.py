@@ -9,11 +9,25 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fibua.core.errors import FibuaError
 from fibua.lab.engine import watch_games
 from fibua.lab.records import GameRow, RowWatcher, hold_objectives
 from fibua.lab.seats import Seats
 from fibua.scenario.loader import scenario_from_dict
 from fibua.scenario.schema import Scenario
+
+
+class GameFailed(FibuaError):
+    """A game of the run failed (the rules or a player): which seed, and how."""
+
+    def __init__(self, seed: int, reason: str) -> None:
+        super().__init__(seed, reason)  # both in args, so it crosses from a worker process
+        self.seed = seed
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"the game of seed {self.seed} failed: {self.reason}"
+
 
 #: told how many more games are done
 Advance = Callable[[int], None]
@@ -39,7 +53,11 @@ class GameSeries:
 
     def play(self, seed: int) -> GameRow:
         self._queue.append(seed)
-        return next(self._games)
+        try:
+            return next(self._games)
+        except Exception as error:
+            # the series cannot go on after a failure inside its generator: say which seed
+            raise GameFailed(seed, f"{type(error).__name__}: {error}") from error
 
     def close(self) -> None:
         self._games.close()
