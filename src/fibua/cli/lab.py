@@ -133,12 +133,18 @@ def run(
     wins: Counter[str | None] = Counter()
     started = time.perf_counter()
     try:
+        # refreshed by hand, with no thread of its own: worker processes are forked
+        # from this one, and a fork should not happen while another thread holds a lock
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       GamesPerSecond(), TimeRemainingColumn(), console=error_console(),
-                      transient=False) as progress:
+                      auto_refresh=False) as progress:
             task = progress.add_task(played.name, total=games)
-            for batch in play_rows(played, seats, seeds, jobs,
-                                   lambda n: progress.advance(task, n)):
+
+            def advance(n: int) -> None:
+                progress.advance(task, n)
+                progress.refresh()
+
+            for batch in play_rows(played, seats, seeds, jobs, advance):
                 writer.add(batch)
                 wins.update(row.winner for row in batch)
     except GameFailed as failure:

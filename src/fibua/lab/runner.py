@@ -65,17 +65,26 @@ class GameSeries:
 
 @dataclass(frozen=True)
 class _Job:
-    scenario: dict[str, Any]
+    #: the scenario table, for a worker that does not share this process's memory
+    scenario: dict[str, Any] | None
     source: str
     seats: dict[str, str]
 
 
 _series: GameSeries | None = None
+#: the scenario a forked worker finds already loaded, its map caches made (a fresh copy
+#: spends most of a first game making them again)
+_forked_scenario: Scenario | None = None
 
 
 def _start_worker(job: _Job) -> None:
     global _series
-    _series = GameSeries(scenario_from_dict(job.scenario, job.source), job.seats)
+    if job.scenario is not None:
+        scenario = scenario_from_dict(job.scenario, job.source)
+    else:
+        assert _forked_scenario is not None, "a forked worker without its scenario"
+        scenario = _forked_scenario
+    _series = GameSeries(scenario, job.seats)
 
 
 def _play_chunk(seeds: Sequence[int]) -> list[GameRow]:
@@ -113,8 +122,16 @@ def play_rows(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int]
         finally:
             series.close()
         return
-    job = _Job(scenario.raw, scenario.name, dict(seats))
-    with _context().Pool(jobs, _start_worker, (job,)) as pool:
+    global _forked_scenario
+    context = _context()
+    forked = context.get_start_method() == "fork"
+    job = _Job(None if forked else scenario.raw, scenario.name, dict(seats))
+    _forked_scenario = scenario if forked else None
+    try:
+        pool = context.Pool(jobs, _start_worker, (job,))  # the workers start here
+    finally:
+        _forked_scenario = None
+    with pool:
         for batch in pool.imap_unordered(_play_chunk, chunks(seeds, jobs)):
             tell(len(batch))
             yield batch
