@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, TerrainKind
 from fibua.cli import main as cli
 from fibua.core.orders import Order
 from fibua.lab.doctrine import DoctrinePlayer
@@ -90,3 +90,38 @@ def test_it_plays_whole_games_in_every_rule_set(scenario: str, tmp_path: Path) -
     row = next(iter(read_rows(tmp_path / "d")))
     assert row.players["germans"] == "doctrine"
     assert row.orders > 0 and row.reason
+
+
+class Map:
+    """A public map with a house over x in [3.5, 4.5] and a wall just north of (6, 0)."""
+
+    def section_at(self, point: tuple[float, float]) -> str | None:
+        return "house" if 3.5 <= point[0] <= 4.5 else None
+
+    def terrain_at(self, point: tuple[float, float]) -> TerrainKind:
+        return TerrainKind.OPEN
+
+    def obstacles_crossed(self, a: tuple[float, float],
+                          b: tuple[float, float]) -> list[tuple[object, float]]:
+        return [(object(), 1.0)] if a == (6.0, 0.0) and b[1] > 0 else []
+
+
+def test_it_bounds_into_cover_when_that_keeps_half_the_progress() -> None:
+    own = [unit("a", 0, 0)]
+    legal = [END, Order("blue", "move", "a", {"to": [5, 0]}),
+             Order("blue", "move", "a", {"to": [4, 0]}),
+             Order("blue", "move", "a", {"to": [1, 0]})]
+    seen = view(own, {}, turn=2)
+    seen.sight = Map()
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[2]  # into the house
+    seen = view(own, {}, turn=2)
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[1]  # no map: farthest
+
+
+def test_it_shelters_behind_a_wall_from_the_enemy_it_knows_of() -> None:
+    own = [unit("a", 0, 0)]
+    legal = [END, Order("blue", "move", "a", {"to": [7, 0]}),
+             Order("blue", "move", "a", {"to": [6, 0]})]
+    seen = view(own, {"x": sighting(6, 30, visible=False)}, turn=2)
+    seen.sight = Map()
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[2]

@@ -5,12 +5,15 @@ It reads the side's view (its own troops, the enemies it has seen, where the sce
 sends it) and picks among the orders the rules offer, never making one of its own:
 - fire: of the orders that name a target, the one at the nearest enemy seen now;
 - hold: a figure or unit already on the side's objective stays there;
-- advance by bounds: half the force moves in odd turns, the other half in even ones,
-  each by the offered move that brings it nearest to the objective (by walking distance
-  where the rule set's view gives one, else straight); with no objective to go to, toward
-  the nearest enemy seen;
+- advance by bounds from cover to cover: half the force moves in odd turns, the other
+  half in even ones; of the offered moves that bring a figure at least half as near to the
+  objective as the best one does (by walking distance where the rule set's view gives one,
+  else straight; with no objective to go to, toward the nearest enemy seen), it takes one
+  ending in cover if there is one, the nearest to the objective;
 - otherwise it ends its part of the phase.
-It does not weigh cover: it is a drill, not a tactician.
+Cover is read from the public map alone, the same for every rule set: inside a building,
+on rubble or rough ground, or just behind a wall, hedge or fence on the line from the
+nearest enemy the side knows of. It is a drill, not a tactician.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, TerrainKind
 from fibua.core.orders import Order
 
 #: order kinds that fire at a named target without moving
@@ -28,6 +31,10 @@ MOVE_KIND = "move"
 END_KIND = "end"
 #: a move must bring a figure at least this much nearer (table units) to be worth it
 MIN_GAIN = 0.5
+#: ground that gives cover to whoever stands on it
+COVER_TERRAIN = frozenset({TerrainKind.RUBBLE, TerrainKind.ROUGH})
+#: how near behind an obstacle a place must be to shelter behind it (table units)
+BEHIND = 1.5
 #: more orders than this in one turn and the player ends its part (a guard, not a rule)
 MAX_ORDERS_A_TURN = 400
 
@@ -158,8 +165,9 @@ class DoctrinePlayer:
         objective = Objective(view)
         own = self._own(view)
         ids = sorted(own)
-        best: tuple[float, int] | None = None
-        chosen = None
+        threats = _enemies_seen(view)
+        sight = getattr(view, "sight", None)
+        moves: list[tuple[float, float, int, Order, tuple[float, float]]] = []
         for index, order in enumerate(orders):
             if order.kind != MOVE_KIND or order.unit not in own:
                 continue
@@ -175,7 +183,22 @@ class DoctrinePlayer:
             after = objective.distance(*there)
             if after is None or now - after < MIN_GAIN:
                 continue
-            key = (after, index)
-            if best is None or key < best:
-                best, chosen = key, order
+            moves.append((now - after, after, index, order, there))
+        if not moves:
+            return None
+        enough = max(gain for gain, *_ in moves) / 2
+        worth = [m for m in moves if m[0] >= enough]
+        covered = [m for m in worth if sight is not None and _in_cover(sight, m[4], threats)]
+        _, _, _, chosen, _ = min(covered or worth, key=lambda m: (m[1], m[2]))
         return chosen
+
+
+def _in_cover(sight: Any, place: tuple[float, float], threats: list[Position]) -> bool:
+    """Whether a place on the public map shelters a figure from the nearest known enemy."""
+    if sight.section_at(place) is not None or sight.terrain_at(place) in COVER_TERRAIN:
+        return True
+    if not threats:
+        return False
+    enemy = min(threats, key=lambda p: math.hypot(p.x - place[0], p.y - place[1]))
+    hits = sight.obstacles_crossed(place, (enemy.x, enemy.y))
+    return bool(hits) and hits[0][1] <= BEHIND
