@@ -73,7 +73,7 @@ def test_the_command_says_which_test_it_used(root: Path) -> None:
     result = lab("compare", str(root / "a"), str(root / "b"), "--difference", "0.1")
     assert result.exit_code == 0, result.output
     assert "paired on the 6 seeds" in result.output and "McNemar" in result.output
-    assert "british" in result.output and "games for 10 pts" in result.output
+    assert "british" in result.output and "difference of 10 points" in result.output
     result = lab("compare", str(root / "a"), str(root / "later"))
     assert result.exit_code == 0, result.output
     assert "two-proportion z-test" in result.output

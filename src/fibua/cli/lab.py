@@ -201,8 +201,7 @@ def compare(
                   "Newcombe's interval", markup=False)
     out.print(f"A: {first}\nB: {second}", markup=False)
     table = Table()
-    for column in ("side", "A wins", "B wins", "A - B [95% CI]", "p",
-                   f"games for {100 * difference:g} pts"):
+    for column in ("side", "A wins", "B wins", "A - B [95% CI]", "p", "games needed"):
         table.add_column(column, no_wrap=True)
     for side in found.sides:
         d = side.difference
@@ -210,6 +209,9 @@ def compare(
                       f"{100 * d.difference:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]",
                       f"{d.p_value:.3g}", f"{side.games_needed:,}")
     out.print(table)
+    unit = "seeds played by both" if found.paired else "games in each run"
+    out.print(f"games needed: {unit} to find a difference of {100 * difference:g} points "
+              "in win rate at the 5% level with 80% power", markup=False)
     turns = found.sides[0].mean_turns
     out.print(f"mean turns: A {turns[0]:.2f}, B {turns[1]:.2f}", markup=False)
     for side in found.sides:
