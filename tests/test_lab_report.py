@@ -73,3 +73,17 @@ def test_the_report_of_runs_of_other_scenarios_is_refused(runs: tuple[Path, Path
     result = lab("report", str(runs[0]), "--with", str(tmp_path / "farm"))
     assert result.exit_code == 2
     assert "farm-compound" in result.output
+
+
+def test_a_scenario_with_nothing_to_hold_gets_every_other_plot(tmp_path: Path) -> None:
+    overlay = tmp_path / "no-victory.toml"
+    overlay.write_text("victory = []\n", "utf-8")
+    result = lab("run", "corner-shop", "--games", "2", "--overlay", str(overlay),
+                 "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    assert lab("report", str(tmp_path / "run")).exit_code == 0
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == len(PLOTS) - 1
+    assert "The scenario has no objective to hold." in page
+    assert not (tmp_path / "run" / "plots" / "objectives.png").exists()
+    assert all(not row.holders for row in load_run(tmp_path / "run").rows)
