@@ -47,7 +47,7 @@ def option_names(scenario: Scenario) -> list[str]:
 
 def resolve_name(scenario: Scenario, name: str) -> list[str]:
     """The path into the scenario file a `--set` name stands for."""
-    parts = [p for p in name.split(".")]
+    parts = name.split(".")
     if not name or any(not p for p in parts):
         raise _problem("--set", f"{name!r} is not a name (e.g. turns, or options.NAME)")
     if len(parts) > 1:

@@ -226,7 +226,7 @@ def html_table(rows: list[list[str]]) -> str:
 def summary_rows(run: Run) -> list[list[str]]:
     info = run.info
     reasons = Counter(r.reason for r in run.rows).most_common()
-    rows = [["", ""],
+    rows = [["", "this run"],
             ["scenario", f"{info.name} ({info.scenario['scenario'].get('ruleset', '')})"],
             ["seeds", f"{info.seed_start} to {info.seed_start + len(run.rows) - 1}"],
             ["games", str(len(run.rows))],
