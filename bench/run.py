@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from dice_bench import measure_dice
 from games_bench import measure_games
+from lab_bench import LAB_SCENARIO, measure_lab
 from move_bench import measure_moves
 from sight_bench import measure_sight
 
@@ -22,6 +23,7 @@ def pin_one_core() -> None:
 
 
 def main() -> None:
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     pin_one_core()
     figures: dict[str, object] = {}
     sight = measure_sight()
@@ -40,6 +42,12 @@ def main() -> None:
     for name, rate in games.items():
         print(f"{name}: {rate:,.1f} complete computer-vs-computer games/s")
     figures["games_per_s"] = games
+    if cores:
+        os.sched_setaffinity(0, cores)  # the lab's processes may use every core again
+    jobs = 2
+    lab = measure_lab(LAB_SCENARIO, jobs=jobs)
+    print(f"lab: {lab:,.1f} games/s of {LAB_SCENARIO} with {jobs} jobs")
+    figures["lab_games_per_s"] = {LAB_SCENARIO: round(lab, 1), "jobs": jobs}
     print(json.dumps(figures, sort_keys=True))
 
 

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.briefing import objective_marks
+from fibua.cli.lab import lab_app
 from fibua.cli.odds import OddsUsageError, run_odds
 from fibua.cli.review import show_after_action, show_review, win_text
 from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
@@ -55,6 +56,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.add_typer(lab_app, name="lab")
 
 
 def console() -> Console:

@@ -1,0 +1,118 @@
+"""A lab run on disk: `games.sqlite` in the run's folder (the standard library's SQLite).
+
+Table `games` holds one row a game, its seed the key (so rows lie in seed order whatever
+order they were played in); what has parts (players, scores, casualties per side, falls,
+objective holders) is a JSON column, which SQLite's json functions read. Table `run` holds
+what the run was: the scenario as played (with its house rules), the seats and the
+overrides, so a report or comparison needs nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fibua.core.errors import InputError, Problem
+from fibua.lab.records import GameRow
+
+DB_NAME = "games.sqlite"
+
+SCHEMA = """
+CREATE TABLE run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    seed INTEGER PRIMARY KEY,
+    winner TEXT,
+    reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    orders INTEGER NOT NULL,
+    rolls INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    casualties TEXT NOT NULL,
+    falls TEXT NOT NULL,
+    holders TEXT NOT NULL
+);
+"""
+JSON_COLUMNS = ("players", "scores", "casualties", "falls", "holders")
+COLUMNS = ("seed", "winner", "reason", "turns", "orders", "rolls", *JSON_COLUMNS)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What a run played: the scenario table as played, each side's player, the house
+    rules given, and the seeds."""
+
+    scenario: dict[str, Any]
+    seats: dict[str, str]
+    overrides: list[str]
+    seed_start: int
+    games: int
+
+    @property
+    def name(self) -> str:
+        return str(self.scenario["scenario"]["name"])
+
+
+def db_path(folder: Path) -> Path:
+    return folder / DB_NAME
+
+
+def _row_values(row: GameRow) -> tuple[Any, ...]:
+    raw = row.to_dict()
+    return tuple(json.dumps(raw[c], sort_keys=True) if c in JSON_COLUMNS else raw[c]
+                 for c in COLUMNS)
+
+
+class RunWriter:
+    """Writes a new run's rows as they come (committed in batches)."""
+
+    def __init__(self, folder: Path, info: RunInfo) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = db_path(folder)
+        if path.exists():
+            raise InputError([Problem("--out", "", f"{folder} already holds a run ({path}); "
+                                                   "name another folder or remove it")])
+        self.connection = sqlite3.connect(path)
+        self.connection.executescript(SCHEMA)
+        for key, value in vars(info).items():
+            self.connection.execute("INSERT INTO run VALUES (?, ?)", (key, json.dumps(value)))
+        self.connection.commit()
+
+    def add(self, rows: Iterable[GameRow]) -> None:
+        marks = ", ".join("?" for _ in COLUMNS)
+        self.connection.executemany(f"INSERT INTO games VALUES ({marks})",
+                                    [_row_values(r) for r in rows])
+        self.connection.commit()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _open(folder: Path) -> sqlite3.Connection:
+    path = db_path(folder)
+    if not path.is_file():
+        raise InputError([Problem(str(folder), "", f"no lab run here (no {DB_NAME}); "
+                                                   "make one with fibua lab run")])
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def read_info(folder: Path) -> RunInfo:
+    with closing(_open(folder)) as connection:
+        raw = {k: json.loads(v) for k, v in connection.execute("SELECT key, value FROM run")}
+    return RunInfo(**raw)
+
+
+def read_rows(folder: Path) -> Iterator[GameRow]:
+    """The run's rows in seed order."""
+    with closing(_open(folder)) as connection:
+        cursor = connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY seed")
+        for values in cursor:
+            raw = dict(zip(COLUMNS, values, strict=True))
+            for column in JSON_COLUMNS:
+                raw[column] = json.loads(raw[column])
+            yield GameRow.from_dict(raw)
