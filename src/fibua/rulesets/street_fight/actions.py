@@ -9,7 +9,7 @@ from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
-from fibua.battlefield.sight import SightEngine, per_map
+from fibua.battlefield.sight import SightEngine, per_query
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
@@ -127,7 +127,7 @@ def leg_to(sight: SightEngine, here: Position, x: float, y: float) -> tuple[Posi
     return here, Position(x, y, section, here.floor if section == here.section else 0)
 
 
-@per_map(limit=1 << 14)
+@per_query(limit=1 << 14)
 def section_at(sight: SightEngine, x: float, y: float) -> str | None:
     """`sight.section_at((x, y))`, remembered: the computer asks about the same places
     order after order, and a map's sections never move."""
@@ -139,13 +139,14 @@ def _leg_key(a: Position, b: Position) -> tuple[Any, ...]:
     return (a.x, a.y, a.section, a.floor, b.x, b.y, b.section, b.floor)
 
 
-@per_map(limit=1 << 14, key=_leg_key)
+@per_query(limit=1 << 14, key=_leg_key)
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing).
 
-    Remembered per map (and state of its sections): the legs of the computer's paths
-    join the same few places game after game, and it asks about a move before giving it."""
+    Remembered by the asking engine (a fork per game and user): the legs of the
+    computer's paths join the same few places turn after turn, and it asks about a move
+    before giving it."""
     if sight.move_blocked(a, b):
         return "it goes through a building wall (enter and leave by doors)"
     wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
