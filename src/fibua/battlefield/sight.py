@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import update_wrapper
 from math import ceil, hypot, sqrt
+from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -657,6 +658,21 @@ def _first_stopped_leg(ax: float, ay: float, asec: int, afl: int, xy: Any, sec: 
     return -1
 
 
+#: what `SightEngine.leg_stop` answers for a leg that is free, or through a solid wall
+LEG_FREE, LEG_WALL = -1, -2
+
+
+@jit
+def _leg_stop(ax: float, ay: float, asec: int, afl: int, bx: float, by: float, bsec: int,
+              bfl: int, token: int, m: Any, segs: Any, owner: Any) -> int:
+    """See `SightEngine.leg_stop`."""
+    if _move_blocked(ax, ay, asec, afl, bx, by, bsec, bfl, False, token, m):
+        return LEG_WALL
+    if segs.shape[0] == 0:
+        return LEG_FREE
+    return _first_met(ax, ay, bx, by, segs, owner)
+
+
 @jit
 def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any) -> int:
     """The owner of the row of `segs` that ab meets nearest to a (by `meeting_distance`),
@@ -810,7 +826,7 @@ def per_map(limit: int | None = None,
     (none, or public names such as an objective's sections). Any user of the map may
     read the store, so an answer about places goes to `per_query` instead. With a
     `limit` the memo of that function starts again once it holds that many answers."""
-    return _remembered(_shared_store, limit, key)
+    return _remembered(attrgetter("shared"), limit, key)
 
 
 def per_query(limit: int | None = None,
@@ -818,15 +834,7 @@ def per_query(limit: int | None = None,
     """`per_map`, but kept in the asking engine's own memo (`SightEngine.memo`): for
     answers about places, whose arguments tell where a user's figures stand or look. Each
     user has its own fork of the engine, so no one can read what another asked."""
-    return _remembered(_own_store, limit, key)
-
-
-def _shared_store(sight: SightEngine) -> dict[Any, Any]:
-    return sight.shared
-
-
-def _own_store(sight: SightEngine) -> dict[Any, Any]:
-    return sight.memo
+    return _remembered(attrgetter("memo"), limit, key)
 
 
 class SightEngine:
@@ -869,7 +877,8 @@ class SightEngine:
         """Another engine on the same map, for one user: it shares the arrays, the kernel
         tables and the whole-map stores, and starts with a copy of this engine's section
         states, a scratch array of its own and an empty memo. Cheap: nothing of the map is
-        built again."""
+        built again. A rule set that changes a section's state sets it on every fork of
+        the game (the rules' and each side's): no fork follows another."""
         twin: SightEngine = object.__new__(SightEngine)
         twin.__dict__.update(self.__dict__)
         twin._state = self._state.copy()
@@ -1227,6 +1236,19 @@ class SightEngine:
         obstacles = self.battlefield.obstacles
         hits = sorted(zip(dists.tolist(), owners.tolist(), strict=True))
         return [(obstacles[k], d) for d, k in hits]
+
+    def leg_stop(self, a: Position, b: Position, kinds: frozenset[ObstacleKind]) -> int:
+        """What stops a straight move from a to b, in one compiled call: LEG_WALL when it
+        goes through a solid wall (`move_blocked`), else the index in the battlefield's
+        obstacles of the first obstacle of `kinds` it meets (`first_obstacle_of`), else
+        LEG_FREE."""
+        segs, owner = self._obstacle_rows_of(kinds)
+        index = self._move_index
+        found: int = _leg_stop(
+            float(a.x), float(a.y), index.get(a.section, -1), int(a.floor),
+            float(b.x), float(b.y), index.get(b.section, -1), int(b.floor),
+            self._next_token(), self._move_tables, segs, owner)
+        return found
 
     def first_stopped_leg(self, start: Position, path: PositionArrays,
                           kinds: frozenset[ObstacleKind]) -> int:

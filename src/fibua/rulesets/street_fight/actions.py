@@ -9,7 +9,7 @@ from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
-from fibua.battlefield.sight import SightEngine, per_query
+from fibua.battlefield.sight import LEG_FREE, LEG_WALL, SightEngine, per_query
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
@@ -147,11 +147,11 @@ def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     Remembered by the asking engine (a fork per game and user): the legs of the
     computer's paths join the same few places turn after turn, and it asks about a move
     before giving it."""
-    if sight.move_blocked(a, b):
+    stop = sight.leg_stop(a, b, UNCLIMBABLE)  # one compiled call: each fork asks anew
+    if stop == LEG_WALL:
         return "it goes through a building wall (enter and leave by doors)"
-    wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
-    if wall is not None:
-        return f"the high wall {wall.id!r} cannot be climbed"
+    if stop != LEG_FREE:
+        return f"the high wall {sight.battlefield.obstacles[stop].id!r} cannot be climbed"
     return None
 
 
