@@ -97,3 +97,18 @@ def test_a_fork_s_section_states_are_its_own() -> None:
     assert fallen.shared is standing.shared
     assert state_of_h(fallen) is SectionState.INTACT
     assert calls == [SectionState.RUBBLE, SectionState.INTACT]
+
+
+def test_the_umpire_s_forks_pool_their_answers_and_no_other_fork_holds_them() -> None:
+    """The rules of every game of a map are one umpire: their forks share what they asked
+    (per set of section states); a player's fork, even one made from an umpire's, starts
+    with nothing and has no way to the umpire's memo."""
+    engine = SightEngine(FIELD)
+    game_one, game_two = engine.fork(umpire=True), engine.fork(umpire=True)
+    player = game_one.fork()
+    assert game_one.memo is game_two.memo and player.memo is not game_one.memo
+    assert not any(value is game_one.memo for value in vars(player).values())
+    assert not any(game_one.memo is memo for memo in player._umpire_memos.values())
+    game_two.set_section_state("h", SectionState.RUBBLE)  # a store of its own for those
+    assert game_two.memo is not game_one.memo
+    assert engine.fork(umpire=True).memo is game_one.memo

@@ -26,6 +26,8 @@ from fibua.scenario.schema import Scenario
 
 #: the state's fields that are the scenario's, the same for all its games and public
 PUBLIC_FIELDS = frozenset({"scenario", "battlefield", "options"})
+#: where a sight engine (or a geometry reading one) keeps what its user asked
+PRIVATE = ("memo", "_umpire_memos", "_move_piece_cache", "_lean_memo")
 IMMUTABLE = (str, bytes, int, float, complex, bool, type(None), tuple, frozenset, Enum)
 ORDERS = 60  # orders of each game before looking: both sides have played by then
 
@@ -88,6 +90,17 @@ def game_objects(game: Game, mine: set[int]) -> dict[int, str]:
     return found
 
 
+def with_private(found: dict[int, str], objects: dict[int, object]) -> dict[int, str]:
+    """`found`, and the memos of the engines and geometries among `objects`."""
+    out = dict(found)
+    for key, obj in objects.items():
+        for name in PRIVATE:
+            memo = getattr(obj, name, None)
+            if isinstance(memo, dict):
+                out[id(memo)] = f"what {found.get(key, 'an engine')} keeps in its {name}"
+    return out
+
+
 def own_map(view: Any) -> set[int]:
     """The side's own sight engine (and geometry reading it), which its view holds."""
     return {id(view.sight), *([id(view.geometry)] if hasattr(view, "geometry") else [])}
@@ -148,6 +161,14 @@ def test_nothing_hidden_is_reachable_from_a_view_or_a_computer_player(
         forbidden |= {k: "another game's sight engine" for s in sides
                       for k in own_map(other_game.observe(s))}
         forbidden[id(scenario.memo["sight"])] = "the scenario's sight engine"
+        forbidden[id(scenario.memo)] = "the scenario's memo"
+        kept: dict[int, object] = {id(v): v for v in scenario.memo.values()}
+        for g in (game, other_game):
+            kept |= {id(v): v for v in (g.state.sight, getattr(g.state, "geometry", None),
+                                        *(getattr(g.observe(s), n, None) for s in sides
+                                          for n in ("sight", "geometry")))
+                     if id(v) in forbidden}
+        forbidden = with_private(forbidden, kept)
         for start, root in (("view", views[side]), ("computer player", players[side])):
             for obj in reachable(root):
                 assert id(obj) not in forbidden, \

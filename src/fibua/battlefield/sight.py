@@ -871,14 +871,22 @@ class SightEngine:
         #: no cache keeps a map alive
         self.shared: dict[Any, Any] = self._stores.setdefault(self._state.tobytes(), {})
         #: this engine's own answers about places (see `per_query`): no fork sees them
+        #: (but the umpire's forks, see `fork`, which pool theirs)
         self.memo: dict[Any, Any] = {}
+        self._umpire = False
+        self._umpire_memos: dict[bytes, dict[Any, Any]] = {}
 
-    def fork(self) -> SightEngine:
+    def fork(self, umpire: bool = False) -> SightEngine:
         """Another engine on the same map, for one user: it shares the arrays, the kernel
         tables and the whole-map stores, and starts with a copy of this engine's section
         states, a scratch array of its own and an empty memo. Cheap: nothing of the map is
         built again. A rule set that changes a section's state sets it on every fork of
-        the game (the rules' and each side's): no fork follows another."""
+        the game (the rules' and each side's): no fork follows another.
+
+        `umpire`: the fork for the rules of one game. The rules of all the games of a map
+        are one umpire, who may know everything, so these forks pool their memo (one per
+        set of section states) with every umpire fork of this engine; no other fork
+        holds the pool, so no player reaches it."""
         twin: SightEngine = object.__new__(SightEngine)
         twin.__dict__.update(self.__dict__)
         twin._state = self._state.copy()
@@ -891,7 +899,12 @@ class SightEngine:
         twin._move_tables = tuple(move)
         twin._token = 0
         twin._move_piece_cache = {}
-        twin.memo = {}
+        twin._umpire = umpire
+        if umpire:
+            twin.memo = self._umpire_memos.setdefault(twin._state.tobytes(), {})
+        else:
+            twin._umpire_memos = {}  # a player's fork must not reach the umpire's memos
+            twin.memo = {}
         return twin
 
     # -- construction -----------------------------------------------------------------
@@ -1066,7 +1079,11 @@ class SightEngine:
         k, code = self._index[section_id], _STATE_CODE[state]
         if self._state[k] != code:
             self._state[k] = code
-            self.memo.clear()  # remembered answers may have depended on the old state
+            # remembered answers may have depended on the old state
+            if self._umpire:
+                self.memo = self._umpire_memos.setdefault(self._state.tobytes(), {})
+            else:
+                self.memo.clear()
             self.shared = self._stores.setdefault(self._state.tobytes(), {})
 
     def set_section_states(self, states: Mapping[str, SectionState]) -> None:

@@ -127,12 +127,13 @@ class MapGeometry:
         self._openings = self._opening_rows(scenario)
         self.boundaries = self._boundary_rows(scenario)
 
-    def bind(self, sight: SightEngine) -> MapGeometry:
+    def bind(self, sight: SightEngine, umpire: bool = False) -> MapGeometry:
         """This geometry reading `sight` (a fork of the engine of the same map), with a
-        memo of its own: the rows and numbers are shared, what one user asks is not."""
+        memo of its own: the rows and numbers are shared, what one user asks is not. The
+        umpire's (the rules of every game) pool theirs in this geometry's own memo."""
         twin = copy(self)
         twin.sight = sight
-        twin._lean_memo = {}
+        twin._lean_memo = self._lean_memo if umpire else {}
         return twin
 
     # -- construction --------------------------------------------------------------------
@@ -260,11 +261,12 @@ class MapGeometry:
 
 
 def map_geometry(scenario: Scenario, sight: SightEngine, options: Options) -> MapGeometry:
-    """The geometry of the scenario and options, reading `sight`: worked out once and
-    shared by its games (the map never changes), each user binding it to its own fork."""
+    """The geometry of the scenario and options for the rules of a game, reading `sight`
+    (the game's umpire fork): worked out once and shared by its games (the map never
+    changes); each side's players bind it to their own fork."""
     key = f"house-clearing-geometry-{options.figure_height!r}-{options.window_sill!r}"
     memo = scenario.memo
     if key not in memo:
         memo[key] = MapGeometry(scenario, sight.fork(), options)  # a fork no one asks
     found: MapGeometry = memo[key]
-    return found.bind(sight)
+    return found.bind(sight, umpire=True)

@@ -23,8 +23,8 @@ from fibua.scenario.schema import Scenario
 
 def sight_engine(scenario: Scenario) -> SightEngine:
     """The scenario's sight engine, built once and shared by its games: it is only ever
-    forked (`SightEngine.fork`), one fork for the rules of each game and one for each
-    side's players, and answers no question itself."""
+    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
+    each side's players, and answers no question itself."""
     memo = scenario.memo
     if "sight" not in memo:
         memo["sight"] = SightEngine(scenario.battlefield)
@@ -33,7 +33,7 @@ def sight_engine(scenario: Scenario) -> SightEngine:
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingState:
-    sight = sight_engine(scenario).fork()
+    sight = sight_engine(scenario).fork(umpire=True)
     options: Options = scenario.rule_options or Options()
     a, b = scenario.side_names
     state = HouseClearingState(
