@@ -72,7 +72,6 @@ INSIDE_OPENING = 0.4  # inches inside an opening where a watcher is imagined
 OUTSIDE_OPENING = 2.0  # inches outside an opening where an approach is watched
 
 
-
 @dataclass(frozen=True, slots=True)
 class Threat:
     """An enemy figure as this side knows it."""

@@ -58,6 +58,7 @@ CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand withi
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
+
 @per_map()
 def section_field(sight: SightEngine, section: str) -> DistanceField:
     """Walking distances into one building section, built once per map (asked only of

@@ -44,6 +44,7 @@ WEAPON_ORDER = tuple(WeaponName)
 WEAPON_INDEX = {w: k for k, w in enumerate(WEAPON_ORDER)}
 INCREMENT = np.array([WEAPONS[w].increment for w in WEAPON_ORDER], dtype=np.float64)
 
+
 class CoverMap:
     """Cover (in quarters) of a figure standing in each 1 in cell, inside or outside each
     section, on each floor, against fire from each of eight directions: `position_cover`
