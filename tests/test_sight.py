@@ -23,7 +23,7 @@ from fibua.battlefield.model import (
     Table,
 )
 from fibua.battlefield.reference import reference_visible
-from fibua.battlefield.sight import SightEngine, WallCrossing, per_map
+from fibua.battlefield.sight import SightEngine, WallCrossing, per_query
 
 D, W, S = OpeningKind.DOOR, OpeningKind.WINDOW, OpeningKind.SLIT
 
@@ -278,12 +278,12 @@ def test_move_between_adjoining_sections_and_over_obstacles() -> None:
     assert engine.move_check(out(15, 2), out(15, 23)).walls == ()
 
 
-def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
+def test_per_query_answers_are_kept_on_the_engine_and_go_with_it() -> None:
     """An answer is worked out once per engine and arguments; a limit starts the memo
     again; and the memo keeps no engine (and so no map) alive."""
     asked: list[tuple[float, float]] = []
 
-    @per_map(limit=2)
+    @per_query(limit=2)
     def where(sight: SightEngine, x: float, y: float) -> str | None:
         asked.append((x, y))
         return sight.section_at((x, y))
@@ -293,6 +293,9 @@ def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
     assert asked == [(5.0, 30.0)]
     where(SightEngine(FIELD), 5.0, 30.0)  # another engine: worked out again
     assert len(asked) == 2
+    where(engine.fork(), 5.0, 30.0)  # a fork of it: its own memo, worked out again
+    assert len(asked) == 3
+    del asked[2]
     where(engine, 1.0, 1.0)
     where(engine, 11.0, 30.0)  # a third answer: the memo, full at two, starts again
     where(engine, 5.0, 30.0)
@@ -303,11 +306,11 @@ def test_per_map_answers_are_kept_on_the_engine_and_go_with_it() -> None:
     assert gone() is None
 
 
-def test_per_map_answers_are_forgotten_when_a_section_changes_state() -> None:
+def test_per_query_answers_are_forgotten_when_a_section_changes_state() -> None:
     """A move through a wall is blocked until the building collapses: a remembered answer
     must not outlive the state it was worked out in."""
 
-    @per_map()
+    @per_query()
     def blocked(sight: SightEngine, a: Position, b: Position) -> bool:
         return sight.move_blocked(a, b)
 

@@ -28,7 +28,7 @@ from fibua.battlefield.model import (
     Table,
 )
 from fibua.battlefield.randommap import random_battlefield, random_positions
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import LEG_FREE, LEG_WALL, SightEngine
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 Move = tuple[Position, Position]
@@ -445,3 +445,17 @@ def test_the_first_stopped_leg_of_a_path_is_found_leg_by_leg(
                      if engine.move_blocked(a, b)
                      or engine.first_obstacle_of(a.point, b.point, kinds) is not None), -1)
     assert engine.first_stopped_leg(start, engine.position_arrays(path), kinds) == expected
+
+
+@settings(max_examples=300)
+@given(move=moves(), section_states=states, kinds=st.sampled_from(KIND_SETS))
+def test_what_stops_a_leg_is_the_wall_then_the_first_obstacle(
+    move: Move, section_states: dict[str, SectionState], kinds: frozenset[ObstacleKind]
+) -> None:
+    engine = SMALL_ENGINE.fork()  # a fork: its section states are its own
+    engine.set_section_states(section_states)
+    a, b = move
+    first = engine.first_obstacle_of(a.point, b.point, kinds)
+    expected = (LEG_WALL if engine.move_blocked(a, b)
+                else LEG_FREE if first is None else SMALL.obstacles.index(first))
+    assert engine.leg_stop(a, b, kinds) == expected

@@ -14,12 +14,13 @@ from fibua.battlefield.sight import SightEngine
 from fibua.core.game import Game
 from fibua.rulesets.street_fight.cover import has_cover_nearby, position_cover
 from fibua.rulesets.street_fight.estimates import (
-    _COVER_MAPS,
     PROBE,
     UNKNOWN,
     WEAPON_ORDER,
     CoverMap,
     Weights,
+    _map_cover,
+    cover_map,
     harm_and_risk,
     odds_table,
     place_values,
@@ -41,7 +42,8 @@ def sight() -> SightEngine:
 
 
 def _cover(covers: CoverMap, sight: SightEngine, at: Position, source: Position) -> int:
-    return int(covers.matrix(sight.position_arrays([at]), sight.position_arrays([source]))[0, 0])
+    return int(covers.matrix(sight, sight.position_arrays([at]),
+                             sight.position_arrays([source]))[0, 0])
 
 
 def test_cover_map_tells_floors_apart_whichever_is_asked_first(sight: SightEngine) -> None:
@@ -115,22 +117,24 @@ def test_harm_and_risk_count_only_what_sees_the_place(sight: SightEngine) -> Non
 
 
 def test_cells_worked_out_on_demand_give_the_filled_map_values(sight: SightEngine) -> None:
-    """A cover map starts unknown and the estimates then work out the cells they need:
-    the values are those of a map filled beforehand."""
+    """A cover map starts unknown and the estimates then work out the cells they need, in
+    the asking engine's own copy: the values are those of a map filled beforehand, and
+    the map every fork shares (and so another fork) never shows what was asked."""
     places = sight.position_arrays([Position(13.0, 8.0), Position(13.5, 10.5, "house", 1),
                                     Position(5.0, 7.0), Position(3.5, 19.5)])
     enemies = sight.position_arrays([Position(13.0, 4.0), Position(11.0, 12.0, "house", 0)])
     weapons = [WeaponName.RIFLE, WeaponName.LMG]
     still = np.zeros(4)
     filled = harm_and_risk(sight, WeaponName.RIFLE, places, still, enemies, weapons, MOVE_NORMAL)
-    saved = _COVER_MAPS.pop(sight)
-    try:
-        _COVER_MAPS[sight] = CoverMap(sight)  # nothing worked out yet
-        on_demand = harm_and_risk(sight, WeaponName.RIFLE, places, still, enemies, weapons,
-                                  MOVE_NORMAL)
-        assert (_COVER_MAPS[sight].grid != UNKNOWN).any()
-    finally:
-        _COVER_MAPS[sight] = saved
+    engine = SightEngine(sight.battlefield)
+    # the map's cover map (in the store of `per_map`), nothing of it known yet
+    engine.shared[_map_cover.__wrapped__] = {(): CoverMap(engine)}  # type: ignore[attr-defined]
+    asking, other = engine.fork(), engine.fork()
+    on_demand = harm_and_risk(asking, WeaponName.RIFLE, places, still, enemies, weapons,
+                              MOVE_NORMAL)
+    assert (cover_map(asking).grid != UNKNOWN).any()
+    assert (cover_map(other).grid == UNKNOWN).all()
+    assert cover_map(other) is _map_cover(engine)
     assert np.array_equal(filled[0], on_demand[0]) and np.array_equal(filled[1], on_demand[1])
     assert filled[1].sum() > 0
 

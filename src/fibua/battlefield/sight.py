@@ -36,13 +36,21 @@ uniform grid, walks the cells along each segment from A towards B and stops at t
 blocking edge, in numba-compiled loops. Moves walk the same grid (`move_blocked`), judging
 each wall met against its solid pieces for doors, or doors and windows, on the floor that
 counts for that wall, all worked out when the engine is built.
+
+Building an engine is the costly part; `fork` makes another engine on the same map for a
+fraction of a millisecond. A fork shares what is a pure function of the map (the arrays,
+the kernel tables, the whole-map store `shared`) and has its own section states, scratch
+array, and memo of answers about places (`memo`), so one user of a map (the rules of a
+game, one side's players) cannot read through its engine what another asked about.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import update_wrapper
 from math import ceil, hypot, sqrt
+from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -650,6 +658,21 @@ def _first_stopped_leg(ax: float, ay: float, asec: int, afl: int, xy: Any, sec: 
     return -1
 
 
+#: what `SightEngine.leg_stop` answers for a leg that is free, or through a solid wall
+LEG_FREE, LEG_WALL = -1, -2
+
+
+@jit
+def _leg_stop(ax: float, ay: float, asec: int, afl: int, bx: float, by: float, bsec: int,
+              bfl: int, token: int, m: Any, segs: Any, owner: Any) -> int:
+    """See `SightEngine.leg_stop`."""
+    if _move_blocked(ax, ay, asec, afl, bx, by, bsec, bfl, False, token, m):
+        return LEG_WALL
+    if segs.shape[0] == 0:
+        return LEG_FREE
+    return _first_met(ax, ay, bx, by, segs, owner)
+
+
 @jit
 def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any) -> int:
     """The owner of the row of `segs` that ab meets nearest to a (by `meeting_distance`),
@@ -773,19 +796,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 _MISSING = object()
 
 
-def per_map(limit: int | None = None,
-            key: Callable[..., Any] | None = None) -> Callable[[F], F]:
-    """Remember what a function `fn(sight, *args)` answers, in the engine's memo, by its
-    other arguments (or by `key(*args)`, for arguments that hash slowly): for answers that
-    depend on nothing but the map and the state of its sections (the memo is emptied
-    whenever a section changes state). With a `limit` the memo of that function starts
-    again once it holds that many answers."""
-
+def _remembered(store_of: Callable[[SightEngine], dict[Any, Any]], limit: int | None,
+                key: Callable[..., Any] | None) -> Callable[[F], F]:
     def remember(fn: F) -> F:
         def memoized(sight: SightEngine, *args: Any) -> Any:
-            memo: dict[Any, Any] | None = sight.memo.get(fn)
+            store = store_of(sight)
+            memo: dict[Any, Any] | None = store.get(fn)
             if memo is None:
-                memo = sight.memo[fn] = {}
+                memo = store[fn] = {}
             index = args if key is None else key(*args)
             found = memo.get(index, _MISSING)
             if found is _MISSING:
@@ -794,10 +812,29 @@ def per_map(limit: int | None = None,
                 found = memo[index] = fn(sight, *args)
             return found
 
-        memoized.__doc__ = fn.__doc__
-        return cast(F, memoized)
+        return cast(F, update_wrapper(memoized, fn))  # fn, the memo's key, as __wrapped__
 
     return remember
+
+
+def per_map(limit: int | None = None,
+            key: Callable[..., Any] | None = None) -> Callable[[F], F]:
+    """Remember what a function `fn(sight, *args)` answers in the store every fork of the
+    engine shares (`SightEngine.shared`), by its other arguments (or by `key(*args)`, for
+    arguments that hash slowly): for whole-map answers, which depend on nothing but the
+    map and the state of its sections, asked with arguments that tell nothing of a game
+    (none, or public names such as an objective's sections). Any user of the map may
+    read the store, so an answer about places goes to `per_query` instead. With a
+    `limit` the memo of that function starts again once it holds that many answers."""
+    return _remembered(attrgetter("shared"), limit, key)
+
+
+def per_query(limit: int | None = None,
+              key: Callable[..., Any] | None = None) -> Callable[[F], F]:
+    """`per_map`, but kept in the asking engine's own memo (`SightEngine.memo`): for
+    answers about places, whose arguments tell where a user's figures stand or look. Each
+    user has its own fork of the engine, so no one can read what another asked."""
+    return _remembered(attrgetter("memo"), limit, key)
 
 
 class SightEngine:
@@ -818,14 +855,57 @@ class SightEngine:
         self._tables = self._kernel_tables()
         self._token = 0  # marks the edges already tested by the current single query
         self._move_piece_cache: dict[tuple[str, int, int, frozenset[OpeningKind]], FloatArray] = {}
+        self._built_pieces: dict[tuple[str, int, int, frozenset[OpeningKind]], FloatArray] = {}
         self._move_tables = self._move_kernel_tables()
+        # the pieces worked out for the tables, for every wall and floor with an opening,
+        # stay with the map; a fork keeps the others it is asked about to itself
+        self._built_pieces, self._move_piece_cache = self._move_piece_cache, {}
         # Looked up with .get(id, -1): None, and an id of no section (which `_move_floor`
         # never matches), are both outside.
         self._move_index: dict[str | None, int] = {s: k for s, k in self._index.items()}
         self._obstacle_rows: dict[frozenset[ObstacleKind], tuple[FloatArray, IntArray]] = {}
-        #: answers worked out from this map alone, kept by whoever asks (see `per_map`):
-        #: they live and go with the engine, so no cache keeps a map alive
+        #: the whole-map stores of this engine and its forks, one per set of section states
+        self._stores: dict[bytes, dict[Any, Any]] = {}
+        #: whole-map answers, the same whoever asks (see `per_map`), shared by every fork
+        #: whose sections stand in the same states; they live and go with the engines, so
+        #: no cache keeps a map alive
+        self.shared: dict[Any, Any] = self._stores.setdefault(self._state.tobytes(), {})
+        #: this engine's own answers about places (see `per_query`): no fork sees them
+        #: (but the umpire's forks, see `fork`, which pool theirs)
         self.memo: dict[Any, Any] = {}
+        self._umpire = False
+        self._umpire_memos: dict[bytes, dict[Any, Any]] = {}
+
+    def fork(self, umpire: bool = False) -> SightEngine:
+        """Another engine on the same map, for one user: it shares the arrays, the kernel
+        tables and the whole-map stores, and starts with a copy of this engine's section
+        states, a scratch array of its own and an empty memo. Cheap: nothing of the map is
+        built again. A rule set that changes a section's state sets it on every fork of
+        the game (the rules' and each side's): no fork follows another.
+
+        `umpire`: the fork for the rules of one game. The rules of all the games of a map
+        are one umpire, who may know everything, so these forks pool their memo (one per
+        set of section states) with every umpire fork of this engine; no other fork
+        holds the pool, so no player reaches it."""
+        twin: SightEngine = object.__new__(SightEngine)
+        twin.__dict__.update(self.__dict__)
+        twin._state = self._state.copy()
+        stamp = np.zeros(len(self._edges), dtype=np.int64)
+        tables = list(self._tables)
+        tables[STATE], tables[STAMP] = twin._state, stamp
+        twin._tables = tuple(tables)
+        move = list(self._move_tables)
+        move[M_STATE], move[M_STAMP] = twin._state, stamp
+        twin._move_tables = tuple(move)
+        twin._token = 0
+        twin._move_piece_cache = {}
+        twin._umpire = umpire
+        if umpire:
+            twin.memo = self._umpire_memos.setdefault(twin._state.tobytes(), {})
+        else:
+            twin._umpire_memos = {}  # a player's fork must not reach the umpire's memos
+            twin.memo = {}
+        return twin
 
     # -- construction -----------------------------------------------------------------
 
@@ -999,7 +1079,12 @@ class SightEngine:
         k, code = self._index[section_id], _STATE_CODE[state]
         if self._state[k] != code:
             self._state[k] = code
-            self.memo.clear()  # remembered answers may have depended on the old state
+            # remembered answers may have depended on the old state
+            if self._umpire:
+                self.memo = self._umpire_memos.setdefault(self._state.tobytes(), {})
+            else:
+                self.memo.clear()
+            self.shared = self._stores.setdefault(self._state.tobytes(), {})
 
     def set_section_states(self, states: Mapping[str, SectionState]) -> None:
         for section_id, state in states.items():
@@ -1169,6 +1254,19 @@ class SightEngine:
         hits = sorted(zip(dists.tolist(), owners.tolist(), strict=True))
         return [(obstacles[k], d) for d, k in hits]
 
+    def leg_stop(self, a: Position, b: Position, kinds: frozenset[ObstacleKind]) -> int:
+        """What stops a straight move from a to b, in one compiled call: LEG_WALL when it
+        goes through a solid wall (`move_blocked`), else the index in the battlefield's
+        obstacles of the first obstacle of `kinds` it meets (`first_obstacle_of`), else
+        LEG_FREE."""
+        segs, owner = self._obstacle_rows_of(kinds)
+        index = self._move_index
+        found: int = _leg_stop(
+            float(a.x), float(a.y), index.get(a.section, -1), int(a.floor),
+            float(b.x), float(b.y), index.get(b.section, -1), int(b.floor),
+            self._next_token(), self._move_tables, segs, owner)
+        return found
+
     def first_stopped_leg(self, start: Position, path: PositionArrays,
                           kinds: frozenset[ObstacleKind]) -> int:
         """The first leg of a walk from `start` through the points of `path` that goes
@@ -1274,7 +1372,9 @@ class SightEngine:
         self, section_id: str, wall: int, floor_: int, kinds: frozenset[OpeningKind]
     ) -> FloatArray:
         key = (section_id, wall, floor_, kinds)
-        pieces = self._move_piece_cache.get(key)
+        pieces = self._built_pieces.get(key)
+        if pieces is None:
+            pieces = self._move_piece_cache.get(key)
         if pieces is None:
             found = self._walls.pieces(section_id, wall, floor_, kinds, open_roof=False)
             pieces = _seg_array([(*p, *q) for p, q in found])

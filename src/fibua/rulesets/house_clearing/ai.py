@@ -23,11 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil, cos, pi, sin
-from weakref import WeakKeyDictionary
 
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import BoolArray, SightEngine
+from fibua.battlefield.sight import BoolArray, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.house_clearing.firing import in_cone
@@ -71,11 +70,6 @@ REACT_WORTH = 0.12  # chance of a confirmed hit that makes a defender fire at a 
 REACT_WORTH_ATTACKING = 0.3  # an attacker gives up its move for it: a better shot only
 INSIDE_OPENING = 0.4  # inches inside an opening where a watcher is imagined
 OUTSIDE_OPENING = 2.0  # inches outside an opening where an approach is watched
-
-_SECTION_FIELDS: WeakKeyDictionary[SightEngine, dict[str, DistanceField]] = WeakKeyDictionary()
-_POINTS: WeakKeyDictionary[SightEngine, dict[tuple[tuple[str, ...], float], list[Position]]] = (
-    WeakKeyDictionary()
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,14 +373,11 @@ def _watch_points(view: SideView) -> list[Position]:
     inside those of the rooms the enemy holds."""
     sections = view.goal_sections if view.defending else view.enemy_goal_sections
     offset = OUTSIDE_OPENING if view.defending else -INSIDE_OPENING
-    key = (tuple(sections), offset)
-    memo = _POINTS.setdefault(view.sight, {})
-    if key not in memo:
-        memo[key] = _opening_points(view.sight, sections, offset)
-    return memo[key]
+    return _opening_points(view.sight, tuple(sections), offset)
 
 
-def _opening_points(sight: SightEngine, sections: Sequence[str],
+@per_map()  # asked of the objectives' sections, which are public
+def _opening_points(sight: SightEngine, sections: tuple[str, ...],
                     offset: float) -> list[Position]:
     field = sight.battlefield
     points = []
@@ -534,14 +525,12 @@ def _expected(skill: int, row: Row, gap: float, fifths: int, auto: bool) -> floa
 # ---------------------------------------------------------------------- helpers
 
 
+@per_map()
 def section_field(sight: SightEngine, section: str, height: float) -> DistanceField:
-    """Walking distances into one building section, built once per map."""
-    fields = _SECTION_FIELDS.setdefault(sight, {})
-    if section not in fields:
-        fields[section] = DistanceField(
-            sight, lambda pos: pos.section == section,
-            lambda a, b: easy_step(sight, height, a, b))
-    return fields[section]
+    """Walking distances into one building section, built once per map (asked only of
+    the objective's sections, which are public) and shared by every user of the map."""
+    return DistanceField(sight, lambda pos: pos.section == section,
+                         lambda a, b: easy_step(sight, height, a, b))
 
 
 def _threats(view: SideView) -> list[Threat]:

@@ -14,6 +14,7 @@ room shows its first LEANING_SHOWS bands at most.
 from __future__ import annotations
 
 from bisect import bisect_right
+from copy import copy
 from dataclasses import dataclass
 from itertools import pairwise
 from math import hypot
@@ -99,7 +100,8 @@ def _screen(vx: float, vy: float, tx: float, ty: float, obstacles: Any, heights:
 
 class MapGeometry:
     """Per-scenario geometry: obstacle and opening rows, boundaries that change the pace
-    of a move, and the body model's numbers."""
+    of a move, and the body model's numbers. Its users (the rules of a game, each side's
+    players) each read it through their own fork of the sight engine (`bind`)."""
 
     def __init__(self, scenario: Scenario, sight: SightEngine, options: Options) -> None:
         field = scenario.battlefield
@@ -124,6 +126,15 @@ class MapGeometry:
         self._lean_memo: dict[tuple[float, float, str | None, int], bool] = {}
         self._openings = self._opening_rows(scenario)
         self.boundaries = self._boundary_rows(scenario)
+
+    def bind(self, sight: SightEngine, umpire: bool = False) -> MapGeometry:
+        """This geometry reading `sight` (a fork of the engine of the same map), with a
+        memo of its own: the rows and numbers are shared, what one user asks is not. The
+        umpire's (the rules of every game) pool theirs in this geometry's own memo."""
+        twin = copy(self)
+        twin.sight = sight
+        twin._lean_memo = self._lean_memo if umpire else {}
+        return twin
 
     # -- construction --------------------------------------------------------------------
 
@@ -250,10 +261,12 @@ class MapGeometry:
 
 
 def map_geometry(scenario: Scenario, sight: SightEngine, options: Options) -> MapGeometry:
-    """One per scenario and options, shared by its games (the map never changes)."""
+    """The geometry of the scenario and options for the rules of a game, reading `sight`
+    (the game's umpire fork): worked out once and shared by its games (the map never
+    changes); each side's players bind it to their own fork."""
     key = f"house-clearing-geometry-{options.figure_height!r}-{options.window_sill!r}"
     memo = scenario.memo
     if key not in memo:
-        memo[key] = MapGeometry(scenario, sight, options)
+        memo[key] = MapGeometry(scenario, sight.fork(), options)  # a fork no one asks
     found: MapGeometry = memo[key]
-    return found
+    return found.bind(sight, umpire=True)

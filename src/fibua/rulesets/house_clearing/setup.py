@@ -23,7 +23,9 @@ from fibua.scenario.schema import Scenario
 
 
 def sight_engine(scenario: Scenario) -> SightEngine:
-    """One engine per scenario, shared by its games: no building ever changes state."""
+    """The scenario's sight engine, built once and shared by its games: it is only ever
+    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
+    each side's players, and answers no question itself."""
     memo = scenario.memo
     if "sight" not in memo:
         memo["sight"] = SightEngine(scenario.battlefield)
@@ -32,7 +34,7 @@ def sight_engine(scenario: Scenario) -> SightEngine:
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingState:
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork(umpire=True)
     options: Options = scenario.rule_options or Options()
     a, b = scenario.side_names
     state = HouseClearingState(
@@ -78,7 +80,7 @@ def seats(scenario: Scenario, side: str) -> list[Seat]:
 def check_scenario(scenario: Scenario) -> list[Problem]:
     if len(scenario.sides) != 2:
         return [Problem("", "sides", "House-Clearing is played by exactly two sides")]
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork()
     options: Options = scenario.rule_options or Options()
     geometry = map_geometry(scenario, sight, options)
     problems: list[Problem] = []

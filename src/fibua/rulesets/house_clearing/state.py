@@ -140,12 +140,15 @@ class Declaration:
 class HouseClearingState:
     scenario: Scenario
     battlefield: Battlefield
-    sight: SightEngine
-    geometry: MapGeometry
+    sight: SightEngine  # the rules' own fork of the scenario's engine
+    geometry: MapGeometry  # the scenario's geometry, reading the rules' fork
     rng: Rng
     options: Options
     sides: tuple[str, str]
     figures: dict[str, Figure]
+    #: each side's geometry, reading its own fork of the engine, for its views and
+    #: players (see views.observe)
+    side_geometry: dict[str, MapGeometry] = field(default_factory=dict)
     turn: int = 0
     phase: Phase = Phase.MOVE
     step: int = 0

@@ -44,8 +44,8 @@ class SideView:
     #: (own figure, enemy) -> (fifths of the enemy it sees, fifths of itself it shows)
     exposure: dict[tuple[str, str], tuple[int, int]]
     reaction: ReactionView | None
-    sight: SightEngine  # the map is public
-    geometry: MapGeometry
+    sight: SightEngine  # the map is public: the side's own engine for this game
+    geometry: MapGeometry  # reading `sight`
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     goal_sections: tuple[str, ...]  # building sections the side must hold (public)
     enemy_goal_sections: tuple[str, ...]  # and those the enemy must hold (public)
@@ -75,12 +75,22 @@ def observe(state: HouseClearingState, side: str) -> SideView:
         exposure={(f.id, e): (state.fifths(f.id, e), state.fifths(e, f.id))
                   for f in own for e in visible if state.sees(f.id, e)},
         reaction=_reaction_view(state, side),
-        sight=state.sight, geometry=state.geometry, goal=goal_field(state, side),
+        sight=side_geometry(state, side).sight, geometry=side_geometry(state, side),
+        goal=goal_field(state, side),
         goal_sections=_goal_sections(state, side),
         enemy_goal_sections=_goal_sections(state, state.enemy_of(side)),
         defending=_defending(state, side),
         options=state.options, result=state.result.to_dict() if state.result else None,
     )
+
+
+def side_geometry(state: HouseClearingState, side: str) -> MapGeometry:
+    """The side's geometry for this game, reading its own fork of the sight engine: what
+    the rules and the other side ask of the map stays in their own forks."""
+    found = state.side_geometry.get(side)
+    if found is None:
+        found = state.side_geometry[side] = state.geometry.bind(state.sight.fork())
+    return found
 
 
 def _reaction_view(state: HouseClearingState, side: str) -> ReactionView | None:
@@ -141,7 +151,8 @@ def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
     region = objective_region(state.scenario, side, state.enemy_of(side))
     if region is None:
         return None
-    sight, height = state.sight, state.options.figure_height
+    # the field is the scenario's: a fork of its own builds it, not the game's engine
+    sight, height = state.sight.fork(), state.options.figure_height
     return DistanceField(sight, region, lambda a, b: easy_step(sight, height, a, b))
 
 

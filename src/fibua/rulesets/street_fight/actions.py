@@ -10,7 +10,7 @@ from math import ceil, hypot
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
-from fibua.battlefield.sight import SightEngine, per_map
+from fibua.battlefield.sight import LEG_FREE, LEG_WALL, SightEngine, per_query
 from fibua.core.dice import parse_dice
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point, require_on_table, waypoints
@@ -138,7 +138,7 @@ def leg_to(sight: SightEngine, here: Position, x: float, y: float) -> tuple[Posi
     return here, Position(x, y, section, here.floor if section == here.section else 0)
 
 
-@per_map(limit=1 << 14)
+@per_query(limit=1 << 14)
 def section_at(sight: SightEngine, x: float, y: float) -> str | None:
     """`sight.section_at((x, y))`, remembered: the computer asks about the same places
     order after order, and a map's sections never move."""
@@ -150,18 +150,19 @@ def _leg_key(a: Position, b: Position) -> tuple[Any, ...]:
     return (a.x, a.y, a.section, a.floor, b.x, b.y, b.section, b.floor)
 
 
-@per_map(limit=1 << 14, key=_leg_key)
+@per_query(limit=1 << 14, key=_leg_key)
 def leg_blocked(sight: SightEngine, a: Position, b: Position) -> str | None:
     """Why a straight move from a to b is not possible, or None. Figures go in and out of
     buildings by doors and cannot climb high walls (the rules have no climbing).
 
-    Remembered per map (and state of its sections): the legs of the computer's paths
-    join the same few places game after game, and it asks about a move before giving it."""
-    if sight.move_blocked(a, b):
+    Remembered by the asking engine (a fork per game and user): the legs of the
+    computer's paths join the same few places turn after turn, and it asks about a move
+    before giving it."""
+    stop = sight.leg_stop(a, b, UNCLIMBABLE)  # one compiled call: each fork asks anew
+    if stop == LEG_WALL:
         return "it goes through a building wall (enter and leave by doors)"
-    wall = sight.first_obstacle_of(a.point, b.point, UNCLIMBABLE)
-    if wall is not None:
-        return f"the high wall {wall.id!r} cannot be climbed"
+    if stop != LEG_FREE:
+        return f"the high wall {sight.battlefield.obstacles[stop].id!r} cannot be climbed"
     return None
 
 

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from math import atan2, cos, hypot, pi, sin
 from typing import NamedTuple
-from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField, Region
-from fibua.battlefield.sight import PositionArrays, SightEngine
+from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
@@ -59,20 +58,14 @@ CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand withi
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
-_SECTION_FIELDS: WeakKeyDictionary[SightEngine, dict[str, DistanceField]] = WeakKeyDictionary()
 
-
+@per_map()
 def section_field(sight: SightEngine, section: str) -> DistanceField:
-    """Walking distances into one building section, built once per map."""
-    fields = _SECTION_FIELDS.setdefault(sight, {})
-    if section not in fields:
-        # a Region, not a plain test, lets many places be asked about in one batch
-        fields[section] = DistanceField(
-            sight,
-            Region(frozenset({section})),
-            lambda a, b: leg_blocked(sight, a, b) is None,
-        )
-    return fields[section]
+    """Walking distances into one building section, built once per map (asked only of
+    the objective's sections, which are public) and shared by every user of the map."""
+    # a Region, not a plain test, lets many places be asked about in one batch
+    return DistanceField(sight, Region(frozenset({section})),
+                         lambda a, b: leg_blocked(sight, a, b) is None)
 
 
 class Threat(NamedTuple):

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import ObstacleKind, OpeningKind, Point, Position, TerrainKind
-from fibua.battlefield.sight import SightEngine, per_map
+from fibua.battlefield.sight import SightEngine, per_map, per_query
 from fibua.rulesets.street_fight.state import Figure
 
 COVER_REACH = 1.0  # inches: an obstacle this close to the target, between it and the firer
@@ -115,7 +115,7 @@ def _opening_cover(sight: SightEngine, firer: Position, target: Position) -> int
     return best or 3  # seen through an opening of an adjoining section: treat as a window
 
 
-@per_map()
+@per_query()  # asked of the section a target stands in: kept by the asking fork
 def _opening_rows(sight: SightEngine, section_id: str,
                   floor: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """The openings of a section on one floor, as segments (x0, y0, x1, y1) and the cover

@@ -6,11 +6,11 @@ rank the places and targets a computer player considers, many at a time.
 
 from __future__ import annotations
 
+from copy import copy
 from functools import cache
 from itertools import pairwise
 from math import cos, pi, sin
 from typing import Any, NamedTuple
-from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from fibua.battlefield.navigation import DistanceField, goal_distances
 from fibua.battlefield.sight import (
     PositionArrays,
     SightEngine,
+    per_map,
     places_around_kernel,
     visible_matrix_kernel,
 )
@@ -43,16 +44,18 @@ WEAPON_ORDER = tuple(WeaponName)
 WEAPON_INDEX = {w: k for k, w in enumerate(WEAPON_ORDER)}
 INCREMENT = np.array([WEAPONS[w].increment for w in WEAPON_ORDER], dtype=np.float64)
 
-_COVER_MAPS: WeakKeyDictionary[SightEngine, CoverMap] = WeakKeyDictionary()
-_REACH_GRIDS: WeakKeyDictionary[SightEngine, BoolArray] = WeakKeyDictionary()
-
 
 class CoverMap:
     """Cover (in quarters) of a figure standing in each 1 in cell, inside or outside each
     section, on each floor, against fire from each of eight directions: `position_cover`
     worked out from a point six inches off, once per cell and direction, when first asked.
     Every key fixes all the probe depends on, so what a cell holds never depends on which
-    game or place asked first: games on one map stay independent of each other."""
+    game or place asked first: games on one map stay independent of each other.
+
+    The map's cover map is filled whole before anyone reads it, and every user of the map
+    shares it; a cell it left unknown is worked out in a copy of the asking engine's own
+    (see `cover_map`), so what one user asked about never shows in another's map. It
+    keeps no engine: the one asking is passed in."""
 
     def __init__(self, sight: SightEngine) -> None:
         table = sight.battlefield.table
@@ -62,70 +65,84 @@ class CoverMap:
         # section index + 1 (0: outside any section), floor, cell x, cell y, sector
         self._grid = np.full((len(sight.section_ids) + 1, floors, self.nx, self.ny, SECTORS),
                              UNKNOWN, dtype=np.int8)
-        self._sight = sight
 
-    def fill(self) -> None:
+    def fill(self, sight: SightEngine) -> None:
         """Work out every cell a figure can stand in: the open table on the ground, and
         each section's cells on each of its floors. A few tenths of a second once per
         map, so games never pay for it while a computer player decides."""
-        battlefield = self._sight.battlefield
+        battlefield = sight.battlefield
         for i, j in np.ndindex(self.nx, self.ny):
-            self._fill_cell(0, 0, i, j)
-        for s, sid in enumerate(self._sight.section_ids, start=1):
+            self._fill_cell(sight, 0, 0, i, j)
+        for s, sid in enumerate(sight.section_ids, start=1):
             section = battlefield.section(sid)
             xs, ys = zip(*section.footprint, strict=True)
             for i, j in np.ndindex(int(max(xs)) - int(min(xs)) + 1,
                                    int(max(ys)) - int(min(ys)) + 1):
                 for floor in range(section.levels):
-                    self._fill_cell(s, floor, _clamp(int(min(xs)) + i, self.nx),
+                    self._fill_cell(sight, s, floor, _clamp(int(min(xs)) + i, self.nx),
                                     _clamp(int(min(ys)) + j, self.ny))
 
-    def _fill_cell(self, s: int, floor: int, i: int, j: int) -> None:
+    def _fill_cell(self, sight: SightEngine, s: int, floor: int, i: int, j: int) -> None:
         for sector in range(SECTORS):
             key = (s, floor, i, j, sector)
             if self._grid[key] == UNKNOWN:
-                self._grid[key] = self._probe(key)
+                self._grid[key] = _probe(sight, key)
 
     @property
     def grid(self) -> npt.NDArray[np.int8]:
         """The cells, UNKNOWN where not yet worked out, for the kernels that read it."""
         return self._grid
 
-    def ensure(self, places: PositionArrays, enemies: PositionArrays) -> None:
-        """Work out any cell either side of these pairs would read that is still unknown."""
-        self.matrix(places, enemies)
-        self.matrix(enemies, places)
+    def ensure(self, sight: SightEngine, places: PositionArrays,
+               enemies: PositionArrays) -> CoverMap:
+        """The cover map to read for these pairs: this one, or when either side of them
+        would read a cell still unknown, the asking engine's own copy with it worked out."""
+        if not (self._unknown(places, enemies) or self._unknown(enemies, places)):
+            return self
+        own: CoverMap | None = sight.memo.get(CoverMap)
+        if own is None:
+            own = sight.memo[CoverMap] = copy(self)
+            own._grid = self._grid.copy()
+        own.matrix(sight, places, enemies)
+        own.matrix(sight, enemies, places)
+        return own
 
-    def matrix(self, at: PositionArrays, fire_from: PositionArrays) -> IntArray:
+    def _unknown(self, at: PositionArrays, fire_from: PositionArrays) -> bool:
+        unknown: int = _cover_pairs(self._grid, at.xy, at.section, at.floor, fire_from.xy)[1]
+        return bool(unknown)
+
+    def matrix(self, sight: SightEngine, at: PositionArrays,
+               fire_from: PositionArrays) -> IntArray:
         """Cover of each place of `at` against fire from each of `fire_from`:
         shape (len(at), len(fire_from))."""
         found: IntArray
         found, unknown = _cover_pairs(self._grid, at.xy, at.section, at.floor, fire_from.xy)
         if unknown:
             for a, b in zip(*np.nonzero(found == UNKNOWN), strict=True):
-                found[a, b] = self._fill(at, int(a), fire_from.xy[b])
+                found[a, b] = self._fill(sight, at, int(a), fire_from.xy[b])
         return found
 
-    def _fill(self, at: PositionArrays, a: int, source: FloatArray) -> int:
+    def _fill(self, sight: SightEngine, at: PositionArrays, a: int, source: FloatArray) -> int:
         x, y = at.xy[a]
         turn = np.arctan2(source[1] - y, source[0] - x) / (2 * pi) * SECTORS
         key = (int(at.section[a]) + 1, _clamp(int(at.floor[a]), self._grid.shape[1]),
                _clamp(int(x), self.nx), _clamp(int(y), self.ny),
                int(np.floor(turn + 0.5)) % SECTORS)
         if self._grid[key] == UNKNOWN:
-            self._grid[key] = self._probe(key)
+            self._grid[key] = _probe(sight, key)
         return int(self._grid[key])
 
-    def _probe(self, key: tuple[int, int, int, int, int]) -> int:
-        s, floor, i, j, sector = key
-        section = None if s == 0 else self._sight.section_ids[s - 1]
-        centre = (i + 0.5, j + 0.5)
-        if section is not None and self._sight.section_at(centre) != section:
-            section = self._sight.section_at(centre)
-        spot = Position(centre[0], centre[1], section, floor)
-        angle = 2 * pi * sector / SECTORS
-        source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
-        return position_cover(self._sight, source, spot)
+
+def _probe(sight: SightEngine, key: tuple[int, int, int, int, int]) -> int:
+    s, floor, i, j, sector = key
+    section = None if s == 0 else sight.section_ids[s - 1]
+    centre = (i + 0.5, j + 0.5)
+    if section is not None and sight.section_at(centre) != section:
+        section = sight.section_at(centre)
+    spot = Position(centre[0], centre[1], section, floor)
+    angle = 2 * pi * sector / SECTORS
+    source = Position(spot.x + PROBE * cos(angle), spot.y + PROBE * sin(angle))
+    return position_cover(sight, source, spot)
 
 
 def _clamp(index: int, size: int) -> int:
@@ -133,19 +150,24 @@ def _clamp(index: int, size: int) -> int:
 
 
 def cover_map(sight: SightEngine) -> CoverMap:
-    """The map's cover map, filled when first asked for."""
-    found = _COVER_MAPS.get(sight)
-    if found is None:
-        found = _COVER_MAPS[sight] = CoverMap(sight)
-        found.fill()
+    """The cover map the engine reads: its own copy once it has needed a cell the map's
+    fill left unknown (see `CoverMap.ensure`), else the map's."""
+    own: CoverMap | None = sight.memo.get(CoverMap)
+    return own if own is not None else _map_cover(sight)
+
+
+@per_map()
+def _map_cover(sight: SightEngine) -> CoverMap:
+    """The map's cover map, filled whole when first asked for (by a fork of its own, so
+    the asker's memo does not grow with the fill)."""
+    found = CoverMap(sight)
+    found.fill(sight.fork())
     return found
 
 
+@per_map()
 def _reach_grid_of(sight: SightEngine) -> BoolArray:
-    grid = _REACH_GRIDS.get(sight)
-    if grid is None:
-        grid = _REACH_GRIDS[sight] = reach_grid(sight)
-    return grid
+    return reach_grid(sight)
 
 
 @jit_inline
@@ -223,7 +245,7 @@ def harm_and_risk(sight: SightEngine, weapon: WeaponName, places: PositionArrays
 
     harm, risk, unknown = run()
     if unknown:
-        covers.ensure(places, enemies)
+        covers = covers.ensure(sight, places, enemies)
         harm, risk, _ = run()
     return harm, risk
 
@@ -254,7 +276,7 @@ def place_values(sight: SightEngine, weapon: WeaponName, start: Position,
 
     values, unknown = run()
     if unknown:  # a cell the map's fill did not reach: work it out, then weigh again
-        covers.ensure(places, enemies)
+        covers = covers.ensure(sight, places, enemies)
         values, _ = run()
     return values
 

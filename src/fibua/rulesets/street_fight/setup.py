@@ -16,8 +16,9 @@ from fibua.scenario.schema import Scenario
 
 
 def sight_engine(scenario: Scenario) -> SightEngine:
-    """One engine per scenario, shared by its games: Street-Fight never burns or collapses
-    a building, so the engine's section states never change."""
+    """The scenario's sight engine, built once and shared by its games: it is only ever
+    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
+    each side's players, and answers no question itself."""
     memo = scenario.memo
     if "sight" not in memo:
         memo["sight"] = SightEngine(scenario.battlefield)
@@ -26,7 +27,7 @@ def sight_engine(scenario: Scenario) -> SightEngine:
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFightState:
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork(umpire=True)
     a, b = scenario.side_names
     state = StreetFightState(
         scenario=scenario,
@@ -64,7 +65,7 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
     if len(scenario.sides) != 2:
         problems.append(Problem("", "sides", "Street-Fight is played by exactly two sides"))
         return problems
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork()
     seen: dict[str, str] = {}
     for i, side in enumerate(scenario.sides):
         forces: Forces | None = scenario.known_forces(side.name)

@@ -140,7 +140,7 @@ class Sighting(NamedTuple):
 class StreetFightState:
     scenario: Scenario
     battlefield: Battlefield
-    sight: SightEngine
+    sight: SightEngine  # the rules' own fork of the scenario's engine
     rng: Rng
     options: Options
     sides: tuple[str, str]

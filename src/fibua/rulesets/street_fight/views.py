@@ -34,7 +34,7 @@ class SideView:
     initiative: tuple[str, ...]
     own: tuple[Figure, ...]
     enemies: tuple[tuple[str, Sighting], ...]
-    sight: SightEngine  # the map is public
+    sight: SightEngine  # the map is public: the side's own engine for this game
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     enemy_zone: Position | None  # centre of the enemy's deployment zone (public)
     goal_sections: tuple[str, ...]  # building sections the side must hold (public)
@@ -66,13 +66,16 @@ class Briefing:
 def fixed_fields(state: StreetFightState, side: str) -> dict[str, Any]:
     """The fields of the side's views that stay the same all game: the map, the options
     and its briefing. The state keeps them: reaching the scenario's memo through the
-    scenario model costs more than the rest of a view."""
+    scenario model costs more than the rest of a view. The map comes as a fork of the
+    sight engine for this side and game alone: what the rules and the other side ask of
+    the map stays in their own forks."""
     kept: dict[str, Any] | None = state.briefings.get(side)
     if kept is None:
         brief = _scenario_briefing(state, side)
         kept = state.briefings[side] = {
             "scenario": state.scenario.name, "side": side, "enemy": state.enemy_of(side),
-            "turns": state.scenario.scenario.turns, "sight": state.sight, "goal": brief.goal,
+            "turns": state.scenario.scenario.turns, "sight": state.sight.fork(),
+            "goal": brief.goal,
             "enemy_zone": brief.enemy_zone, "goal_sections": brief.goal_sections,
             "options": state.options,
         }
@@ -149,10 +152,12 @@ def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
     if region is None:
         return None
 
-    def passable(a: Position, b: Position) -> bool:
-        return leg_blocked(state.sight, a, b) is None
+    sight = state.sight.fork()  # the field is the scenario's: no game's engine builds it
 
-    return DistanceField(state.sight, region, passable)
+    def passable(a: Position, b: Position) -> bool:
+        return leg_blocked(sight, a, b) is None
+
+    return DistanceField(sight, region, passable)
 
 
 def view_dict(state: StreetFightState, view: SideView) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 from math import atan2, hypot, pi
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from shapely.geometry import Point, Polygon
 
@@ -22,17 +21,18 @@ SPOT_STEP = 1.5  # cm between the places units take inside a building area
 
 
 def memo(sight: SightEngine, name: str) -> dict[Any, Any]:
-    """A cache living as long as the map's sight engine (one per scenario)."""
-    store = _MEMOS.get(sight)
-    if store is None:
-        store = _MEMOS[sight] = {}
-    cache = store.setdefault(name, {})
+    """A cache living as long as the map's sight engine: answers about places (where a
+    unit stands, the section it is in) in the asking engine's own memo, which no other
+    user of the map reads; the grid and the routes to public objectives in the store all
+    forks of the engine share (`SightEngine.shared`)."""
+    store = sight.shared if name in _WHOLE_MAP else sight.memo
+    cache: dict[Any, Any] = store.setdefault((__name__, name), {})
     if len(cache) > MEMO_LIMIT:
         cache.clear()  # positions differ from game to game: keep memory bounded
     return cache
 
 
-_MEMOS: WeakKeyDictionary[SightEngine, dict[str, dict[Any, Any]]] = WeakKeyDictionary()
+_WHOLE_MAP = frozenset({"grid", "routes"})
 
 
 def in_cover(sight: SightEngine, pos: Position) -> bool:

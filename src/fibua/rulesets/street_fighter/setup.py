@@ -21,7 +21,9 @@ from fibua.scenario.schema import Scenario
 
 
 def sight_engine(scenario: Scenario) -> SightEngine:
-    """One engine per scenario, shared by its games: no building ever burns or falls."""
+    """The scenario's sight engine, built once and shared by its games: it is only ever
+    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
+    each side's players, and answers no question itself."""
     memo = scenario.memo
     if "sight" not in memo:
         memo["sight"] = SightEngine(scenario.battlefield)
@@ -30,7 +32,7 @@ def sight_engine(scenario: Scenario) -> SightEngine:
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterState:
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork(umpire=True)
     a, b = scenario.side_names
     state = StreetFighterState(
         scenario=scenario, battlefield=scenario.battlefield, sight=sight,
@@ -102,7 +104,7 @@ def _board(state: StreetFighterState, unit: Unit, vehicle_id: str) -> None:
 def check_scenario(scenario: Scenario) -> list[Problem]:
     if len(scenario.sides) != 2:
         return [Problem("", "sides", "Street Fighter is played by exactly two sides")]
-    sight = sight_engine(scenario)
+    sight = sight_engine(scenario).fork()
     problems: list[Problem] = []
     owner: dict[str, str] = {}
     every_side_read = True

@@ -139,12 +139,14 @@ class Report:
 class StreetFighterState:
     scenario: Scenario
     battlefield: Battlefield
-    sight: SightEngine
+    sight: SightEngine  # the rules' own fork of the scenario's engine
     rng: Rng
     options: Options
     sides: tuple[str, str]
     units: dict[str, Unit]
     formations: dict[str, Formation]
+    #: each side's own fork of the engine, for its views and players (see views.observe)
+    side_sight: dict[str, SightEngine] = field(default_factory=dict)
     turn: int = 0
     acting: int = 0  # index into sides of the side giving orders
     markers: list[Marker] = field(default_factory=list)

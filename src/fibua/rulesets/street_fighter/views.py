@@ -49,7 +49,7 @@ class SideView:
     held: frozenset[str]
     objectives: tuple[VictorySpec, ...]  # the scenario's, public
     goals: tuple[str, ...]  # descriptions of the side's destroy objectives
-    sight: SightEngine  # the map is public
+    sight: SightEngine  # the map is public: the side's own engine for this game
     result: dict[str, Any] | None
 
     def unit(self, unit_id: str) -> Unit:
@@ -87,9 +87,18 @@ def observe(state: StreetFighterState, side: str) -> SideView:
         objectives=tuple(state.scenario.victory),
         goals=tuple(g.description or "destroy the named enemy units"
                     for g in state.options.destroy if g.side == side),
-        sight=state.sight,
+        sight=side_sight(state, side),
         result=state.result.to_dict() if state.result else None,
     )
+
+
+def side_sight(state: StreetFighterState, side: str) -> SightEngine:
+    """The side's own fork of the sight engine for this game: what the rules and the other
+    side ask of the map stays in their own forks."""
+    found = state.side_sight.get(side)
+    if found is None:
+        found = state.side_sight[side] = state.sight.fork()
+    return found
 
 
 def view_dict(view: SideView) -> dict[str, Any]:
