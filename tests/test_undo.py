@@ -10,6 +10,7 @@ from fibua.core.errors import IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
+from fibua.core.ruleset import Seat
 from fibua.scenario.loader import load_scenario
 from toy_ruleset import FirstShot
 from toy_steps import scenario_of
@@ -71,14 +72,18 @@ def test_undo_is_refused_for_the_other_sides_orders() -> None:
     assert "no order has been given" in refusal(Game(STEPS, 5), "red")
 
 
-def test_a_roll_hidden_from_the_side_is_not_named() -> None:
+def test_what_the_side_was_not_told_does_not_decide_undo() -> None:
+    """A roll only Control (or the enemy) saw neither refuses the undo nor is named: the
+    answer would tell the side that it happened. It is taken back with the order."""
     game = Game(STEPS, 5)
     game.apply(step("red", "r1"))
-    # as if the step had made a roll only Control saw
+    before_hidden = game.state_hash()
     roll = {"dice": "d6", "faces": [3], "purpose": "hidden"}
-    game.log[-1:] = [Event("stepped", {"roll": roll}, (), 1)]
-    reason = refusal(game, "red")
-    assert "roll" not in reason and "dice" not in reason
+    game.log[-1:] = [Event("stepped", {"roll": roll}, (), 1), Event("seen", {"roll": roll},
+                                                                    ("blue",), 1)]
+    assert game.undo_refusal("red") is None
+    assert game.undo("red") == step("red", "r1")
+    assert game.state_hash() != before_hidden and not game.orders
 
 
 def test_undo_tells_the_undo_listeners() -> None:
@@ -120,3 +125,15 @@ def test_undo_at_the_terminal() -> None:
     assert "Taken back: step r1 dx=2" in text
     assert "cannot take the order back: no order has been given yet" in text
     assert game.orders == [step("red", "r2", 1)]
+
+
+def test_a_commander_takes_back_only_their_own_units_orders() -> None:
+    game = Game(STEPS, 5)
+    game.apply(step("red", "r1"))
+    console = Console(record=True, width=100)
+    session = PlaySession(game, "red", {"blue": FirstShot("blue")}, console,
+                          read_line=lambda: None)
+    session._seat = Seat("second", "red", frozenset({"r2"}))
+    session.undo()
+    assert "another commander's" in console.export_text()
+    assert game.orders == [step("red", "r1")]

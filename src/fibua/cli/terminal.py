@@ -488,7 +488,13 @@ class PlaySession:
         self._warn(message)
 
     def undo(self) -> None:
-        """Take back the side's last order (the game says when it cannot)."""
+        """Take back the side's last order (the game says when it cannot); a commander
+        takes back only an order of their own units."""
+        seat, orders = self._seat, self.game.orders
+        if seat is not None and seat.units is not None and orders \
+                and orders[-1].unit not in seat.units:
+            self._warn("cannot take the order back: the last order was another commander's")
+            return
         try:
             order = self.game.undo(self.side)
         except IllegalOrder as error:

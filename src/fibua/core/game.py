@@ -194,16 +194,16 @@ class Game:
             return f"only your own orders can be taken back, and {last.side} gave the last one"
         if self.to_act() != side or last.kind == "end":
             return "your phase has ended"
-        events = self.log[self.marks[-2] :]
-        if any(event.kind in BOUNDARY_KINDS for event in events):
+        # judged on what the side was told alone: a refusal that hung on a roll or a
+        # sighting only Control or the enemy saw would tell the side it happened; such
+        # events are taken back with the order
+        told = [event for event in self.log[self.marks[-2] :] if event.seen_by(side)]
+        if any(event.kind in BOUNDARY_KINDS for event in told):
             return "a new phase has begun"
-        if any(holds_roll(event.data) for event in events if event.seen_by(side)):
+        if any(holds_roll(event.data) for event in told):
             return "dice were rolled for it"
-        if any(e.kind.startswith(SIGHTING_PREFIX) and e.seen_by(side) for e in events):
+        if any(event.kind.startswith(SIGHTING_PREFIX) for event in told):
             return "your troops saw something new"
-        if any(holds_roll(event.data) for event in events):
-            # a roll the side did not see: the reason must not tell it one was made
-            return "it cannot be taken back now"
         return None
 
     def undo(self, side: str) -> Order:
