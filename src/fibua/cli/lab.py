@@ -3,15 +3,12 @@ side by side (compare)."""
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -24,8 +21,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
-from fibua.core.errors import FibuaError, InputError
 from fibua.core.game import Game
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
@@ -33,10 +30,6 @@ from fibua.lab.seats import parse_seats
 from fibua.lab.store import RunInfo, RunWriter, db_path
 from fibua.scenario.loader import load_scenario
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-EXIT_BAD_INPUT = 2
 #: a game of the run failed: not the input's fault
 EXIT_GAME_FAILED = 1
 DEFAULT_GAMES = 1_000
@@ -48,36 +41,6 @@ lab_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def console() -> Console:
-    return Console(highlight=False)
-
-
-def error_console() -> Console:
-    return Console(stderr=True, highlight=False)
-
-
-def guarded(func: Callable[P, R]) -> Callable[P, R]:
-    """fibua's own errors (bad names, files, values) as messages with exit status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except InputError as error:
-            for problem in error.problems:
-                typer.echo(f"error: {problem}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        except FibuaError as error:
-            typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        except OSError as error:
-            where = f"{error.filename}: " if error.filename else ""
-            typer.echo(f"error: {where}{error.strerror or error}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-
-    return wrapper
 
 
 class GamesPerSecond(ProgressColumn):

@@ -6,20 +6,19 @@ typed errors fibua raises (`FibuaError`) are printed as messages with exit statu
 
 from __future__ import annotations
 
-import functools
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.briefing import objective_marks
+from fibua.cli.common import console, error_console, fail, guarded
 from fibua.cli.lab import lab_app
 from fibua.cli.odds import OddsUsageError, run_odds
 from fibua.cli.review import show_after_action, show_review, win_text
@@ -35,16 +34,12 @@ from fibua.core.ruleset import Player, Seat, find_ruleset, ruleset_names
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
 #: the scenario `fibua play` opens when none is named
 DEFAULT_RULESET = "street-fight"
 DEFAULT_SCENARIO = "corner-shop"
 #: marker colours for sides in the order the scenario lists them
 SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
 EXIT_MISMATCH = 1
-EXIT_BAD_INPUT = 2
 #: as a shell reports a process stopped by SIGINT (Ctrl-C) or SIGHUP
 EXIT_INTERRUPTED = 130
 EXIT_HANG_UP = 129
@@ -57,37 +52,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(lab_app, name="lab")
-
-
-def console() -> Console:
-    # made per call: the test runner swaps sys.stdout between invocations
-    return Console(highlight=False)
-
-
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(status)
-
-
-def guarded(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn fibua's own errors (bad files, names, arguments) into a message and status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except InputError as error:
-            for problem in error.problems:
-                typer.echo(f"error: {problem}", err=True)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        except FibuaError as error:
-            raise fail(str(error)) from None
-        except OSError as error:
-            # a file that cannot be read or written: its name and the system's reason
-            where = f"{error.filename}: " if error.filename else ""
-            raise fail(f"{where}{error.strerror or error}") from None
-
-    return wrapper
 
 
 def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
@@ -163,10 +127,6 @@ def hang_up_stops_the_game() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGHUP, previous)
-
-
-def error_console() -> Console:
-    return Console(stderr=True, highlight=False)
 
 
 def prepared_play(
