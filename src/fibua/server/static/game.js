@@ -12,18 +12,6 @@ let mapHeight = 0;
 let mapWidth = 0;
 let overlay = null;
 
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
 function svgEl(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);

@@ -3,18 +3,6 @@
 
 const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
 
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
 function created() {
   try { return JSON.parse(localStorage.getItem(CREATED_KEY) || "{}"); } catch { return {}; }
 }
