@@ -389,6 +389,8 @@ async def http_error(request: Request, error: Exception) -> Response:
 def create_app(db_path: str | Path) -> Starlette:
     """The application over the database at `db_path` (made if missing): every game in it
     is rebuilt from its seed and orders before the first request."""
+    from fibua.server.reports import routes as report_routes  # it imports this module
+
     store = Store(db_path)
     hub = Hub(store)
     server = Server(hub)
@@ -422,6 +424,7 @@ def create_app(db_path: str | Path) -> Starlette:
         Route("/api/games/{game}/undo", undo, methods=["POST"]),
         Route("/api/games/{game}/log.jsonl", download_log),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
+        *report_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

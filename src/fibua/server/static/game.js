@@ -334,6 +334,8 @@ function drawEnding() {
   box.replaceChildren(el("h2", {}, r.winner ? `${r.winner} win` : "A draw"), el("div", {}, r.reason),
     el("div", {}, Object.entries(r.scores || {}).map(([s, v]) => `${s}: ${v}`).join(" · ")),
     el("h2", {}, "After-action report"), el("pre", {}, (end.after_action || []).join("\n")));
+  box.append(el("a", { id: "report-link", href: `/report/${gameId}#token=${token}` },
+    "The whole game, turn by turn (after-action report)"));
 }
 
 function render() {
