@@ -57,7 +57,7 @@ function layout(root) {
   svg.removeAttribute("height");
   const view = svg.getAttribute("viewBox").split(/\s+/).map(Number);
   mapHeight = view[3];
-  unitSize = Math.max(view[2], view[3]) / 220;
+  unitSize = Math.max(view[2], view[3]) / 160;
   figures = svgNode("g", { id: "figures" });
   svg.append(figures);
   root.replaceChildren(headline(),
