@@ -222,6 +222,8 @@ def test_a_log_too_big_is_refused(client: TestClient, full_log: str,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reports, "MAX_LOG_BYTES", len(full_log.encode()) - 1)
     assert "larger" in refused(upload(client, full_log), 413, "too-big")
+    chunked = client.post("/api/replays", content=iter([full_log.encode()]))  # no length
+    assert "larger" in refused(chunked, 413, "too-big")
     monkeypatch.setattr(reports, "MAX_LOG_BYTES", len(full_log.encode()))
     assert upload(client, full_log).status_code == 200
 

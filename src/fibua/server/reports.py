@@ -41,8 +41,9 @@ from fibua.server.access import ApiError
 from fibua.server.app import STATIC, bearer, server_of
 from fibua.server.messages import briefing, map_svg
 
-#: the largest log the upload takes (a long game's full log is a few megabytes)
-MAX_LOG_BYTES = 16 * 1024 * 1024
+#: the largest log the upload takes (a whole game of a few hundred orders is a few hundred
+#: kilobytes; the bound keeps one upload from holding the engine thread for long)
+MAX_LOG_BYTES = 4 * 1024 * 1024
 #: one colour per side, in the scenario's order (the game page's own blue and red first)
 SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
 #: how much of a differing log line a refusal quotes
