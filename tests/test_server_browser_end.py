@@ -50,13 +50,15 @@ def token_of(link: str) -> str:
 
 
 def end_phases_until_over(pages: dict[str, Any], client: httpx.Client, game_id: str,
-                          spectator: str) -> None:
+                          spectator: str, watched: str, seen: list[str]) -> None:
     """Whichever side must act presses End phase on its page, until the game is over (the
-    server's state, read by the spectators' link, says whose turn it is)."""
+    server's state, read by the spectators' link, says whose turn it is); the `watched`
+    side's page is kept in `seen` before each phase, until the end."""
     for _ in range(MAX_PHASES):
         message = public_state(client, game_id, spectator)
         if message["status"]["over"]:
             return
+        seen.append(pages[watched].inner_text("body") + pages[watched].content())
         side = message["status"]["to_act"]
         page = pages[side]
         page.wait_for_selector("#done", timeout=WAIT_MS)
@@ -132,10 +134,10 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         germans.wait_for_function(
             "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         assert "rolled" in germans.inner_text("#dice")  # the dice, faces shown
-        germans_page = germans.inner_text("body") + germans.content()
+        germans_pages = [germans.inner_text("body") + germans.content()]
 
         end_phases_until_over({"british": british, "germans": germans}, client, game_id,
-                              spectator)
+                              spectator, "germans", germans_pages)
         for page in (british, germans):
             page.wait_for_selector("#report-link", timeout=WAIT_MS)
         assert "Game over" in british.inner_text("#status")
@@ -194,6 +196,6 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
             break
         before_end.append(frame)
     assert before_end
-    for text in [germans_page, *before_end]:
+    for text in [*germans_pages, *before_end]:
         named = names_in(text, hidden)
         assert not named, f"the German page names unseen British {named}"
