@@ -65,7 +65,7 @@ function drawSectionLabels(size) {
     if (!shape) continue;
     const box = shape.getBBox();  // in table coordinates (the map group flips y)
     const label = svgEl("text", { class: `section-state ${what}`, "data-section": id,
-      x: box.x + box.width / 2, y: mapHeight - (box.y + box.height / 2), "font-size": size * 1.6,
+      x: box.x + box.width / 2, y: mapHeight - (box.y + box.height / 2), "font-size": size * 2.4,
       "text-anchor": "middle", "font-family": "sans-serif", fill: what === "burning" ? "#7a1500" : "#333",
       stroke: "#fff", "stroke-width": size * 0.3, "paint-order": "stroke" });
     label.textContent = what;
@@ -121,7 +121,7 @@ function drawFireArrows(size) {
     }
     const length = Math.hypot(tx - sx, ty - sy) || 1;
     const stop = Math.min(size * 1.6, length / 2);  // the head stops at the troop's edge
-    const line = svgEl("line", { class: "fire-arrow" + (report.source ? "" : " bearing"),
+    const line = svgEl("line", { class: `fire-arrow ${report.source ? "" : "bearing"} ${floorClass(report)}`,
       "data-unit": report.unit, "data-turn": report.turn, x1: sx, y1: sy,
       x2: tx - (tx - sx) / length * stop, y2: ty - (ty - sy) / length * stop,
       stroke: "#d53f00", "stroke-width": size * 0.35, "marker-end": "url(#fire-head)",

@@ -85,6 +85,7 @@ function oddsForm(question) {
     form.append(row);
   }
   form.append(el("button", { type: "submit", class: "primary", id: "odds-ask" }, "Odds"));
+  form.noValidate = true;  // the server judges the question and names the bad field
   form.onsubmit = (event) => { event.preventDefault(); askOdds(question); };
 }
 
