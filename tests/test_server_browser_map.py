@@ -77,10 +77,43 @@ def test_floor_switch_odds_form_and_spectator(tmp_path: Path) -> None:
         assert "range" in page.inner_text("#odds-answer")
         assert "bad" in (page.get_attribute("#odds-range", "class") or "")
 
+        # what a message's layer carries is drawn: a sighting fading with its age, an arrow
+        # for fire taken, markers on own troops (the message is set in the page directly)
+        page.evaluate("""() => {
+            const enemy = state.view.enemies[0], own = state.view.own[0];
+            state.status.turn = 4;
+            Object.assign(enemy, {visible_now: false, seen_turn: 2});
+            state.map.fired_on = [{unit: own.id, x: own.x, y: own.y, floor: 0, turn: 4,
+                                   source: null, bearing: 90, shots: 1}];
+            state.map.marks[own.id] = [{kind: "aim", label: "aiming 2"}];
+            render(); }""")
+        old = page.locator("#overlay g.figure.enemy.last-seen")
+        assert old.get_attribute("data-age") == "2"
+        assert float(old.get_attribute("opacity") or 0) == pytest.approx(0.4)
+        assert page.locator("#overlay line.fire-arrow.bearing").count() == 1
+        assert page.eval_on_selector("#overlay g.marks text.mark-tags",
+                                     "n => n.firstChild.textContent") == "A2"
+
         # a spectator: the map and its floors, no troop before the end
         watcher = browser.new_page(viewport={"width": 1400, "height": 900})
         watcher.goto(f"{base}/play/{made['id']}#token={made['spectator_token']}")
         watcher.wait_for_selector("#floors button[data-floor='1']", timeout=WAIT_MS)
         watcher.wait_for_selector("#odds-question option", state="attached", timeout=WAIT_MS)
         assert watcher.locator("#overlay g.figure").count() == 0
+
+        # a game the computer plays to its end: the spectator sees every troop
+        ended = client.post("/api/games", json={"scenario": "normandy-village", "seed": 2,
+                                                 "seats": {}}).json()
+        final = browser.new_page(viewport={"width": 1400, "height": 900})
+        final.goto(f"{base}/play/{ended['id']}#token={ended['spectator_token']}")
+        final.wait_for_selector("#ending:not([hidden])", timeout=WAIT_MS * 3)
+        final.wait_for_selector("#overlay g.figure.troop", timeout=WAIT_MS)
+        troops = client.get(f"/api/games/{ended['id']}", headers={
+            "authorization": f"Bearer {ended['spectator_token']}"}).json()["revealed"]["troops"]
+        placed = [t for t in troops if isinstance(t.get("x"), float | int)]
+        assert final.locator("#overlay g.figure.troop").count() == len(placed)
+        sides = {t["side"] for t in troops}
+        for side in sides:
+            assert final.locator(f"#overlay g.figure.side-{side}").count() == len(
+                [t for t in placed if t["side"] == side])
         browser.close()
