@@ -71,6 +71,16 @@ def test_floor_switch_odds_form_and_spectator(tmp_path: Path) -> None:
         page.click("#odds-ask")
         page.wait_for_selector("#odds-answer table tr", timeout=WAIT_MS)
         assert "%" in page.inner_text("#odds-answer")
+        # lists are typed as values separated by commas
+        page.select_option("#odds-weapon", "lmg")
+        page.fill("#odds-targets", "2")
+        page.fill("#odds-ranges", "8, 12")
+        page.fill("#odds-moving", "yes, no")
+        page.click("#odds-ask")
+        page.wait_for_function(
+            "document.querySelector('#odds-answer').textContent.includes('targets 1, 2')",
+            timeout=WAIT_MS)
+        assert not page.locator("#odds-answer .error").count()
         page.fill("#odds-range", "-3")
         page.click("#odds-ask")
         page.wait_for_selector("#odds-answer .error", timeout=WAIT_MS)

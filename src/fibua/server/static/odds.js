@@ -97,7 +97,8 @@ function oddsValue(field, input) {
   if (field.type === "array") {
     const itemType = (field.items || {}).type;
     return text.split(",").map((v) => v.trim()).filter((v) => v !== "")
-      .map((v) => (itemType === "number" || itemType === "integer" ? Number(v) : v));
+      .map((v) => (itemType === "number" || itemType === "integer" ? Number(v)
+        : itemType === "boolean" ? /^(y|yes|true|1)$/i.test(v) : v));
   }
   if (field.enum && typeof field.enum[0] === "number") return Number(text);
   return text;
