@@ -41,6 +41,7 @@ from fibua.server.messages import (
     spectator_message,
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
+from fibua.server.odds import odds_routes
 from fibua.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -425,6 +426,7 @@ def create_app(db_path: str | Path) -> Starlette:
         Route("/api/games/{game}/log.jsonl", download_log),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
         *report_routes(),
+        *odds_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

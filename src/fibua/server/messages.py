@@ -2,8 +2,10 @@
 
 A seat's message is its side's view (`Game.view(side)`), the events addressed to its side
 (`Event.seen_by`) and the legal orders of its own units; a spectator's holds only events
-addressed to everyone until the game is over. Nothing here reads the full state, except
-the after-action report, which is everyone's once the game has ended.
+addressed to everyone until the game is over. Both carry a map layer (`maplayer`): for a
+seat, markers and fire reports from its view; for a spectator, the map's floors alone.
+Nothing here reads the full state, except the after-action report and every side's troops,
+which are everyone's once the game has ended.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
+from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
 
 #: the latest events a message carries (the whole log is downloadable)
 EVENTS_SENT = 300
@@ -69,6 +72,15 @@ def ending(game: Game) -> dict[str, Any] | None:
             "after_action": game.ruleset.after_action(game.state)}
 
 
+def final_map(game: Game) -> dict[str, Any] | None:
+    """Once the game is over, every troop and section as each side's own view holds them
+    (everyone's by then); before, None."""
+    if not game.over:
+        return None
+    views = {side: game.view(side) for side in game.scenario.side_names}
+    return {"troops": revealed(views), "sections": all_sections(views)}
+
+
 def game_head(live: LiveGame) -> dict[str, Any]:
     scenario = live.game.scenario
     return {"id": live.id, "scenario": scenario.name, "title": scenario.scenario.title,
@@ -82,6 +94,7 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
     view = dict(game.view(side))
     view.pop("log", None)
     events = game.log_for(side)
+    layer = side_layer(game.scenario, view, events)
     may_act = hub.may_act(live, seat)
     legal = hub.seat_orders(live, seat) if may_act else []
     done = hub.done_seats(live, side)
@@ -96,6 +109,8 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
                        for s in live.seats_of(side)],
         "status": status(game),
         "view": view,
+        "map": layer,
+        "revealed": final_map(game),
         "events": [event_entry(e) for e in events[-EVENTS_SENT:]],
         "event_count": len(events),
         "legal": [{"kind": o.kind, "unit": o.unit, "params": o.params,
@@ -114,6 +129,8 @@ def spectator_message(live: LiveGame) -> dict[str, Any]:
         "role": "spectator",
         "game": game_head(live),
         "status": status(game),
+        "map": public_layer(game.scenario),
+        "revealed": final_map(game),
         "events": [event_entry(e) for e in public[-EVENTS_SENT:]],
         "event_count": len(public),
         "ending": ending(game),

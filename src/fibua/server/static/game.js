@@ -46,6 +46,7 @@ async function loadMap() {
   mapHeight = view[3];
   overlay = svgEl("g", { id: "overlay" });
   svg.append(overlay);
+  arrowHead(svg);
   panAndZoom(svg, view);
 }
 
@@ -102,12 +103,13 @@ function outOfAction(f) {
 }
 
 function drawFigures() {
-  if (!overlay || !state || !state.view) return;
+  if (!overlay || !state) return;
   overlay.replaceChildren();
+  applyFloorAndState();
   const unitSize = Math.max(mapWidth, mapHeight) / 220;
+  drawSectionLabels(unitSize);
   const view = state.view;
-  const turn = state.status.turn || 0;
-  if (selected && pointMode) {
+  if (view && selected && pointMode) {
     const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
     for (const order of shown) {
       const point = pointParam(order);
@@ -119,29 +121,52 @@ function drawFigures() {
       overlay.append(dot);
     }
   }
+  if (view) {
+    for (const own of view.own || []) drawMarks(own, unitSize);
+    drawFireArrows(unitSize);
+  }
+  if (state.revealed) {
+    // the game is over: every troop where it stands, for everyone
+    drawRevealed(unitSize, (troop) => (view && troop.side === state.seat.side ? select(troop.id)
+      : targetClicked(troop)));
+    return;
+  }
+  if (!view) return;  // a spectator sees no troops until the end
+  const turn = state.status.turn || 0;
   for (const enemy of view.enemies || []) {
     if (!hasPlace(enemy)) continue;
+    // a sighting fades with its age; one in sight now is drawn solid
     const age = Math.max(0, turn - (enemy.seen_turn ?? turn));
     const opacity = enemy.visible_now ? 1 : Math.max(0.25, 0.7 - age * 0.15);
-    figure(enemy, "#c53030", opacity, unitSize, () => targetClicked(enemy));
+    figure(enemy, "#c53030", opacity, unitSize, () => targetClicked(enemy),
+      "enemy" + (enemy.visible_now ? " in-sight" : " last-seen"), age);
   }
   for (const own of view.own || []) {
     if (!hasPlace(own)) continue;
     const mine = !state.seat.units || state.seat.units.includes(own.id);
     figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
-           () => select(own.id));
+           () => select(own.id), "own");
   }
 }
 
-function figure(info, colour, opacity, size, onclick) {
-  const g = svgEl("g", { class: "figure", "data-id": info.id, opacity });
+function figure(info, colour, opacity, size, onclick, kind, age) {
+  const g = svgEl("g", { class: `figure ${kind || ""} ${floorClass(info)}`, "data-id": info.id,
+    "data-floor": info.floor ?? 0, opacity });
+  if (age !== undefined) g.setAttribute("data-age", age);
   const cx = info.x, cy = mapHeight - info.y;
-  g.append(svgEl("circle", { cx, cy, r: size, fill: colour,
-    stroke: info.id === selected ? "#ffd400" : "#fff", "stroke-width": size * 0.3 }));
+  const ring = svgEl("circle", { cx, cy, r: size, fill: colour,
+    stroke: info.id === selected ? "#ffd400" : "#fff", "stroke-width": size * 0.3 });
+  if (kind && kind.includes("last-seen")) ring.setAttribute("stroke-dasharray", `${size * 0.6} ${size * 0.4}`);
+  g.append(ring);
+  if (outOfAction(info)) {
+    g.append(svgEl("path", { d: `M${cx - size},${cy - size} L${cx + size},${cy + size} `
+      + `M${cx - size},${cy + size} L${cx + size},${cy - size}`, stroke: "#111",
+      "stroke-width": size * 0.25 }));
+  }
   const label = svgEl("text", { x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
     "font-family": "sans-serif", fill: "#111", stroke: "#fff", "stroke-width": size * 0.3,
     "paint-order": "stroke" });
-  label.textContent = info.id;
+  label.textContent = info.id + (age ? ` (turn ${info.seen_turn})` : "");
   g.append(label);
   g.addEventListener("click", (event) => { event.stopPropagation(); onclick(); });
   overlay.append(g);
@@ -341,6 +366,8 @@ function drawEnding() {
 function render() {
   if (!state) return;
   drawStatus();
+  drawFloorSwitch();
+  loadOdds(state.game.ruleset);
   drawEnding();
   if (state.role === "seat") {
     drawUnits();
