@@ -17,12 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fibua.core.dice import derive_seed, new_seed
-from fibua.core.errors import FibuaError, IllegalOrder
+from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
 from fibua.core.ruleset import Player, Seat, find_ruleset
-from fibua.scenario.loader import bundled_scenarios, load_scenario, scenario_from_dict
+from fibua.scenario.loader import (
+    bundled_scenarios,
+    load_scenario,
+    scenario_from_dict,
+    scenario_from_text,
+)
 from fibua.scenario.schema import Scenario
 from fibua.server.access import (
     CREATOR,
@@ -39,6 +44,8 @@ from fibua.server.store import Store, StoredGame
 
 HUMAN = "human"
 COMPUTER = "computer"
+#: the most scenarios a server keeps uploaded
+MAX_UPLOADED = 500
 #: a computer seat that gives this many orders in one phase is stopped (a fault, not play)
 MAX_COMPUTER_ORDERS = 5000
 
@@ -84,6 +91,16 @@ class LiveGame:
         return next((seat for seat in self.seats if seat.name == name), None)
 
 
+def read_uploaded(text: str, source: str) -> Scenario:
+    """A scenario from an uploaded file's text, or ScenarioError with every problem (a
+    pathologically nested file is one problem, not a crash)."""
+    try:
+        return scenario_from_text(text, source)
+    except RecursionError:
+        raise ScenarioError([Problem(source, "", "nested too deeply to be a scenario")]) \
+            from None
+
+
 class Hub:
     """Every game on the server, and the changes made to them."""
 
@@ -93,30 +110,73 @@ class Hub:
         #: called with a game's id after each change (the app sends the new views)
         self.on_change: Callable[[str], None] = lambda game_id: None
         self._scenarios: dict[str, Scenario] = {}
+        self._bundled: dict[str, Scenario] = {}
+        #: scenarios uploaded in the lobby, by name
+        self.uploaded: dict[str, Scenario] = {}
         #: games whose stored orders did not replay to their stored hashes, with why
         self.broken: dict[str, str] = {}
+        #: uploaded scenarios that no longer pass the loader, with why
+        self.broken_scenarios: dict[str, str] = {}
 
     # -- scenarios ---------------------------------------------------------------------------
 
     def scenario_of(self, table: dict[str, Any]) -> Scenario:
         """One Scenario object per distinct table, so its games share the sight engine."""
-        key = hashlib.sha256(log_json(table).encode()).hexdigest()
+        key = self._key(table)
         if key not in self._scenarios:
             self._scenarios[key] = scenario_from_dict(table, "stored scenario")
         return self._scenarios[key]
 
+    @staticmethod
+    def _key(table: dict[str, Any]) -> str:
+        return hashlib.sha256(log_json(table).encode()).hexdigest()
+
+    def _kept(self, scenario: Scenario) -> Scenario:
+        """The one object for this scenario's table (a validated one is kept as it is)."""
+        return self._scenarios.setdefault(self._key(scenario_table(scenario)), scenario)
+
     def bundled(self, name: str) -> Scenario:
-        paths = bundled_scenarios()
-        if name not in paths:
-            raise ApiError(404, "unknown-scenario",
-                           f"no bundled scenario {name!r}; there are {', '.join(paths)}")
-        loaded = load_scenario(paths[name])
-        return self.scenario_of(scenario_table(loaded))
+        if name not in self._bundled:
+            paths = bundled_scenarios()
+            if name not in paths:
+                raise ApiError(404, "unknown-scenario",
+                               f"no scenario {name!r}; there are "
+                               f"{', '.join([*paths, *self.uploaded])}")
+            self._bundled[name] = self._kept(load_scenario(paths[name]))
+        return self._bundled[name]
+
+    def scenario_named(self, name: str) -> Scenario:
+        """A bundled scenario by its file's name, or an uploaded one by its own name."""
+        uploaded = self.uploaded.get(name)
+        return uploaded if uploaded is not None else self.bundled(name)
+
+    def upload(self, text: str, source: str) -> Scenario:
+        """Check a scenario file's text with the loader (ScenarioError lists every problem
+        with its field path) and keep it under its `[scenario] name`, replacing an earlier
+        upload of that name; nothing is stored unless it is valid."""
+        scenario = read_uploaded(text, source)
+        name = scenario.name
+        if name in bundled_scenarios():
+            raise ApiError(409, "name-taken",
+                           f"{name!r} is a bundled scenario's name: give yours another "
+                           f"name in [scenario] name")
+        if name not in self.uploaded and len(self.uploaded) >= MAX_UPLOADED:
+            raise ApiError(409, "too-many-scenarios",
+                           f"this server keeps at most {MAX_UPLOADED} uploaded scenarios")
+        self.store.save_scenario(name, source, text)
+        self.uploaded[name] = self._kept(scenario)
+        return self.uploaded[name]
 
     # -- loading -----------------------------------------------------------------------------
 
     def load_all(self) -> None:
-        """Rebuild every stored game from its seed and orders, checking the stored hashes."""
+        """Read the uploaded scenarios again, and rebuild every stored game from its seed
+        and orders, checking the stored hashes."""
+        for kept in self.store.scenarios():
+            try:
+                self.uploaded[kept.name] = self._kept(read_uploaded(kept.text, kept.source))
+            except FibuaError as error:  # the rules have changed since: no longer offered
+                self.broken_scenarios[kept.name] = str(error)
         for stored in self.store.games():
             try:
                 self.games[stored.id] = self._rebuild(stored)
@@ -146,7 +206,7 @@ class Hub:
 
     def create(self, scenario_name: str, seed: int | None, players: Mapping[str, str],
                base_url: str = "") -> dict[str, Any]:
-        scenario = self.bundled(scenario_name)
+        scenario = self.scenario_named(scenario_name)
         plans = self._seat_plans(scenario, players)
         game_seed = seed if seed is not None else new_seed()
         game_id = secrets.token_hex(6)
