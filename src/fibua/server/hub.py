@@ -18,6 +18,7 @@ from typing import Any
 
 from fibua.core.dice import derive_seed, new_seed
 from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
+from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
@@ -83,6 +84,31 @@ class LiveGame:
     computers: dict[str, Player] = field(default_factory=dict)
     #: orders a computer seat has given in the phase under way (a runaway guard)
     computer_orders: int = 0
+    #: bumped whenever the game may have changed: what is worked out from it is kept
+    #: only for one version (the legal orders, asked for by every message and step)
+    version: int = 0
+    legal_kept: dict[tuple[int, str], list[Order]] = field(default_factory=dict)
+    #: events as the pages show them, by the event's identity (each is told many times)
+    told: dict[int, tuple[Event, dict[str, Any]]] = field(default_factory=dict)
+
+    def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
+        """`describe(event)`, worked out once an event (the event is held, so its id stays
+        its own)."""
+        kept = self.told.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = self.told[id(event)] = (event, describe(event))
+        return kept[1]
+
+    def changed(self) -> None:
+        self.version += 1
+        self.legal_kept.clear()
+
+    def legal(self, side: str) -> list[Order]:
+        """The side's legal orders now, worked out once a version."""
+        key = (self.version, side)
+        if key not in self.legal_kept:
+            self.legal_kept[key] = self.game.legal_orders(side)
+        return self.legal_kept[key]
 
     def seats_of(self, side: str) -> list[SeatPlan]:
         return [seat for seat in self.seats if seat.side == side]
@@ -319,7 +345,7 @@ class Hub:
         game = live.game
         if game.to_act() != seat.side:
             return []
-        legal = game.legal_orders(seat.side)
+        legal = live.legal(seat.side)
         if seat.units is None:
             return legal
         return [o for o in legal if o.unit is not None and o.unit in seat.units]
@@ -381,6 +407,7 @@ class Hub:
             return value
 
         masked = Order(order.side, order.kind, order.unit, swap(order.params))
+        live.changed()  # an apply may change it, whatever it raises
         try:
             if swaps:
                 # it can only be refused, or the rule set accepts a name it does not know
@@ -445,6 +472,9 @@ class Hub:
             taken = game.undo(seat.side)
         except IllegalOrder as error:
             raise ApiError(409, "cannot-undo", error.reason) from None
+        finally:
+            live.changed()
+        live.told.clear()  # the events taken back are told no more
         self.store.take_back(live.id, len(game.orders), live.done)
         self.on_change(live.id)
         return {"taken_back": taken.to_dict()}
@@ -453,6 +483,7 @@ class Hub:
         """Orders from `first` on, with their events and the hash after each, in one
         transaction (only the last hash is worked out anew: one order at a time here)."""
         game = live.game
+        live.changed()
         rows = []
         for n in range(first, len(game.orders)):
             events = [e.to_dict() for e in game.events_of(n)]
@@ -475,7 +506,7 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
-        if game.legal_orders(side) == [Order(side, "end")]:
+        if live.legal(side) == [Order(side, "end")]:
             return self._server_order(live, Order(side, "end"))
         seats = live.seats_of(side)
         done = self.done_seats(live, side)

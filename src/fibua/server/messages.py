@@ -96,7 +96,7 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
                        for s in live.seats_of(side)],
         "status": status(game),
         "view": view,
-        "events": [event_entry(e) for e in events[-EVENTS_SENT:]],
+        "events": [live.entry(e, event_entry) for e in events[-EVENTS_SENT:]],
         "event_count": len(events),
         "legal": [{"kind": o.kind, "unit": o.unit, "params": o.params,
                    "label": format_order(o)} for o in legal],
@@ -114,7 +114,7 @@ def spectator_message(live: LiveGame) -> dict[str, Any]:
         "role": "spectator",
         "game": game_head(live),
         "status": status(game),
-        "events": [event_entry(e) for e in public[-EVENTS_SENT:]],
+        "events": [live.entry(e, event_entry) for e in public[-EVENTS_SENT:]],
         "event_count": len(public),
         "ending": ending(game),
     }
