@@ -161,3 +161,12 @@ def test_unknown_scenarios_are_refused(client: TestClient) -> None:
     refused(client.get("/api/scenarios/nothing-here/map.svg"), 404, "unknown-scenario")
     refused(client.post("/api/games", json={"scenario": "nothing-here"}), 404,
             "unknown-scenario")
+
+
+def test_an_uploaded_file_cannot_put_markup_in_the_map(client: TestClient) -> None:
+    sneaky = MY_SHOP.replace('name = "Epicerie Lemoine (the corner shop)"',
+                             'name = "<script>alert(1)</script>"', 1)
+    assert sneaky != MY_SHOP
+    assert upload(client, sneaky).status_code == 201
+    picture = client.get("/api/scenarios/my-shop/map.svg").text
+    assert "<script" not in picture and "&lt;script&gt;" in picture
