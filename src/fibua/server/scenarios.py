@@ -24,8 +24,9 @@ from fibua.server.messages import briefing, map_svg
 if TYPE_CHECKING:
     from fibua.server.app import Server
 
-#: the largest scenario file taken (the bundled ones are about 15 KB)
-MAX_UPLOAD_BYTES = 2**20
+#: the largest scenario file taken: the bundled ones are at most 15 KB, and a file is
+#: checked in the engine thread (a valid 800 KB one takes seconds, other games waiting)
+MAX_UPLOAD_BYTES = 256 * 2**10
 #: a file name is only for the messages: longer ones are cut
 MAX_SOURCE = 200
 
