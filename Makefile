@@ -19,7 +19,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/fibua play
+	$(BIN)/fibua serve --open
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench

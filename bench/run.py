@@ -1,5 +1,6 @@
-"""`make bench`: line of sight, move checks, dice and whole-game speed. The last line is one
-JSON object."""
+"""`make bench`: line of sight, move checks, dice, whole-game speed, the lab, and the game
+server under load (100 bot-played games: order-to-view latency, memory a game). The last
+line is one JSON object."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dice_bench import measure_dice
 from games_bench import measure_games
 from lab_bench import LAB_SCENARIO, measure_lab
 from move_bench import measure_moves
+from server_bench import measure_server
 from sight_bench import measure_sight
 
 
@@ -48,6 +50,17 @@ def main() -> None:
     lab = measure_lab(LAB_SCENARIO, jobs=jobs)
     print(f"lab: {lab:,.1f} games/s of {LAB_SCENARIO} with {jobs} jobs")
     figures["lab_games_per_s"] = {LAB_SCENARIO: round(lab, 1), "jobs": jobs}
+    server = measure_server()
+    per_game = server["mb_per_game"]
+    print(f"server: {server['games']} live games, {server['orders_per_s']:.1f} orders/s; an "
+          f"order to every seat's new view: p50 {server['p50_ms']:.0f} ms, "
+          f"p99 {server['p99_ms']:.0f} ms; "
+          + (f"{per_game:.2f} MB a live game" if per_game is not None else "memory not read"))
+    figures["server"] = {
+        "games": server["games"], "orders_per_s": round(server["orders_per_s"], 1),
+        "p50_ms": round(server["p50_ms"], 1), "p99_ms": round(server["p99_ms"], 1),
+        "mb_per_game": round(per_game, 3) if per_game is not None else None,
+        "refused": server["refused"]}
     print(json.dumps(figures, sort_keys=True))
 
 

@@ -1,13 +1,17 @@
 """Nothing lost: the server runs as a process on a loopback port, games are played over
-HTTP, the process is killed (SIGKILL) between orders and while the computer plays, and the
-restarted server rebuilds every game from its seed and orders to the stored hashes, with
-every order it had acknowledged."""
+HTTP, the process is killed (SIGKILL) between orders, while the computer plays and while
+orders are on their way, and the restarted server rebuilds every game from its seed and
+orders to the stored hashes, with every order it had acknowledged; an order whose answer
+never came is either all there or not at all."""
 
 from __future__ import annotations
 
+import random
 import signal
 import sqlite3
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +126,139 @@ def test_killed_server_resumes_every_game_with_the_same_hashes(tmp_path: Path) -
         # what was stored before the second kill is still there, and replays the same
         assert entry["orders"][: len(before[game_id]["orders"])] == before[game_id]["orders"]
         assert replayed_hashes(entry) == [h for _, h in entry["orders"]]
+
+
+# -- many games, killed again and again ------------------------------------------------------
+
+GAMES = 10
+SEEDS = range(11, 11 + GAMES)
+#: moves a person gives in a phase before pressing Done (so turns pass and the computer plays)
+MOVES_A_PHASE = 3
+
+
+@dataclass
+class Person:
+    """A person playing the British of one game over HTTP, and what the server told them."""
+
+    made: dict[str, Any]
+    #: every move the server acknowledged (200), in order, across every restart
+    acknowledged: list[dict[str, Any]] = field(default_factory=list)
+    #: the move sent whose answer never came (the server was killed meanwhile)
+    unanswered: dict[str, Any] | None = None
+    #: moves acknowledged since the last restart
+    fresh: int = 0
+
+    @property
+    def token(self) -> str:
+        token: str = self.made["seat_tokens"]["british"]
+        return token
+
+
+def stored_move(body: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": body["kind"], "unit": body.get("unit"), "params": body.get("params", {})}
+
+
+def give_orders(base: str, person: Person, limit: int | None, stop: threading.Event) -> None:
+    """Play the British: moves (the n-th legal one) and Done after a few, until `limit`
+    moves are acknowledged, `stop` is set, or the server goes away mid-request."""
+    game_id = person.made["id"]
+    given = 0
+    with httpx.Client(base_url=base, timeout=PATIENCE) as client:
+        try:
+            while (limit is None or given < limit) and not stop.is_set():
+                message = client.get(f"/api/games/{game_id}", headers=auth(person.token)).json()
+                if message["status"]["over"]:
+                    return
+                if not message["seat"]["may_act"]:
+                    time.sleep(0.02)
+                    continue
+                moves = [o for o in message["legal"] if o["kind"] == "move"]
+                if not moves or given % (MOVES_A_PHASE + 1) == MOVES_A_PHASE:
+                    client.post(f"/api/games/{game_id}/done", headers=auth(person.token))
+                    given += 1
+                    continue
+                move = stored_move(moves[(len(person.acknowledged) * 7) % len(moves)])
+                person.unanswered = move
+                answer = client.post(f"/api/games/{game_id}/orders", headers=auth(person.token),
+                                     json=move)
+                person.unanswered = None
+                if answer.status_code == 200:
+                    person.acknowledged.append(move)
+                    person.fresh += 1
+                    given += 1
+        except httpx.TransportError:
+            return  # killed: what was unanswered stays noted
+
+
+def check_nothing_lost(db: Path, people: list[Person]) -> None:
+    """Every stored order replays to its stored hash (no half-written order), every
+    acknowledged move is stored in order, and an unanswered one is either all there (the
+    last) or not at all."""
+    found = stored(db)
+    assert set(found) == {p.made["id"] for p in people}
+    for person in people:
+        entry = found[person.made["id"]]
+        assert replayed_hashes(entry) == [h for _, h in entry["orders"]]
+        moves = [stored_move(b) for b, _ in entry["orders"]
+                 if b["side"] == "british" and b["kind"] == "move"]
+        if person.unanswered is not None and moves == [*person.acknowledged,
+                                                       person.unanswered]:
+            person.acknowledged.append(person.unanswered)  # committed; the reply was lost
+        assert moves == person.acknowledged, person.made["id"]
+        person.unanswered = None
+
+
+def test_many_games_killed_between_and_during_orders_lose_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    rng = random.Random(5)
+    in_flight_at_kills = 0
+    people: list[Person] = []
+    for round_ in range(4):
+        with running_server(db) as (process, client):
+            base = str(client.base_url)
+            if not people:
+                people = [Person(client.post("/api/games", json={
+                    "scenario": "corner-shop", "seed": seed,
+                    "seats": {"british": "human"}}).json()) for seed in SEEDS]
+            for person in people:
+                person.fresh = 0
+                reply = client.get(f"/api/games/{person.made['id']}",
+                                   headers=auth(person.token))
+                assert reply.status_code == 200, reply.text  # rebuilt, not damaged
+            stop = threading.Event()
+            between = round_ == 0
+            threads = [threading.Thread(target=give_orders,
+                                        args=(base, p, 2 if between else None, stop))
+                       for p in people]
+            for thread in threads:
+                thread.start()
+            if between:
+                for thread in threads:
+                    thread.join(PATIENCE)
+            else:
+                end = time.monotonic() + PATIENCE
+                while sum(p.fresh > 0 for p in people) < GAMES // 2:
+                    assert time.monotonic() < end, "the people could give no orders"
+                    time.sleep(0.02)
+                time.sleep(rng.uniform(0.0, 0.3))
+            in_flight = sum(p.unanswered is not None for p in people)
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            stop.set()
+            for thread in threads:
+                thread.join(PATIENCE)
+            if between:
+                assert in_flight == 0
+            in_flight_at_kills += in_flight
+        check_nothing_lost(db, people)
+    # the kills did land while orders were on their way
+    assert in_flight_at_kills > 0
+    assert all(p.acknowledged for p in people)
+    with running_server(db) as (process, client):
+        found = stored(db)
+        for person in people:
+            reply = client.get(f"/api/games/{person.made['id']}", headers=auth(person.token))
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["game"]["orders"] >= len(found[person.made["id"]]["orders"])
+        process.send_signal(signal.SIGKILL)
+        process.wait()

@@ -453,11 +453,13 @@ def serve(
                                                  "folder)")] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+    open_page: Annotated[bool, typer.Option("--open/--no-open", help="open the lobby in "
+                                            "your browser once the server listens")] = False,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server
 
-    run_server(db, host, port)
+    run_server(db, host, port, open_page=open_page)
 
 
 def main() -> None:

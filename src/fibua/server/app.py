@@ -28,13 +28,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fibua.core.errors import FibuaError
 from fibua.core.replay import log_lines, side_log_lines
-from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.server.access import CREATOR, SPECTATOR, ApiError, Holder
 from fibua.server.hub import Hub, LiveGame
 from fibua.server.messages import (
-    briefing,
     game_entry,
     map_svg,
     seat_message,
@@ -42,6 +39,7 @@ from fibua.server.messages import (
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
+from fibua.server.scenarios import scenario_map, scenarios, upload
 from fibua.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -166,45 +164,6 @@ async def lobby_page(request: Request) -> Response:
 
 async def game_page(request: Request) -> Response:
     return FileResponse(STATIC / "game.html")
-
-
-# -- scenarios -------------------------------------------------------------------------------
-
-
-@functools.cache
-def scenario_list() -> list[dict[str, Any]]:
-    out = []
-    for name, path in bundled_scenarios().items():
-        try:
-            scenario = load_scenario(path)
-        except FibuaError:
-            continue
-        from fibua.core.ruleset import find_ruleset
-
-        ruleset = find_ruleset(scenario.ruleset)
-        seats = [{"name": s.name, "side": s.side,
-                  "units": sorted(s.units) if s.units is not None else None}
-                 for side in scenario.side_names for s in ruleset.seats(scenario, side)]
-        out.append({**briefing(scenario), "name": name, "seats": seats})
-    return out
-
-
-async def scenarios(request: Request) -> Response:
-    found = await server_of(request).run(scenario_list)
-    return JSONResponse(found)
-
-
-@functools.cache
-def scenario_svg(name: str) -> str:
-    paths = bundled_scenarios()
-    if name not in paths:
-        raise ApiError(404, "unknown-scenario", f"no bundled scenario {name!r}")
-    return map_svg(load_scenario(paths[name]))
-
-
-async def scenario_map(request: Request) -> Response:
-    text = await server_of(request).run(scenario_svg, request.path_params["name"])
-    return Response(text, media_type="image/svg+xml")
 
 
 # -- games -----------------------------------------------------------------------------------
@@ -411,7 +370,8 @@ def create_app(db_path: str | Path) -> Starlette:
     routes = [
         Route("/", lobby_page),
         Route("/play/{game}", game_page),
-        Route("/api/scenarios", scenarios),
+        Route("/api/scenarios", scenarios, methods=["GET"]),
+        Route("/api/scenarios", upload, methods=["POST"]),
         Route("/api/scenarios/{name}/map.svg", scenario_map),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),

@@ -17,12 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fibua.core.dice import derive_seed, new_seed
-from fibua.core.errors import FibuaError, IllegalOrder
+from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
+from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
 from fibua.core.ruleset import Player, Seat, find_ruleset
-from fibua.scenario.loader import bundled_scenarios, load_scenario, scenario_from_dict
+from fibua.scenario.loader import (
+    bundled_scenarios,
+    load_scenario,
+    scenario_from_dict,
+    scenario_from_text,
+)
 from fibua.scenario.schema import Scenario
 from fibua.server.access import (
     CREATOR,
@@ -39,6 +45,8 @@ from fibua.server.store import Store, StoredGame
 
 HUMAN = "human"
 COMPUTER = "computer"
+#: the most scenarios a server keeps uploaded
+MAX_UPLOADED = 500
 #: a computer seat that gives this many orders in one phase is stopped (a fault, not play)
 MAX_COMPUTER_ORDERS = 5000
 
@@ -76,12 +84,47 @@ class LiveGame:
     computers: dict[str, Player] = field(default_factory=dict)
     #: orders a computer seat has given in the phase under way (a runaway guard)
     computer_orders: int = 0
+    #: bumped whenever the game may have changed: what is worked out from it is kept
+    #: only for one version (the legal orders, asked for by every message and step)
+    version: int = 0
+    legal_kept: dict[tuple[int, str], list[Order]] = field(default_factory=dict)
+    #: events as the pages show them, by the event's identity (each is told many times)
+    told: dict[int, tuple[Event, dict[str, Any]]] = field(default_factory=dict)
+
+    def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
+        """`describe(event)`, worked out once an event (the event is held, so its id stays
+        its own)."""
+        kept = self.told.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = self.told[id(event)] = (event, describe(event))
+        return kept[1]
+
+    def changed(self) -> None:
+        self.version += 1
+        self.legal_kept.clear()
+
+    def legal(self, side: str) -> list[Order]:
+        """The side's legal orders now, worked out once a version."""
+        key = (self.version, side)
+        if key not in self.legal_kept:
+            self.legal_kept[key] = self.game.legal_orders(side)
+        return self.legal_kept[key]
 
     def seats_of(self, side: str) -> list[SeatPlan]:
         return [seat for seat in self.seats if seat.side == side]
 
     def seat(self, name: str) -> SeatPlan | None:
         return next((seat for seat in self.seats if seat.name == name), None)
+
+
+def read_uploaded(text: str, source: str) -> Scenario:
+    """A scenario from an uploaded file's text, or ScenarioError with every problem (a
+    pathologically nested file is one problem, not a crash)."""
+    try:
+        return scenario_from_text(text, source)
+    except RecursionError:
+        raise ScenarioError([Problem(source, "", "nested too deeply to be a scenario")]) \
+            from None
 
 
 class Hub:
@@ -93,30 +136,73 @@ class Hub:
         #: called with a game's id after each change (the app sends the new views)
         self.on_change: Callable[[str], None] = lambda game_id: None
         self._scenarios: dict[str, Scenario] = {}
+        self._bundled: dict[str, Scenario] = {}
+        #: scenarios uploaded in the lobby, by name
+        self.uploaded: dict[str, Scenario] = {}
         #: games whose stored orders did not replay to their stored hashes, with why
         self.broken: dict[str, str] = {}
+        #: uploaded scenarios that no longer pass the loader, with why
+        self.broken_scenarios: dict[str, str] = {}
 
     # -- scenarios ---------------------------------------------------------------------------
 
     def scenario_of(self, table: dict[str, Any]) -> Scenario:
         """One Scenario object per distinct table, so its games share the sight engine."""
-        key = hashlib.sha256(log_json(table).encode()).hexdigest()
+        key = self._key(table)
         if key not in self._scenarios:
             self._scenarios[key] = scenario_from_dict(table, "stored scenario")
         return self._scenarios[key]
 
+    @staticmethod
+    def _key(table: dict[str, Any]) -> str:
+        return hashlib.sha256(log_json(table).encode()).hexdigest()
+
+    def _kept(self, scenario: Scenario) -> Scenario:
+        """The one object for this scenario's table (a validated one is kept as it is)."""
+        return self._scenarios.setdefault(self._key(scenario_table(scenario)), scenario)
+
     def bundled(self, name: str) -> Scenario:
-        paths = bundled_scenarios()
-        if name not in paths:
-            raise ApiError(404, "unknown-scenario",
-                           f"no bundled scenario {name!r}; there are {', '.join(paths)}")
-        loaded = load_scenario(paths[name])
-        return self.scenario_of(scenario_table(loaded))
+        if name not in self._bundled:
+            paths = bundled_scenarios()
+            if name not in paths:
+                raise ApiError(404, "unknown-scenario",
+                               f"no scenario {name!r}; there are "
+                               f"{', '.join([*paths, *self.uploaded])}")
+            self._bundled[name] = self._kept(load_scenario(paths[name]))
+        return self._bundled[name]
+
+    def scenario_named(self, name: str) -> Scenario:
+        """A bundled scenario by its file's name, or an uploaded one by its own name."""
+        uploaded = self.uploaded.get(name)
+        return uploaded if uploaded is not None else self.bundled(name)
+
+    def upload(self, text: str, source: str) -> Scenario:
+        """Check a scenario file's text with the loader (ScenarioError lists every problem
+        with its field path) and keep it under its `[scenario] name`, replacing an earlier
+        upload of that name; nothing is stored unless it is valid."""
+        scenario = read_uploaded(text, source)
+        name = scenario.name
+        if name in bundled_scenarios():
+            raise ApiError(409, "name-taken",
+                           f"{name!r} is a bundled scenario's name: give yours another "
+                           f"name in [scenario] name")
+        if name not in self.uploaded and len(self.uploaded) >= MAX_UPLOADED:
+            raise ApiError(409, "too-many-scenarios",
+                           f"this server keeps at most {MAX_UPLOADED} uploaded scenarios")
+        self.store.save_scenario(name, source, text)
+        self.uploaded[name] = self._kept(scenario)
+        return self.uploaded[name]
 
     # -- loading -----------------------------------------------------------------------------
 
     def load_all(self) -> None:
-        """Rebuild every stored game from its seed and orders, checking the stored hashes."""
+        """Read the uploaded scenarios again, and rebuild every stored game from its seed
+        and orders, checking the stored hashes."""
+        for kept in self.store.scenarios():
+            try:
+                self.uploaded[kept.name] = self._kept(read_uploaded(kept.text, kept.source))
+            except FibuaError as error:  # the rules have changed since: no longer offered
+                self.broken_scenarios[kept.name] = str(error)
         for stored in self.store.games():
             try:
                 self.games[stored.id] = self._rebuild(stored)
@@ -146,7 +232,7 @@ class Hub:
 
     def create(self, scenario_name: str, seed: int | None, players: Mapping[str, str],
                base_url: str = "") -> dict[str, Any]:
-        scenario = self.bundled(scenario_name)
+        scenario = self.scenario_named(scenario_name)
         plans = self._seat_plans(scenario, players)
         game_seed = seed if seed is not None else new_seed()
         game_id = secrets.token_hex(6)
@@ -259,7 +345,7 @@ class Hub:
         game = live.game
         if game.to_act() != seat.side:
             return []
-        legal = game.legal_orders(seat.side)
+        legal = live.legal(seat.side)
         if seat.units is None:
             return legal
         return [o for o in legal if o.unit is not None and o.unit in seat.units]
@@ -321,6 +407,7 @@ class Hub:
             return value
 
         masked = Order(order.side, order.kind, order.unit, swap(order.params))
+        live.changed()  # an apply may change it, whatever it raises
         try:
             if swaps:
                 # it can only be refused, or the rule set accepts a name it does not know
@@ -385,6 +472,9 @@ class Hub:
             taken = game.undo(seat.side)
         except IllegalOrder as error:
             raise ApiError(409, "cannot-undo", error.reason) from None
+        finally:
+            live.changed()
+        live.told.clear()  # the events taken back are told no more
         self.store.take_back(live.id, len(game.orders), live.done)
         self.on_change(live.id)
         return {"taken_back": taken.to_dict()}
@@ -393,6 +483,7 @@ class Hub:
         """Orders from `first` on, with their events and the hash after each, in one
         transaction (only the last hash is worked out anew: one order at a time here)."""
         game = live.game
+        live.changed()
         rows = []
         for n in range(first, len(game.orders)):
             events = [e.to_dict() for e in game.events_of(n)]
@@ -415,7 +506,7 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
-        if game.legal_orders(side) == [Order(side, "end")]:
+        if live.legal(side) == [Order(side, "end")]:
             return self._server_order(live, Order(side, "end"))
         seats = live.seats_of(side)
         done = self.done_seats(live, side)

@@ -111,7 +111,7 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
         "view": view,
         "map": layer,
         "revealed": final_map(game),
-        "events": [event_entry(e) for e in events[-EVENTS_SENT:]],
+        "events": [live.entry(e, event_entry) for e in events[-EVENTS_SENT:]],
         "event_count": len(events),
         "legal": [{"kind": o.kind, "unit": o.unit, "params": o.params,
                    "label": format_order(o)} for o in legal],
@@ -131,7 +131,7 @@ def spectator_message(live: LiveGame) -> dict[str, Any]:
         "status": status(game),
         "map": public_layer(game.scenario),
         "revealed": final_map(game),
-        "events": [event_entry(e) for e in public[-EVENTS_SENT:]],
+        "events": [live.entry(e, event_entry) for e in public[-EVENTS_SENT:]],
         "event_count": len(public),
         "ending": ending(game),
     }

@@ -1,7 +1,9 @@
 """The server's database: one SQLite file in WAL mode, written by one thread.
 
 A game is kept as what makes it: the scenario's table, the seed and the orders, each order
-with its events and the state hash after it. Everything else (the state, the views) is
+with its events and the state hash after it. Scenarios uploaded in the lobby are kept as
+their file's text (a game on one holds its own copy of the table, so it outlives a new
+upload under the same name). Everything else (the state, the views) is
 rebuilt from these on start. Each change is one transaction, committed before the reply.
 """
 
@@ -36,6 +38,12 @@ CREATE TABLE IF NOT EXISTS orders (
     state_hash TEXT NOT NULL,
     PRIMARY KEY (game, n)
 );
+CREATE TABLE IF NOT EXISTS scenarios (
+    name TEXT PRIMARY KEY,
+    uploaded REAL NOT NULL,
+    source TEXT NOT NULL,
+    text TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS tokens (
     game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     role TEXT NOT NULL,
@@ -61,6 +69,16 @@ class StoredOrder:
     n: int
     body: dict[str, Any]
     state_hash: str
+
+
+@dataclass(frozen=True)
+class StoredScenario:
+    """A scenario uploaded in the lobby: its name, when, the file's name and its text."""
+
+    name: str
+    uploaded: float
+    source: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -152,6 +170,12 @@ class Store:
                 db.execute("INSERT OR REPLACE INTO tokens (game, role, hash) VALUES (?, ?, ?)",
                            (game_id, role, digest))
 
+    def save_scenario(self, name: str, source: str, text: str) -> None:
+        """An uploaded scenario's file text, replacing an earlier upload of that name."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO scenarios (name, uploaded, source, text) "
+                       "VALUES (?, ?, ?, ?)", (name, time.time(), source, text))
+
     def delete_game(self, game_id: str) -> None:
         with self.transaction() as db:
             db.execute("DELETE FROM orders WHERE game = ?", (game_id,))
@@ -180,6 +204,12 @@ class Store:
             secret_seed=bool(row[4]), seats=json.loads(row[5]), done=json.loads(row[6]),
             orders=orders, tokens=tokens,
         )
+
+    def scenarios(self) -> list[StoredScenario]:
+        """The uploaded scenarios, oldest first."""
+        rows = self._db.execute(
+            "SELECT name, uploaded, source, text FROM scenarios ORDER BY uploaded, name")
+        return [StoredScenario(*row) for row in rows.fetchall()]
 
     def order_count(self, game_id: str) -> int:
         row = self._db.execute("SELECT COUNT(*) FROM orders WHERE game = ?",

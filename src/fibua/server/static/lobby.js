@@ -1,4 +1,5 @@
-// The lobby: bundled scenarios, creating a game, the games on this server.
+// The lobby: bundled and uploaded scenarios, uploading one, creating a game, the games
+// on this server.
 "use strict";
 
 const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
@@ -79,9 +80,11 @@ function scenarioCard(scenario) {
       create.disabled = false;
     }
   } }, "Create game");
-  return el("div", { class: "card", "data-scenario": scenario.name },
-    el("img", { src: `/api/scenarios/${scenario.name}/map.svg`, alt: scenario.title }),
-    el("h3", {}, scenario.title),
+  return el("div", { class: scenario.uploaded ? "card uploaded" : "card",
+                     "data-scenario": scenario.name },
+    el("img", { src: `/api/scenarios/${encodeURIComponent(scenario.name)}/map.svg`,
+                alt: scenario.title }),
+    el("h3", {}, scenario.title, scenario.uploaded ? el("span", { class: "tag" }, "uploaded") : ""),
     el("div", { class: "muted" }, `${scenario.name} · ${scenario.ruleset} · ${scenario.turns} turns · `
       + scenario.sides.map((s) => `${s.name} (${s.title})`).join(" v ")),
     el("p", {}, scenario.history || ""), el("p", { class: "muted" }, scenario.description || ""),
@@ -134,6 +137,40 @@ async function loadScenarios() {
   box.replaceChildren(...scenarios.map(scenarioCard));
 }
 
+async function uploadScenario(event) {
+  event.preventDefault();
+  const file = document.getElementById("upload-file").files[0];
+  const result = document.getElementById("upload-result");
+  const problems = document.getElementById("upload-problems");
+  problems.replaceChildren();
+  result.textContent = "";
+  if (!file) { result.textContent = "Choose a scenario file first."; return; }
+  const send = document.getElementById("upload-send");
+  send.disabled = true;
+  try {
+    const response = await fetch(`/api/scenarios?filename=${encodeURIComponent(file.name)}`,
+      { method: "POST", headers: { "content-type": "application/toml" }, body: file });
+    const data = await response.json();
+    if (!response.ok) {
+      result.className = "error";
+      result.textContent = data.message || response.statusText;
+      for (const p of data.problems || []) {
+        problems.append(el("li", {}, el("code", {}, p.path || "(the file)"), ": ", p.message));
+      }
+      return;
+    }
+    result.className = "";
+    result.textContent = `${data.title} (${data.name}) is ready: it is listed with the others.`;
+    await loadScenarios();
+  } catch (error) {
+    result.className = "error";
+    result.textContent = error.message;
+  } finally {
+    send.disabled = false;
+  }
+}
+
+document.getElementById("upload").addEventListener("submit", uploadScenario);
 loadScenarios().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
 loadGames().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
 setInterval(() => loadGames().catch(() => {}), 5000);

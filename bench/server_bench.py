@@ -1,0 +1,242 @@
+"""The game server under load: many live games, every seat played by a bot over HTTP and
+a WebSocket, on loopback against `fibua serve` in its own process.
+
+Each game of corner-shop has both sides given to people, here bots: each seat's bot keeps
+a WebSocket open and, when its seat may act, waits a moment (a player thinking: up to
+twice `think` seconds) and posts one of its legal orders at random. The offered load is
+then about games / think orders a second. Measured: the time from an order's POST to the moment
+every seat of the game (both sides, each told of the change from its own view) has
+received its new message, and the server's resident memory per live game (the growth of
+its RSS from before the games were made, over their number)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+SCENARIO = "corner-shop"
+SEATS = ("british", "germans")
+HOST = "127.0.0.1"
+#: the bound on any one wait (a stuck server fails the bench instead of hanging it)
+PATIENCE = 120.0
+
+
+@dataclass
+class SeatSocket:
+    """One seat's WebSocket: its latest message and when each order count first arrived."""
+
+    name: str
+    token: str
+    latest: dict[str, Any] = field(default_factory=dict)
+    #: order count -> when a message with at least that count was first received
+    arrived: dict[int, float] = field(default_factory=dict)
+    top: int = -1
+
+    def note(self, message: dict[str, Any], now: float) -> None:
+        self.latest = message
+        count = int(message.get("game", {}).get("orders", 0))
+        for n in range(self.top + 1, count + 1):
+            self.arrived[n] = now
+        self.top = max(self.top, count)
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    late: int = 0
+    finished: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def rss_bytes(pid: int) -> int | None:
+    """The process's resident set (Linux: /proc), or None where it cannot be read."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    src = Path(__file__).resolve().parent.parent / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen(
+        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
+         "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+async def wait_ready(client: httpx.AsyncClient, process: subprocess.Popen[bytes]) -> None:
+    end = time.monotonic() + PATIENCE
+    while True:
+        try:
+            if (await client.get("/api/games")).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > end:
+            raise RuntimeError("the server did not start")
+        await asyncio.sleep(0.1)
+
+
+async def listen(ws: ClientConnection, seat: SeatSocket, changed: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    async for raw in ws:
+        seat.note(json.loads(raw), loop.time())
+        changed.set()
+
+
+async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
+                    think: float, until: float, tally: Tally, rng: random.Random) -> None:
+    """Both seats' bots of one game, until `until` (loop time) or the game's end."""
+    loop = asyncio.get_running_loop()
+    game_id = made["id"]
+    seats = [SeatSocket(name, made["seat_tokens"][name]) for name in SEATS]
+    changed = asyncio.Event()
+    sockets = [await connect(f"{base}/api/games/{game_id}/ws", max_size=None)
+               for _ in seats]
+    readers = []
+    for ws, seat in zip(sockets, seats, strict=True):
+        await ws.send(json.dumps({"token": seat.token}))
+        readers.append(asyncio.create_task(listen(ws, seat, changed)))
+    try:
+        while loop.time() < until:
+            acting = next((s for s in seats if s.latest.get("seat", {}).get("may_act")), None)
+            if any(s.latest.get("status", {}).get("over") for s in seats):
+                tally.finished += 1
+                return
+            if acting is None:
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), PATIENCE)
+                continue
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+            if not acting.latest["seat"]["may_act"]:
+                continue  # the server moved on meanwhile (it ends a phase with no choice)
+            legal = acting.latest["legal"]
+            moves = [o for o in legal if o["kind"] != "end"]
+            # mostly a real order, now and then the end of the phase (as people play)
+            order = rng.choice(moves) if moves and rng.random() < 0.85 else \
+                next((o for o in legal if o["kind"] == "end"), rng.choice(legal))
+            before = int(acting.latest["game"]["orders"])
+            start = loop.time()
+            answer = await client.post(
+                f"/api/games/{game_id}/orders",
+                headers={"authorization": f"Bearer {acting.token}"},
+                json={"kind": order["kind"], "unit": order["unit"], "params": order["params"]})
+            if answer.status_code == 409:
+                # the server had moved on (it ends a phase with no choice left) before the
+                # bot's message said so: the bot looks again
+                tally.late += 1
+                continue
+            if answer.status_code != 200:
+                # a listed legal order refused by the rules: a fault (none is expected)
+                tally.refused += 1
+                continue
+            deadline = loop.time() + PATIENCE
+            while not all(s.top > before for s in seats):
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
+            tally.latencies.append(max(s.arrived[before + 1] for s in seats) - start)
+    finally:
+        for task in readers:
+            task.cancel()
+        for ws in sockets:
+            await ws.close()
+
+
+async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seconds: float,
+                   think: float, seed: int) -> dict[str, Any]:
+    base = f"http://{HOST}:{port}"
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
+    async with httpx.AsyncClient(base_url=base, timeout=PATIENCE, limits=limits) as client:
+        await wait_ready(client, process)
+        body = {"scenario": SCENARIO, "seats": dict.fromkeys(SEATS, "human")}
+        # one game played a little first: the scenario, its caches and kernels are loaded
+        warm = (await client.post("/api/games", json={**body, "seed": 0})).json()
+        warm_tally = Tally()
+        loop = asyncio.get_running_loop()
+        await play_game(client, f"ws://{HOST}:{port}", warm, 0.0, loop.time() + 2.0,
+                        warm_tally, random.Random(0))
+        await client.delete(f"/api/games/{warm['id']}",
+                            headers={"authorization": f"Bearer {warm['creator_token']}"})
+        before = rss_bytes(process.pid)
+        made = [(await client.post("/api/games", json={**body, "seed": i + 1})).json()
+                for i in range(games)]
+        tally = Tally()
+        until = loop.time() + seconds
+        await asyncio.gather(*(play_game(client, f"ws://{HOST}:{port}", m, think, until, tally,
+                                         random.Random(rng.getrandbits(64))) for m in made))
+        after = rss_bytes(process.pid)
+    latencies = sorted(tally.latencies)
+    per_game = (after - before) / games if after is not None and before is not None else None
+    return {
+        "games": games,
+        "think_s": think,
+        "orders": len(latencies),
+        "orders_per_s": len(latencies) / seconds,
+        "refused": tally.refused,
+        "late": tally.late,
+        "finished": tally.finished,
+        "p50_ms": 1000 * percentile(latencies, 0.50),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "max_ms": 1000 * latencies[-1] if latencies else float("nan"),
+        "mb_per_game": per_game / 2**20 if per_game is not None else None,
+    }
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The q-quantile of sorted values (nearest rank); NaN when there are none."""
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def measure_server(games: int = 100, seconds: float = 40.0, think: float = 5.0,
+                   seed: int = 1) -> dict[str, Any]:
+    """Run the server in its own process over a fresh database and load it with `games`
+    bot-played games for `seconds`; each bot waits about `think` seconds an order."""
+    with tempfile.TemporaryDirectory(prefix="fibua-bench-") as folder:
+        port = free_port()
+        process = start_server(Path(folder) / "games.sqlite3", port)
+        try:
+            return asyncio.run(run_load(port, process, games, seconds, think, seed))
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stderr:
+                process.stderr.close()
+
+
+if __name__ == "__main__":
+    # python bench/server_bench.py [GAMES [SECONDS [THINK]]]
+    numbers = [float(a) for a in sys.argv[1:4]]
+    print(json.dumps(measure_server(int(numbers[0]) if numbers else 100, *numbers[1:]),
+                     sort_keys=True))
