@@ -24,6 +24,7 @@ from rich.text import Text
 from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
 from fibua.core.game import Game
+from fibua.lab.cluster import import_ray, play_rows_on_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
@@ -82,8 +83,18 @@ def run(
     out: Annotated[Path | None, typer.Option(
         help="the folder for the results (default: lab-runs/SCENARIO, numbered if taken)")
     ] = None,
+    ray: Annotated[bool, typer.Option(
+        "--ray", help="play on a Ray cluster: the one in RAY_ADDRESS or started here by "
+                      "`ray start`, else a new one on this machine (needs fibua[ray])")
+    ] = False,
+    ray_address: Annotated[str | None, typer.Option(
+        help="play on the Ray cluster at this address (HOST:PORT, ray://HOST:PORT); "
+             "implies --ray")] = None,
 ) -> None:
     """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
+    on_ray = ray or ray_address is not None
+    if on_ray:
+        import_ray()  # refused before anything is written if Ray is missing
     with preparing(error_console()):
         base = load_scenario(scenario)
         played = with_house_rules(base, set_ or [], overlay or [])
@@ -107,7 +118,9 @@ def run(
                 progress.advance(task, n)
                 progress.refresh()
 
-            for batch in play_rows(played, seats, seeds, jobs, advance):
+            batches = (play_rows_on_ray(played, seats, seeds, ray_address, advance) if on_ray
+                       else play_rows(played, seats, seeds, jobs, advance))
+            for batch in batches:
                 writer.add(batch)
                 wins.update(row.winner for row in batch)
     except GameFailed as failure:
@@ -120,7 +133,8 @@ def run(
     out_console = console()
     sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
     out_console.print(f"{games} games of {played.name} ({sides}) in {seconds:.1f} s "
-                      f"({games / seconds:,.1f} games/s), {jobs} job(s)", markup=False)
+                      f"({games / seconds:,.1f} games/s), "
+                      f"{'on Ray' if on_ray else f'{jobs} job(s)'}", markup=False)
     tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
     out_console.print("; ".join(tally), markup=False)
     out_console.print(f"results: {db_path(folder)}", markup=False)

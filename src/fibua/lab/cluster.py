@@ -1,0 +1,161 @@
+"""Playing a lab run on a Ray cluster: the seeds in chunks, each chunk a Ray task, the rows
+handed on in seed order. Ray is an optional extra (`pip install fibua[ray]`); without it
+`--ray` is refused with a message.
+
+A worker keeps one game series for the run it is playing (the scenario loaded, its map
+caches made, once), so a chunk costs only its games. The workers must import the same
+fibua as this process: a cluster this command starts runs its workers from this Python
+with this process's environment, and the folder fibua is imported from is put first on
+their path so a source checkout works as an installed package does.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import fibua
+from fibua.core.errors import FibuaError
+from fibua.lab.records import GameRow
+from fibua.lab.runner import Advance, GameFailed, GameSeries, chunks
+from fibua.scenario.loader import scenario_from_dict
+from fibua.scenario.schema import Scenario
+
+INSTALL_HINT = "pip install 'fibua[ray]'"
+
+
+class ClusterError(FibuaError):
+    """Ray is missing, or the cluster cannot be reached or lost a worker."""
+
+
+def import_ray() -> ModuleType:
+    """The ray module, or a ClusterError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(f"--ray needs Ray, which is not installed: {INSTALL_HINT}") from None
+    return ray
+
+
+@dataclass(frozen=True)
+class _Job:
+    #: told apart from the runs a worker played before (workers outlive a run)
+    run: str
+    scenario: dict[str, Any]
+    source: str
+    seats: dict[str, str]
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A game failed on a worker: returned, not raised, so it arrives as it was."""
+
+    seed: int
+    reason: str
+
+
+_worker_run: str | None = None
+_worker_series: GameSeries | None = None
+
+
+def _series_for(job: _Job) -> GameSeries:
+    global _worker_run, _worker_series
+    if _worker_series is None or _worker_run != job.run:
+        if _worker_series is not None:
+            _worker_series.close()
+        scenario = scenario_from_dict(job.scenario, job.source)
+        _worker_series = GameSeries(scenario, job.seats)
+        _worker_run = job.run
+    return _worker_series
+
+
+def play_chunk(job: _Job, seeds: Sequence[int]) -> list[GameRow] | _Failure:
+    """The rows of a chunk of seeds, played on a worker."""
+    series = _series_for(job)
+    try:
+        return [series.play(seed) for seed in seeds]
+    except GameFailed as failure:
+        return _Failure(failure.seed, failure.reason)
+
+
+def _worker_path() -> str:
+    """PYTHONPATH for the workers: the folder this fibua comes from, then this process's."""
+    home = str(Path(fibua.__file__).resolve().parent.parent)
+    inherited = os.environ.get("PYTHONPATH", "")
+    return os.pathsep.join(part for part in (home, inherited) if part)
+
+
+@dataclass
+class _Connection:
+    ray: ModuleType
+    #: this command started (or connected to) Ray, so it shuts it down after
+    owned: bool
+
+
+def _connect(address: str | None) -> _Connection:
+    ray = import_ray()
+    if ray.is_initialized():
+        return _Connection(ray, owned=False)
+    # usage reports would try to reach the network from every node: off unless asked
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False,
+                 include_dashboard=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": _worker_path()}})
+    except Exception as error:  # Ray raises many kinds (ConnectionError, ValueError, ...)
+        raise ClusterError(f"cannot start or reach the Ray cluster: {error}") from None
+    return _Connection(ray, owned=True)
+
+
+def _cluster_cpus(ray: ModuleType) -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def play_rows_on_ray(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
+                     address: str | None = None,
+                     advance: Advance | None = None) -> Iterator[list[GameRow]]:
+    """The rows of the games of these seeds, a batch at a time, in seed order, played on
+    the Ray cluster at `address` (None: the one Ray finds, or a new one on this machine);
+    `advance` is told of each chunk as it is done, in whatever order they finish."""
+    tell = advance or (lambda n: None)
+    connection = _connect(address)
+    ray = connection.ray
+    pending: list[Any] = []
+    try:
+        remote = ray.remote(num_cpus=1)(play_chunk)
+        job = ray.put(_Job(uuid.uuid4().hex, scenario.raw, scenario.name, dict(seats)))
+        parts = chunks(seeds, _cluster_cpus(ray))
+        pending = [remote.remote(job, list(part)) for part in parts]
+        order = {ref: index for index, ref in enumerate(pending)}
+        done: dict[int, list[GameRow]] = {}
+        next_index = 0
+        while next_index < len(parts):
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                batch = _rows(ray, ref)
+                tell(len(batch))
+                done[order[ref]] = batch
+            while next_index in done:
+                yield done.pop(next_index)
+                next_index += 1
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+        if connection.owned:
+            ray.shutdown()
+
+
+def _rows(ray: ModuleType, ref: Any) -> list[GameRow]:
+    try:
+        result: list[GameRow] | _Failure = ray.get(ref)
+    except ray.exceptions.RayError as error:
+        raise ClusterError(f"the Ray cluster failed: {error}") from None
+    if isinstance(result, _Failure):
+        raise GameFailed(result.seed, result.reason)
+    return result
