@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +25,7 @@ from rich.text import Text
 from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
 from fibua.core.game import Game
-from fibua.lab.cluster import import_ray, play_rows_on_ray
+from fibua.lab.cluster import RayCluster, import_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
@@ -102,33 +103,35 @@ def run(
         warm_up(Game(played, seed_start))
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
-    writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
     seeds = range(seed_start, seed_start + games)
     wins: Counter[str | None] = Counter()
-    started = time.perf_counter()
-    try:
-        # refreshed by hand, with no thread of its own: worker processes are forked
-        # from this one, and a fork should not happen while another thread holds a lock
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      GamesPerSecond(), TimeRemainingColumn(), console=error_console(),
-                      auto_refresh=False) as progress:
-            task = progress.add_task(played.name, total=games)
+    with ExitStack() as stack:
+        # the cluster is reached before anything is written, and let go after
+        cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None
+        writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
+        stack.callback(writer.close)
+        started = time.perf_counter()
+        try:
+            # refreshed by hand, with no thread of its own: worker processes are forked
+            # from this one, and a fork should not happen while another thread holds a lock
+            with Progress(TextColumn("{task.description}"), BarColumn(),
+                          MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn(),
+                          console=error_console(), auto_refresh=False) as progress:
+                task = progress.add_task(played.name, total=games)
 
-            def advance(n: int) -> None:
-                progress.advance(task, n)
-                progress.refresh()
+                def advance(n: int) -> None:
+                    progress.advance(task, n)
+                    progress.refresh()
 
-            batches = (play_rows_on_ray(played, seats, seeds, ray_address, advance) if on_ray
-                       else play_rows(played, seats, seeds, jobs, advance))
-            for batch in batches:
-                writer.add(batch)
-                wins.update(row.winner for row in batch)
-    except GameFailed as failure:
-        typer.echo(f"error: {failure}; the games finished before it are in "
-                   f"{db_path(folder)}", err=True)
-        raise typer.Exit(EXIT_GAME_FAILED) from None
-    finally:
-        writer.close()
+                batches = (cluster.play_rows(played, seats, seeds, advance) if cluster
+                           else play_rows(played, seats, seeds, jobs, advance))
+                for batch in batches:
+                    writer.add(batch)
+                    wins.update(row.winner for row in batch)
+        except GameFailed as failure:
+            typer.echo(f"error: {failure}; the games finished before it are in "
+                       f"{db_path(folder)}", err=True)
+            raise typer.Exit(EXIT_GAME_FAILED) from None
     seconds = time.perf_counter() - started
     out_console = console()
     sides = ", ".join(f"{side} ({player})" for side, player in seats.items())

@@ -28,6 +28,8 @@ from fibua.scenario.loader import scenario_from_dict
 from fibua.scenario.schema import Scenario
 
 INSTALL_HINT = "pip install 'fibua[ray]'"
+AUTH_HINT = ("a cluster with token authentication wants RAY_AUTH_MODE=token and its token "
+             "here, as on its nodes")
 
 
 class ClusterError(FibuaError):
@@ -77,10 +79,12 @@ def _series_for(job: _Job) -> GameSeries:
 
 def play_chunk(job: _Job, seeds: Sequence[int]) -> list[GameRow] | _Failure:
     """The rows of a chunk of seeds, played on a worker."""
+    global _worker_series
     series = _series_for(job)
     try:
         return [series.play(seed) for seed in seeds]
     except GameFailed as failure:
+        _worker_series = None  # a series cannot go on after a failure
         return _Failure(failure.seed, failure.reason)
 
 
@@ -91,17 +95,59 @@ def _worker_path() -> str:
     return os.pathsep.join(part for part in (home, inherited) if part)
 
 
-@dataclass
-class _Connection:
-    ray: ModuleType
-    #: this command started (or connected to) Ray, so it shuts it down after
-    owned: bool
+class RayCluster:
+    """A Ray cluster for one run: reached (or started here) before anything is written,
+    let go after; a cluster this command started is shut down with it."""
+
+    def __init__(self, address: str | None = None) -> None:
+        self._ray = import_ray()
+        #: this command started Ray, or connected to a cluster, so it lets go after
+        self._owned = not self._ray.is_initialized()
+        if self._owned:
+            _init(self._ray, address)
+
+    def __enter__(self) -> RayCluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._owned and self._ray.is_initialized():
+            self._ray.shutdown()
+
+    def cpus(self) -> int:
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
+    def play_rows(self, scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
+                  advance: Advance | None = None) -> Iterator[list[GameRow]]:
+        """The rows of the games of these seeds, a batch at a time, in seed order;
+        `advance` is told of each chunk as it is done, in whatever order they finish."""
+        tell = advance or (lambda n: None)
+        ray = self._ray
+        remote = ray.remote(num_cpus=1)(play_chunk)
+        job = ray.put(_Job(uuid.uuid4().hex, scenario.raw, scenario.name, dict(seats)))
+        parts = chunks(seeds, self.cpus())
+        pending: list[Any] = [remote.remote(job, list(part)) for part in parts]
+        order = {ref: index for index, ref in enumerate(pending)}
+        done: dict[int, list[GameRow]] = {}
+        next_index = 0
+        try:
+            while next_index < len(parts):
+                finished, pending = ray.wait(pending, num_returns=1)
+                for ref in finished:
+                    batch = _rows(ray, ref)
+                    tell(len(batch))
+                    done[order[ref]] = batch
+                while next_index in done:
+                    yield done.pop(next_index)
+                    next_index += 1
+        finally:
+            for ref in pending:  # a failed run's other chunks are not wanted
+                ray.cancel(ref)
 
 
-def _connect(address: str | None) -> _Connection:
-    ray = import_ray()
-    if ray.is_initialized():
-        return _Connection(ray, owned=False)
+def _init(ray: ModuleType, address: str | None) -> None:
     # usage reports would try to reach the network from every node: off unless asked
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
@@ -109,46 +155,8 @@ def _connect(address: str | None) -> _Connection:
                  include_dashboard=False,
                  runtime_env={"env_vars": {"PYTHONPATH": _worker_path()}})
     except Exception as error:  # Ray raises many kinds (ConnectionError, ValueError, ...)
-        raise ClusterError(f"cannot start or reach the Ray cluster: {error}") from None
-    return _Connection(ray, owned=True)
-
-
-def _cluster_cpus(ray: ModuleType) -> int:
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
-
-
-def play_rows_on_ray(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
-                     address: str | None = None,
-                     advance: Advance | None = None) -> Iterator[list[GameRow]]:
-    """The rows of the games of these seeds, a batch at a time, in seed order, played on
-    the Ray cluster at `address` (None: the one Ray finds, or a new one on this machine);
-    `advance` is told of each chunk as it is done, in whatever order they finish."""
-    tell = advance or (lambda n: None)
-    connection = _connect(address)
-    ray = connection.ray
-    pending: list[Any] = []
-    try:
-        remote = ray.remote(num_cpus=1)(play_chunk)
-        job = ray.put(_Job(uuid.uuid4().hex, scenario.raw, scenario.name, dict(seats)))
-        parts = chunks(seeds, _cluster_cpus(ray))
-        pending = [remote.remote(job, list(part)) for part in parts]
-        order = {ref: index for index, ref in enumerate(pending)}
-        done: dict[int, list[GameRow]] = {}
-        next_index = 0
-        while next_index < len(parts):
-            finished, pending = ray.wait(pending, num_returns=1)
-            for ref in finished:
-                batch = _rows(ray, ref)
-                tell(len(batch))
-                done[order[ref]] = batch
-            while next_index in done:
-                yield done.pop(next_index)
-                next_index += 1
-    finally:
-        for ref in pending:
-            ray.cancel(ref)
-        if connection.owned:
-            ray.shutdown()
+        raise ClusterError(f"cannot start or reach the Ray cluster: {error} ({AUTH_HINT})"
+                           ) from None
 
 
 def _rows(ray: ModuleType, ref: Any) -> list[GameRow]:
