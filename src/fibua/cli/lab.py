@@ -86,11 +86,10 @@ def run(
     ] = None,
     ray: Annotated[bool, typer.Option(
         "--ray", help="play on a Ray cluster: the one in RAY_ADDRESS or started here by "
-                      "`ray start`, else a new one on this machine (needs fibua[ray])")
+                      "`ray start`, else a new one on this machine (needs the ray extra)")
     ] = False,
     ray_address: Annotated[str | None, typer.Option(
-        help="play on the Ray cluster at this address (HOST:PORT, ray://HOST:PORT); "
-             "implies --ray")] = None,
+        help="play on the Ray cluster at this address (HOST:PORT); implies --ray")] = None,
 ) -> None:
     """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
     on_ray = ray or ray_address is not None
