@@ -128,6 +128,16 @@ def test_a_cluster_this_process_is_connected_to_is_used_and_left_connected(
     assert list(read_rows(tmp_path / "ray")) == local_rows[10:15]
 
 
+def test_an_address_where_nothing_listens_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    address = f"127.0.0.1:{free_port()}"
+    result = lab("run", "corner-shop", "--games", "2", "--ray-address", address,
+                 "--out", str(tmp_path / "x"))
+    assert result.exit_code == 2
+    assert f"no Ray cluster answers at {address}" in result.output
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize("option", [["--ray"], ["--ray-address", "127.0.0.1:6379"]])
 def test_without_ray_the_option_is_refused(option: list[str], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:

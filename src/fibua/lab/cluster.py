@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -147,7 +148,25 @@ class RayCluster:
                 ray.cancel(ref)
 
 
+#: how long a cluster's address may take to answer at all
+REACH_SECONDS = 10.0
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse a HOST:PORT where nothing listens: Ray would try it for many minutes."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return  # "auto", "local" and other forms are Ray's to resolve
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), REACH_SECONDS).close()
+    except OSError as error:
+        raise ClusterError(f"no Ray cluster answers at {address}: "
+                           f"{error.strerror or error}") from None
+
+
 def _init(ray: ModuleType, address: str | None) -> None:
+    if address is not None:
+        _check_reachable(address)
     # usage reports would try to reach the network from every node: off unless asked
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
