@@ -35,6 +35,11 @@ def lab(*args: str) -> Result:
     return result
 
 
+class Faulty:
+    def choose(self, view: object, legal: object) -> Order:
+        raise ZeroDivisionError("a player's own fault")
+
+
 @pytest.fixture(scope="module")
 def local_rows(tmp_path_factory: pytest.TempPathFactory) -> list[GameRow]:
     out = tmp_path_factory.mktemp("lab") / "local"
@@ -114,6 +119,34 @@ def test_a_cluster_started_by_ray_start_plays_the_rows_of_a_local_run(
     assert not ray.is_initialized()
 
 
+SITE = """
+from fibua.lab.seats import PLAYERS
+
+class Faulty:
+    def choose(self, view, legal):
+        raise ZeroDivisionError("a player's own fault")
+
+PLAYERS["faulty"] = lambda rules, side, seed: Faulty()
+"""
+
+
+@pytest.mark.usefixtures("no_ray_running")
+def test_a_failing_game_on_the_cluster_names_the_first_seed_that_failed(
+        head_node: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the workers find the faulty player on the path this process gives them
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SITE)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(tmp_path / "site"), *os.environ.get("PYTHONPATH", "").split(os.pathsep)]))
+    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed: Faulty())
+    result = lab("run", "corner-shop", "--games", "6", "--seed-start", "5",
+                 "--seat", "germans=faulty", "--ray-address", head_node,
+                 "--out", str(tmp_path / "f"))
+    assert result.exit_code == 1
+    assert "the game of seed 5 failed: ZeroDivisionError: a player's own fault" in result.output
+    assert list(read_rows(tmp_path / "f")) == []
+
+
 @pytest.mark.usefixtures("no_ray_running")
 def test_a_cluster_this_process_is_connected_to_is_used_and_left_connected(
         head_node: str, local_rows: list[GameRow], tmp_path: Path) -> None:
@@ -146,11 +179,6 @@ def test_without_ray_the_option_is_refused(option: list[str], tmp_path: Path,
     assert result.exit_code == 2
     assert "--ray needs Ray, which is not installed: pip install 'fibua[ray]'" in result.output
     assert not (tmp_path / "x").exists()
-
-
-class Faulty:
-    def choose(self, view: object, legal: object) -> Order:
-        raise ZeroDivisionError("a player's own fault")
 
 
 def test_a_failing_game_comes_back_from_its_worker_with_its_seed(

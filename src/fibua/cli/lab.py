@@ -25,14 +25,14 @@ from rich.text import Text
 from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
 from fibua.core.game import Game
-from fibua.lab.cluster import RayCluster, import_ray
+from fibua.lab.cluster import ClusterError, RayCluster, import_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
 from fibua.lab.store import RunInfo, RunWriter, db_path
 from fibua.scenario.loader import load_scenario
 
-#: a game of the run failed: not the input's fault
+#: a game of the run failed, or the cluster playing it: not the input's fault
 EXIT_GAME_FAILED = 1
 DEFAULT_GAMES = 1_000
 DEFAULT_FOLDER = Path("lab-runs")
@@ -127,7 +127,7 @@ def run(
                 for batch in batches:
                     writer.add(batch)
                     wins.update(row.winner for row in batch)
-        except GameFailed as failure:
+        except (GameFailed, ClusterError) as failure:
             typer.echo(f"error: {failure}; the games finished before it are in "
                        f"{db_path(folder)}", err=True)
             raise typer.Exit(EXIT_GAME_FAILED) from None

@@ -34,7 +34,7 @@ AUTH_HINT = ("a cluster with token authentication wants RAY_AUTH_MODE=token and 
 
 
 class ClusterError(FibuaError):
-    """Ray is missing, or the cluster cannot be reached or lost a worker."""
+    """Ray is missing, the cluster cannot be reached, or it failed during the run."""
 
 
 def import_ray() -> ModuleType:
@@ -90,10 +90,11 @@ def play_chunk(job: _Job, seeds: Sequence[int]) -> list[GameRow] | _Failure:
 
 
 def _worker_path() -> str:
-    """PYTHONPATH for the workers: the folder this fibua comes from, then this process's."""
-    home = str(Path(fibua.__file__).resolve().parent.parent)
-    inherited = os.environ.get("PYTHONPATH", "")
-    return os.pathsep.join(part for part in (home, inherited) if part)
+    """PYTHONPATH for the workers: the folder this fibua comes from, then this process's
+    (made absolute: a worker does not start in this process's folder)."""
+    home = Path(fibua.__file__).resolve().parent.parent
+    inherited = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return os.pathsep.join([str(home), *(os.path.abspath(part) for part in inherited if part)])
 
 
 class RayCluster:
@@ -102,7 +103,8 @@ class RayCluster:
 
     def __init__(self, address: str | None = None) -> None:
         self._ray = import_ray()
-        #: this command started Ray, or connected to a cluster, so it lets go after
+        #: this command started Ray or connected to a cluster (rather than finding this
+        #: process connected already), so it lets go after
         self._owned = not self._ray.is_initialized()
         if self._owned:
             _init(self._ray, address)
@@ -131,17 +133,23 @@ class RayCluster:
         parts = chunks(seeds, self.cpus())
         pending: list[Any] = [remote.remote(job, list(part)) for part in parts]
         order = {ref: index for index, ref in enumerate(pending)}
-        done: dict[int, list[GameRow]] = {}
+        done: dict[int, list[GameRow] | _Failure] = {}
         next_index = 0
         try:
             while next_index < len(parts):
                 finished, pending = ray.wait(pending, num_returns=1)
                 for ref in finished:
-                    batch = _rows(ray, ref)
-                    tell(len(batch))
-                    done[order[ref]] = batch
+                    result = _result(ray, ref)
+                    if not isinstance(result, _Failure):
+                        tell(len(result))
+                    done[order[ref]] = result
                 while next_index in done:
-                    yield done.pop(next_index)
+                    # a failure is told in seed order, after the games before it, as a
+                    # run in one process tells it
+                    result = done.pop(next_index)
+                    if isinstance(result, _Failure):
+                        raise GameFailed(result.seed, result.reason)
+                    yield result
                     next_index += 1
         finally:
             for ref in pending:  # a failed run's other chunks are not wanted
@@ -174,15 +182,14 @@ def _init(ray: ModuleType, address: str | None) -> None:
                  include_dashboard=False,
                  runtime_env={"env_vars": {"PYTHONPATH": _worker_path()}})
     except Exception as error:  # Ray raises many kinds (ConnectionError, ValueError, ...)
-        raise ClusterError(f"cannot start or reach the Ray cluster: {error} ({AUTH_HINT})"
-                           ) from None
+        # a refused token reads as a failure to connect
+        hint = f" ({AUTH_HINT})" if "connect" in str(error).lower() else ""
+        raise ClusterError(f"cannot start or reach the Ray cluster: {error}{hint}") from None
 
 
-def _rows(ray: ModuleType, ref: Any) -> list[GameRow]:
+def _result(ray: ModuleType, ref: Any) -> list[GameRow] | _Failure:
     try:
         result: list[GameRow] | _Failure = ray.get(ref)
     except ray.exceptions.RayError as error:
         raise ClusterError(f"the Ray cluster failed: {error}") from None
-    if isinstance(result, _Failure):
-        raise GameFailed(result.seed, result.reason)
     return result
