@@ -91,10 +91,12 @@ def play_chunk(job: _Job, seeds: Sequence[int]) -> list[GameRow] | _Failure:
 
 def _worker_path() -> str:
     """PYTHONPATH for the workers: the folder this fibua comes from, then this process's
-    (made absolute: a worker does not start in this process's folder)."""
+    (made absolute: a worker does not start in this process's folder), then the node's
+    own (Ray expands the variable on the node)."""
     home = Path(fibua.__file__).resolve().parent.parent
     inherited = os.environ.get("PYTHONPATH", "").split(os.pathsep)
-    return os.pathsep.join([str(home), *(os.path.abspath(part) for part in inherited if part)])
+    return os.pathsep.join([str(home), *(os.path.abspath(part) for part in inherited if part),
+                            "${PYTHONPATH}"])
 
 
 class RayCluster:
