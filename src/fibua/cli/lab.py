@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -24,13 +25,14 @@ from rich.text import Text
 from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
 from fibua.core.game import Game
+from fibua.lab.cluster import ClusterError, RayCluster, import_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
 from fibua.lab.store import RunInfo, RunWriter, db_path
 from fibua.scenario.loader import load_scenario
 
-#: a game of the run failed: not the input's fault
+#: a game of the run failed, or the cluster playing it: not the input's fault
 EXIT_GAME_FAILED = 1
 DEFAULT_GAMES = 1_000
 DEFAULT_FOLDER = Path("lab-runs")
@@ -82,8 +84,17 @@ def run(
     out: Annotated[Path | None, typer.Option(
         help="the folder for the results (default: lab-runs/SCENARIO, numbered if taken)")
     ] = None,
+    ray: Annotated[bool, typer.Option(
+        "--ray", help="play on a Ray cluster: the one in RAY_ADDRESS or started here by "
+                      "`ray start`, else a new one on this machine (needs the ray extra)")
+    ] = False,
+    ray_address: Annotated[str | None, typer.Option(
+        help="play on the Ray cluster at this address (HOST:PORT); implies --ray")] = None,
 ) -> None:
     """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
+    on_ray = ray or ray_address is not None
+    if on_ray:
+        import_ray()  # refused before anything is written if Ray is missing
     with preparing(error_console()):
         base = load_scenario(scenario)
         played = with_house_rules(base, set_ or [], overlay or [])
@@ -91,36 +102,41 @@ def run(
         warm_up(Game(played, seed_start))
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
-    writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
     seeds = range(seed_start, seed_start + games)
     wins: Counter[str | None] = Counter()
-    started = time.perf_counter()
-    try:
-        # refreshed by hand, with no thread of its own: worker processes are forked
-        # from this one, and a fork should not happen while another thread holds a lock
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      GamesPerSecond(), TimeRemainingColumn(), console=error_console(),
-                      auto_refresh=False) as progress:
-            task = progress.add_task(played.name, total=games)
+    with ExitStack() as stack:
+        # the cluster is reached before anything is written, and let go after
+        cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None
+        writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
+        stack.callback(writer.close)
+        started = time.perf_counter()
+        try:
+            # refreshed by hand, with no thread of its own: worker processes are forked
+            # from this one, and a fork should not happen while another thread holds a lock
+            with Progress(TextColumn("{task.description}"), BarColumn(),
+                          MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn(),
+                          console=error_console(), auto_refresh=False) as progress:
+                task = progress.add_task(played.name, total=games)
 
-            def advance(n: int) -> None:
-                progress.advance(task, n)
-                progress.refresh()
+                def advance(n: int) -> None:
+                    progress.advance(task, n)
+                    progress.refresh()
 
-            for batch in play_rows(played, seats, seeds, jobs, advance):
-                writer.add(batch)
-                wins.update(row.winner for row in batch)
-    except GameFailed as failure:
-        typer.echo(f"error: {failure}; the games finished before it are in "
-                   f"{db_path(folder)}", err=True)
-        raise typer.Exit(EXIT_GAME_FAILED) from None
-    finally:
-        writer.close()
+                batches = (cluster.play_rows(played, seats, seeds, advance) if cluster
+                           else play_rows(played, seats, seeds, jobs, advance))
+                for batch in batches:
+                    writer.add(batch)
+                    wins.update(row.winner for row in batch)
+        except (GameFailed, ClusterError) as failure:
+            typer.echo(f"error: {failure}; the games finished before it are in "
+                       f"{db_path(folder)}", err=True)
+            raise typer.Exit(EXIT_GAME_FAILED) from None
     seconds = time.perf_counter() - started
     out_console = console()
     sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
     out_console.print(f"{games} games of {played.name} ({sides}) in {seconds:.1f} s "
-                      f"({games / seconds:,.1f} games/s), {jobs} job(s)", markup=False)
+                      f"({games / seconds:,.1f} games/s), "
+                      f"{'on Ray' if on_ray else f'{jobs} job(s)'}", markup=False)
     tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
     out_console.print("; ".join(tally), markup=False)
     out_console.print(f"results: {db_path(folder)}", markup=False)
