@@ -188,3 +188,19 @@ def test_a_failing_game_comes_back_from_its_worker_with_its_seed(
     job = _Job("run-1", scenario.raw, scenario.name,
                {"british": "computer", "germans": "faulty"})
     assert play_chunk(job, [7, 8]) == _Failure(7, "ZeroDivisionError: a player's own fault")
+
+
+def test_ray_takes_its_address_as_the_issue_spells_it(tmp_path: Path) -> None:
+    """`fibua lab run S --ray HOST:PORT` is read as `--ray-address HOST:PORT`; a bare
+    `--ray` and a scenario after it stay as they are."""
+    pytest.importorskip("ray")
+    address = f"127.0.0.1:{free_port()}"
+    run = subprocess.run(
+        [sys.executable, "-m", "fibua.cli.main", "lab", "run", "corner-shop", "--games", "2",
+         "--ray", address, "--out", str(tmp_path / "x")],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 2
+    assert f"no Ray cluster answers at {address}" in run.stdout + run.stderr
+    assert not (tmp_path / "x").exists()
+    assert cli.ray_address_spelling(["lab", "run", "s", "--ray", "--games", "2"]) == [
+        "lab", "run", "s", "--ray", "--games", "2"]

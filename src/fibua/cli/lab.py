@@ -196,3 +196,15 @@ def compare(
     for side in found.sides:
         out.print(f"mean {side.side} losses: A {side.mean_losses[0]:.2f}, "
                   f"B {side.mean_losses[1]:.2f}", markup=False)
+
+
+def ray_address_spelling(args: list[str]) -> list[str]:
+    """`--ray HOST:PORT` as `--ray-address HOST:PORT`: Typer options cannot take an optional
+    value, and the documented spelling is `--ray [ADDRESS]`."""
+    spelled = list(args)
+    for i, arg in enumerate(spelled[:-1]):
+        following = spelled[i + 1]
+        if arg == "--ray" and not following.startswith("-") and ":" in following:
+            spelled[i] = "--ray-address"
+    return spelled
+

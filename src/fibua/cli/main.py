@@ -19,7 +19,7 @@ from rich.table import Table
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.briefing import objective_marks
 from fibua.cli.common import console, error_console, fail, guarded
-from fibua.cli.lab import lab_app
+from fibua.cli.lab import lab_app, ray_address_spelling
 from fibua.cli.odds import OddsUsageError, run_odds
 from fibua.cli.review import show_after_action, show_review, win_text
 from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
@@ -464,7 +464,7 @@ def serve(
 
 def main() -> None:
     try:
-        app()
+        app(args=ray_address_spelling(sys.argv[1:]))
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
