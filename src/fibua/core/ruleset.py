@@ -69,6 +69,18 @@ class Seat:
     units: frozenset[str] | None = None
 
 
+def commands(units: frozenset[str] | None, unit: str | None) -> bool:
+    """Whether a seat holding `units` (None: the whole side) may order `unit` (None: an
+    order of the side, such as `end`). Computers held to a seat filter with this."""
+    return units is None or unit is None or unit in units
+
+
+def seat_allows(seat: Seat | None, order: Order) -> bool:
+    """Whether the player at `seat` (None: no seat, the whole side) may give `order`: the
+    one seat check of the terminal, the server and the computers."""
+    return seat is None or commands(seat.units, order.unit)
+
+
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 
@@ -173,9 +185,11 @@ class RuleSet(ABC, Generic[S]):
         took). Limited to units, it answers `end` once those units have their orders:
         the caller then passes to the side's next seat."""
 
-    @abstractmethod
     def random_player(self, side: str, seed: int) -> Player:
         """A player that picks uniformly among legal orders (the baseline)."""
+        from fibua.players.random_player import RandomPlayer
+
+        return RandomPlayer(seed)
 
 
 _REGISTRY: dict[str, RuleSet[Any]] = {}

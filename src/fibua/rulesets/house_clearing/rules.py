@@ -6,11 +6,11 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
-from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
+from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.params import only
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.core.ruleset import OddsQuery, Player, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
@@ -28,7 +28,7 @@ MOVE_SAMPLES = (1.0, 3.0, 6.0, 9.0)
 Action = Callable[[], None]
 
 
-class HouseClearing(RuleSet[HouseClearingState]):
+class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
     name: ClassVar[str] = "house-clearing"
     title: ClassVar[str] = "House-Clearing: D100 skirmish with initiative and body cover"
     forces_model = Forces
@@ -63,14 +63,12 @@ class HouseClearing(RuleSet[HouseClearingState]):
         turn.start_game(state)
         return drain(state)
 
-    def to_act(self, state: HouseClearingState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[HouseClearingState, Figure]:
+        return _DISPATCH
 
-    def apply(self, state: HouseClearingState, order: Order) -> list[Event]:
-        action = self.check(state, order)
-        action()
+    def after_order(self, state: HouseClearingState, order: Order) -> None:
         turn.after_order(state)
-        return drain(state)
 
     def preview(self, state: HouseClearingState, order: Order) -> str:
         self.check(state, order)
@@ -84,29 +82,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
                 return _reaction_preview(state, figure, shot)
             return _fire_preview(state, figure, shot)
         return f"{order}: allowed"
-
-    def check(self, state: HouseClearingState, order: Order) -> Action:
-        """Check an order completely and return the function that carries it out."""
-        if order.side != state.acting_side:
-            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        _check_shape(order)
-        if order.kind == "end":
-            try:
-                only(order.params, frozenset())
-            except IllegalOrder as error:
-                error.order = order
-                raise
-            return lambda: _end(state)
-        checker = _CHECKERS.get(order.kind)
-        if checker is None:
-            known = ", ".join(HouseClearing.order_syntax)
-            raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order,
-                               "unknown")
-        try:
-            return checker(state, _own_figure(state, order), order.params)
-        except IllegalOrder as error:
-            error.order = order
-            raise
 
     def legal_orders(self, state: HouseClearingState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -136,9 +111,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
             "result": state.result.to_dict() if state.result else None,
         }
 
-    def result(self, state: HouseClearingState) -> Result | None:
-        return state.result
-
     def after_action(self, state: HouseClearingState) -> list[str]:
         lines = []
         for f in state.figures.values():
@@ -153,39 +125,12 @@ class HouseClearing(RuleSet[HouseClearingState]):
 
         return Sergeant(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
-
 
 def _end(state: HouseClearingState) -> None:
     if state.reaction is not None:
         actions.end_reaction(state)
     else:
         turn.end_side_step(state)
-
-
-def _check_shape(order: Order) -> None:
-    """An order read from anywhere (a file, a socket) may be malformed: refuse it before
-    any rule looks at it."""
-    if not isinstance(order.kind, str):
-        raise IllegalOrder("an order's kind is a word such as move or fire", order, "unknown")
-    if order.unit is not None and not isinstance(order.unit, str):
-        raise IllegalOrder("an order names its figure by its id", order, "no-figure")
-    if not isinstance(order.params, dict) or not all(isinstance(k, str) for k in order.params):
-        raise IllegalOrder("an order's parameters are name=value pairs", order,
-                           "bad-parameter")
-
-
-def _own_figure(state: HouseClearingState, order: Order) -> Figure:
-    figure = state.figures.get(order.unit or "")
-    if figure is None or figure.side != order.side:
-        raise IllegalOrder(f"{order.side} has no figure {order.unit!r}", order, "no-figure")
-    if not figure.in_action:
-        raise IllegalOrder(f"{figure.name} is out of action", order, "out-of-action")
-    return figure
 
 
 def _check_move(state: HouseClearingState, f: Figure, params: dict[str, Any]) -> Action:
@@ -206,11 +151,18 @@ def _check_fire(state: HouseClearingState, f: Figure, params: dict[str, Any]) ->
     return lambda: actions.carry_out_declare(state, f, plan)
 
 
-_CHECKERS: dict[str, Callable[[HouseClearingState, Figure, dict[str, Any]], Action]] = {
-    "move": _check_move,
-    "stance": _check_stance,
-    "fire": _check_fire,
+#: the orders a figure takes (actions.py refuses unknown parameters too: preview and the
+#: computer ask it directly)
+_CHECKERS: dict[str, Kind[HouseClearingState, Figure]] = {
+    "move": Kind(frozenset({"to", "path", "floor", "stance"}), _check_move),
+    "stance": Kind(frozenset({"stance"}), _check_stance),
+    "fire": Kind(frozenset({"target", "auto", "loader"}), _check_fire),
 }
+
+_DISPATCH: Dispatcher[HouseClearingState, Figure] = Dispatcher(
+    HouseClearing.order_syntax, _CHECKERS, _end,
+    lambda state, fid: state.figures.get(fid), lambda f: f.in_action,
+    noun="figure", out="is out of action")
 
 
 def _candidates(state: HouseClearingState, figure: Figure) -> list[Order]:

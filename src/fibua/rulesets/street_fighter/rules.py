@@ -6,11 +6,12 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.core.ruleset import OddsQuery, Player, Seat, register
 from fibua.rulesets.street_fighter import actions, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
@@ -25,7 +26,7 @@ HEADINGS = 8
 Carry = Callable[[], None]
 
 
-class StreetFighter(RuleSet[StreetFighterState]):
+class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
     name: ClassVar[str] = "street-fighter"
     title: ClassVar[str] = "Street Fighter: platoon FIBUA against a hidden enemy, Control umpires"
     forces_model = Forces
@@ -61,16 +62,14 @@ class StreetFighter(RuleSet[StreetFighterState]):
         turn.begin_turn(state)
         return drain(state)
 
-    def to_act(self, state: StreetFighterState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[StreetFighterState, Unit]:
+        return _DISPATCH
 
-    def apply(self, state: StreetFighterState, order: Order) -> list[Event]:
-        carry = self.check(state, order)
-        carry()
+    def after_order(self, state: StreetFighterState, order: Order) -> None:
         if state.result is None and order.kind != "end":
             refresh(state)
             _end_if_idle(state)
-        return drain(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
         self.check(state, order)
@@ -83,26 +82,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
                 at = actions.plan_move(state, unit, order.params, Activity.MOVED_FIRED).legs[-1]
             return preview_shot(state, unit, order, at)
         return f"{order}: allowed"
-
-    def check(self, state: StreetFighterState, order: Order) -> Carry:
-        """Check an order completely and return what carries it out."""
-        if order.side != state.acting_side:
-            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        try:
-            _require_mapping(order.params)
-            if order.kind == "end":
-                only(order.params, frozenset())
-                return lambda: turn.end_side(state)
-            check = _CHECKS.get(order.kind) if isinstance(order.kind, str) else None
-            if check is None:
-                known = ", ".join(self.order_syntax)
-                raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}",
-                                   code="unknown")
-            unit = _own_unit(state, order)
-            return check(state, unit, order.params)
-        except IllegalOrder as error:
-            error.order = order
-            raise
 
     def legal_orders(self, state: StreetFighterState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -134,9 +113,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
             "result": state.result.to_dict() if state.result else None,
         }
 
-    def result(self, state: StreetFighterState) -> Result | None:
-        return state.result
-
     def after_action(self, state: StreetFighterState) -> list[str]:
         return after_action_report(state)
 
@@ -156,37 +132,12 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
         return Control(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
-
 
 def _end_if_idle(state: StreetFighterState) -> None:
     """Nothing left to order this turn: the side's orders are done."""
     side = state.acting_side
     if side is not None and not any(turn.can_act(state, u) for u in state.side_units(side)):
         turn.end_side(state)
-
-
-def _require_mapping(params: object) -> None:
-    """Parameters come as name=value pairs: a mapping whose names are text."""
-    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
-                           code="bad-parameter")
-
-
-def _own_unit(state: StreetFighterState, order: Order) -> Unit:
-    if not isinstance(order.unit, str):
-        raise IllegalOrder(f"the order must name one of {order.side}'s units, not "
-                           f"{order.unit!r}", order, "no-unit")
-    unit = state.units.get(order.unit)
-    if unit is None or unit.side != order.side:
-        raise IllegalOrder(f"{order.side} has no unit {order.unit!r}", order, "no-unit")
-    if not unit.alive:
-        raise IllegalOrder(f"{unit.name} is out of the fight", order, "lost")
-    return unit
 
 
 MOVE_PARAMS = frozenset({"to", "path"})
@@ -196,7 +147,6 @@ FIRE_PARAMS = frozenset({"target", "weapon"})
 def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[str, Any]],
                                                  Carry]:
     def check(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-        only(params, MOVE_PARAMS)
         plan = actions.plan_move(state, unit, params, activity)
         return lambda: actions.carry_out_move(state, unit, plan)
 
@@ -204,7 +154,6 @@ def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[
 
 
 def _check_move_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, MOVE_PARAMS | FIRE_PARAMS)
     move = actions.plan_move(state, unit, params, Activity.MOVED_FIRED)
     shot = actions.check_fire(state, unit, params, move.legs[-1], moved=True)
 
@@ -228,7 +177,6 @@ def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) 
             _done(unit, Activity.FIRED)
 
         return indirect
-    only(params, FIRE_PARAMS)
     shot = actions.check_fire(state, unit, params, unit.pos, moved=False)
 
     def direct() -> None:
@@ -244,39 +192,40 @@ def _done(unit: Unit, activity: Activity) -> None:
 
 
 def _check_assault(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"section", "with"})
     plan = actions.check_assault(state, unit, params)
     return lambda: actions.carry_out_assault(state, plan)
 
 
 def _check_mount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"vehicle"})
     vehicle = actions.check_mount(state, unit, params)
     return lambda: actions.carry_out_mount(state, unit, vehicle)
 
 
 def _check_dismount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"to"})
     there = actions.check_dismount(state, unit, params)
     return lambda: actions.carry_out_dismount(state, unit, there)
 
 
 def _check_observe(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, frozenset())
     actions.check_observe(state, unit)
     return lambda: actions.carry_out_observe(state, unit)
 
 
-_CHECKS: dict[str, Callable[[StreetFighterState, Unit, dict[str, Any]], Carry]] = {
-    "move": _check_move(Activity.MOVED),
-    "flat-out": _check_move(Activity.FLAT_OUT),
-    "move-fire": _check_move_fire,
-    "shoot": _check_shoot,
-    "assault": _check_assault,
-    "mount": _check_mount,
-    "dismount": _check_dismount,
-    "observe": _check_observe,
+_CHECKS: dict[str, Kind[StreetFighterState, Unit]] = {
+    "move": Kind(MOVE_PARAMS, _check_move(Activity.MOVED)),
+    "flat-out": Kind(MOVE_PARAMS, _check_move(Activity.FLAT_OUT)),
+    "move-fire": Kind(MOVE_PARAMS | FIRE_PARAMS, _check_move_fire),
+    # a shot takes target=ID [weapon=] or point=x,y: `_check_shoot` tells the two apart
+    "shoot": Kind(FIRE_PARAMS | {"point"}, _check_shoot),
+    "assault": Kind(frozenset({"section", "with"}), _check_assault),
+    "mount": Kind(frozenset({"vehicle"}), _check_mount),
+    "dismount": Kind(frozenset({"to"}), _check_dismount),
+    "observe": Kind(frozenset(), _check_observe),
 }
+
+_DISPATCH: Dispatcher[StreetFighterState, Unit] = Dispatcher(
+    StreetFighter.order_syntax, _CHECKS, turn.end_side, lambda state, uid: state.units.get(uid),
+    lambda unit: unit.alive, noun="unit", out="is out of the fight")
 
 
 def _candidates(state: StreetFighterState, unit: Unit) -> list[Order]:

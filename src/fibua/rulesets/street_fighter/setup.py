@@ -7,6 +7,7 @@ from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
+from fibua.core.state import sight_engine
 from fibua.rulesets.street_fighter.forces import (
     Forces,
     Options,
@@ -16,19 +17,8 @@ from fibua.rulesets.street_fighter.forces import (
 )
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
-from fibua.scenario.checks import off_table
+from fibua.scenario.checks import off_table, two_sides
 from fibua.scenario.schema import Scenario
-
-
-def sight_engine(scenario: Scenario) -> SightEngine:
-    """The scenario's sight engine, built once and shared by its games: it is only ever
-    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
-    each side's players, and answers no question itself."""
-    memo = scenario.memo
-    if "sight" not in memo:
-        memo["sight"] = SightEngine(scenario.battlefield)
-    engine: SightEngine = memo["sight"]
-    return engine
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterState:
@@ -102,8 +92,9 @@ def _board(state: StreetFighterState, unit: Unit, vehicle_id: str) -> None:
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:
-    if len(scenario.sides) != 2:
-        return [Problem("", "sides", "Street Fighter is played by exactly two sides")]
+    wrong = two_sides(scenario, "Street Fighter")
+    if wrong:
+        return wrong
     sight = sight_engine(scenario).fork()
     problems: list[Problem] = []
     owner: dict[str, str] = {}
