@@ -22,7 +22,7 @@ from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
-from fibua.core.ruleset import Player, Seat, find_ruleset
+from fibua.core.ruleset import Player, Seat, commands, find_ruleset
 from fibua.scenario.loader import (
     bundled_scenarios,
     load_scenario,
@@ -348,7 +348,8 @@ class Hub:
         legal = live.legal(seat.side)
         if seat.units is None:
             return legal
-        return [o for o in legal if o.unit is not None and o.unit in seat.units]
+        # a seat of a shared side does not end the side's phase: it presses done instead
+        return [o for o in legal if o.unit is not None and commands(seat.units, o.unit)]
 
     def may_act(self, live: LiveGame, seat: SeatPlan) -> bool:
         return (live.game.to_act() == seat.side
@@ -368,7 +369,7 @@ class Hub:
             raise ApiError(409, "seat-done", "you have finished your orders for this phase")
         if unit is not None:
             own = {str(f.get("id")) for f in game.view(seat.side).get("own", [])}
-            if unit not in own or (seat.units is not None and unit not in seat.units):
+            if unit not in own or not commands(seat.units, unit):
                 raise ApiError(422, "not-your-unit", f"no unit {unit!r} under your command")
         elif seat.units is not None and kind != "end":
             raise ApiError(422, "needs-unit", f"{kind} needs one of your units")
