@@ -24,11 +24,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil, cos, pi, sin
 
+import numpy as np
+
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import BoolArray, SightEngine, per_map
+from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.rulesets.house_clearing.estimates import (
+    MAX_BANDS,
+    STANCE_INDEX,
+    STANCES,
+    FloatArray,
+    band_limits,
+    body_arrays,
+    can_lean_kernel,
+    place_scores_kernel,
+)
 from fibua.rulesets.house_clearing.firing import in_cone
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -143,21 +155,20 @@ class Sergeant:
               legal: Sequence[Order]) -> Order | None:
         routes = self._routes(view, f)
         spots = [f.pos] + [end for end, _ in routes]
-        scored = _place_scores(view, f, spots, threats)
-        choices: list[Choice] = []
-        for i, (score, stance) in enumerate(scored):
+        scores, stances = _place_scores(view, f, spots, threats)
+        # best first, the earlier place first among equals (a stable sort); the orders
+        # are made only as far as they are asked
+        for i in sorted(range(len(spots)), key=lambda k: -scores[k]):
+            stance = stances[i]
             if i == 0:
-                order = None if stance is f.stance else \
-                    Order(self.side, "stance", f.id, {"stance": str(stance)})
-                choices.append(Choice(order, score))
-                continue
-            params = dict(routes[i - 1][1], stance=str(stance))
-            choices.append(Choice(Order(self.side, "move", f.id, params), score))
-        for choice in sorted(choices, key=lambda c: -c.score):
-            if choice.order is None:
-                return None
-            if allowed(legal, choice.order):
-                return choice.order
+                if stance is f.stance:
+                    return None
+                order = Order(self.side, "stance", f.id, {"stance": str(stance)})
+            else:
+                params = dict(routes[i - 1][1], stance=str(stance))
+                order = Order(self.side, "move", f.id, params)
+            if allowed(legal, order):
+                return order
         return None
 
     def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
@@ -218,37 +229,48 @@ def _stairs(view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]
 # ---------------------------------------------------------------------- scoring places
 
 
-def _stances(view: SideView, spot: Position) -> tuple[Stance, ...]:
-    if spot.section is not None and view.geometry.can_lean(spot):
-        return (Stance.STANDING, Stance.CROUCHING, Stance.LEANING)
-    return (Stance.STANDING, Stance.CROUCHING)
-
-
 def _place_scores(view: SideView, f: Figure, spots: list[Position],
-                  threats: list[Threat]) -> list[tuple[float, Stance]]:
+                  threats: list[Threat]) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
-    the figure stands)."""
-    sight, geometry = view.sight, view.geometry
-    seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
-    watch = _watch_matrix(view, spots)
-    ground = _Ground(view, f, threats)
-    out = []
-    for i, spot in enumerate(spots):
-        base = ground.score(spot)
-        pairs = []
-        for j, t in enumerate(threats):
-            if seen is not None and seen[i, j]:
-                pairs.append((t, geometry.screen(spot, t.pos), geometry.screen(t.pos, spot)))
-        best: tuple[float, Stance] | None = None
-        for stance in _stances(view, spot):
-            score = base + _fight_score(view, f, spot, stance, pairs)
-            if watch is not None:
-                score += _watch_score(view, spot, stance, watch[0], watch[1][i])
-            if best is None or score > best[0] + 1e-9:
-                best = (score, stance)
-        assert best is not None
-        out.append(best)
-    return out
+    the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
+    sight = view.sight
+    body = body_arrays(view.geometry)
+    places = sight.position_arrays(spots)
+    lean = can_lean_kernel(places.xy, places.section, places.floor, body.open_segs,
+                           body.open_section, body.open_lean, body.group)
+    base = _Ground(view, f, threats).scores(spots, places)
+    enemies = sight.position_arrays([t.pos for t in threats])
+    seen = sight.visible_matrix_arrays(places, enemies) if threats else \
+        np.zeros((len(spots), 0), dtype=np.bool_)
+    watch = _watch_matrix(view, places)
+    points, watched = watch if watch is not None else (_NO_PLACES, _NO_WATCH)
+    mine = fire_row(f.weapon, False, 1)
+    rows = [fire_row(t.weapon, False, 1) for t in threats]
+    scores, chosen = place_scores_kernel(
+        base, places.xy, places.section, places.floor, lean,
+        enemies.xy, enemies.section, enemies.floor,
+        np.array([STANCE_INDEX[t.stance] for t in threats], dtype=np.int64),
+        np.array([1.0 if t.visible else REMEMBERED for t in threats]),
+        np.array([t.step > f.step for t in threats], dtype=np.bool_),
+        np.array([1.0 if t.step == f.step else FIRED_ON_AFTER for t in threats]),
+        _stack([band_limits(r) for r in rows], (0, MAX_BANDS)),
+        _stack([_odds_table(ENEMY_SKILL, r) for r in rows], (0, MAX_BANDS + 1, 6)),
+        seen, band_limits(mine), _odds_table(f.skill, mine), HARM, RISK, FIRED_ON_FIRST,
+        OUT_AFTER_A_HIT.get(f.initiative, 0.0),
+        points.xy, points.section, points.floor, watched, watch is not None,
+        view.defending, WATCHES, -WATCHED,
+        body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
+        body.open_section, body.group, body.mids, body.n_mids)
+    return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
+
+
+def _stack(arrays: list[FloatArray], empty: tuple[int, ...]) -> FloatArray:
+    return np.stack(arrays) if arrays else np.zeros(empty)
+
+
+_NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
+                            np.zeros(0, dtype=np.int64))
+_NO_WATCH = np.zeros((0, 0), dtype=np.bool_)
 
 
 class _Ground:
@@ -263,7 +285,26 @@ class _Ground:
         self.open_rooms = [] if view.defending else self._open_rooms()
         self.way_here = self._way(f.pos) if self.open_rooms else 0.0
 
+    def scores(self, spots: list[Position], places: PositionArrays) -> FloatArray:
+        """The score of each place, added up as `score` adds it up."""
+        view, friends = self.view, self.friends
+        score = np.zeros(len(spots))
+        if view.goal is not None:
+            left = view.goal.distances(places)
+            score += PROGRESS * self.urgency * np.minimum(self.start - left, 9.0)
+            score[left == 0] += HOLD
+        goal_sections = view.goal_sections
+        for i, spot in enumerate(spots):
+            if spot.section is not None and spot.section in goal_sections:
+                score[i] += self._room(spot)
+            if any(g.pos.distance(spot) < 1.0 for g in friends):
+                score[i] -= CROWD
+        if self.open_rooms:
+            score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
+        return score
+
     def score(self, spot: Position) -> float:
+        """What one place is worth for where it is (the reference of `scores`)."""
         view, friends = self.view, self.friends
         score = 0.0
         if view.goal is not None:
@@ -310,6 +351,20 @@ class _Ground:
         return [(s, n) for s in view.goal_sections
                 for n in range(battlefield.section(s).levels) if (s, n) not in taken]
 
+    def _ways(self, places: PositionArrays) -> FloatArray:
+        """`_way` of many places."""
+        sight, height = self.view.sight, self.view.options.figure_height
+        found: FloatArray | None = None
+        for s, n in self.open_rooms:
+            k = sight.section_index(s)
+            inside = places.section == k
+            walk = section_field(sight, s, height).cell_distances(places)
+            walk[inside] = 0.0
+            way = walk + STAIRS * np.where(inside, np.abs(n - places.floor), n + places.floor)
+            found = way if found is None else np.minimum(found, way)
+        assert found is not None
+        return found
+
     def _way(self, p: Position) -> float:
         sight, height = self.view.sight, self.view.options.figure_height
         return min(section_field(sight, s, height).distance(p)
@@ -317,63 +372,26 @@ class _Ground:
                    for s, n in self.open_rooms)
 
 
-def _fight_score(view: SideView, f: Figure, spot: Position, stance: Stance,
-                 pairs: list[tuple[Threat, float, float]]) -> float:
-    """The harm the figure can do from here against the fire it draws. Fire from an enemy
-    of higher initiative comes first: it counts double, and what it may take out of
-    action first takes that much off the figure's own fire."""
-    best = risk = 0.0
-    survive = 1.0
-    geometry = view.geometry
-    for t, their_screen, my_screen in pairs:
-        outside_t = t.pos.section is not None and spot.section != t.pos.section
-        outside_me = spot.section is not None and t.pos.section != spot.section
-        mine = geometry.fifths_behind(their_screen, t.stance, outside_t)
-        theirs = geometry.fifths_behind(my_screen, stance, outside_me)
-        if not mine or not theirs:
-            continue
-        gap = spot.distance(t.pos)
-        weight = 1.0 if t.visible else REMEMBERED
-        best = max(best, weight * _hit_odds(f.skill, f.weapon, gap, mine))
-        danger = weight * _hit_odds(ENEMY_SKILL, t.weapon, gap, theirs)
-        if t.step > f.step:
-            risk += danger * FIRED_ON_FIRST
-            survive *= 1 - danger * OUT_AFTER_A_HIT.get(f.initiative, 0.0)
-        else:
-            risk += danger * (1.0 if t.step == f.step else FIRED_ON_AFTER)
-    return HARM * best * survive - RISK * risk
-
-
-def _watch_score(view: SideView, spot: Position, stance: Stance, points: list[Position],
-                 seen: BoolArray) -> float:
-    """While no enemy is in view: attackers keep out of sight of the enemy's windows and
-    doors; defenders look out over the approaches to theirs."""
-    count = 0
-    for point, visible in zip(points, seen, strict=True):
-        if visible and view.geometry.fifths(point, spot, stance) and \
-                view.geometry.fifths(spot, point, Stance.STANDING):
-            count += 1
-    if view.defending:
-        return WATCHES * min(count, 5)
-    return -WATCHED * min(count, 6)
-
-
 def _watch_matrix(view: SideView,
-                  spots: list[Position]) -> tuple[list[Position], BoolArray] | None:
+                  places: PositionArrays) -> tuple[PositionArrays, BoolArray] | None:
+    """While no enemy is in view, attackers keep out of sight of the enemy's windows and
+    doors and defenders look out over the approaches to theirs: the points just inside
+    the doors and windows of the rooms the enemy holds (attackers) or just outside those
+    of their own rooms (defenders), and which of them each place sees."""
     if any(s.visible and s.alive for _, s in view.enemies):
         return None
-    points = _watch_points(view)
-    if not points:
-        return None
-    return points, view.sight.visible_matrix(spots, points)
-
-
-def _watch_points(view: SideView) -> list[Position]:
-    """Defenders: just outside the doors and windows of their rooms. Attackers: just
-    inside those of the rooms the enemy holds."""
     sections = view.goal_sections if view.defending else view.enemy_goal_sections
     offset = OUTSIDE_OPENING if view.defending else -INSIDE_OPENING
-    return _opening_points(view.sight, tuple(sections), offset)
+    points = _point_arrays(view.sight, tuple(sections), offset)
+    if not len(points.floor):
+        return None
+    return points, view.sight.visible_matrix_arrays(places, points)
+
+
+@per_map()  # as `_opening_points`
+def _point_arrays(sight: SightEngine, sections: tuple[str, ...],
+                  offset: float) -> PositionArrays:
+    return sight.position_arrays(_opening_points(sight, sections, offset))
 
 
 @per_map()  # asked of the objectives' sections, which are public
@@ -510,8 +528,15 @@ def _band_key(gap: float) -> float:
     return float(ceil(round(gap, 9)))
 
 
-def _hit_odds(skill: int, weapon: WeaponName, gap: float, fifths: int) -> float:
-    return _hit_odds_row(skill, fire_row(weapon, False, 1), gap, fifths)
+@lru_cache(maxsize=1024)
+def _odds_table(skill: int, row: Row) -> FloatArray:
+    """`_hit_odds_row` by band (a last row of noughts beyond reach) and fifths shown."""
+    limits = band_limits(row)
+    table = np.zeros((MAX_BANDS + 1, 6))
+    for band, limit in enumerate(limits.tolist()):
+        for fifths in range(1, 6):
+            table[band, fifths] = _odds_cached(skill, row, float(limit), fifths, False, False)
+    return table
 
 
 def _hit_odds_row(skill: int, row: Row, gap: float, fifths: int) -> float:
