@@ -60,6 +60,7 @@ from fibua.rulesets.house_clearing.tables import (
 from fibua.rulesets.house_clearing.views import SideView, easy_step
 
 HEADINGS = 10
+LENGTHS = (9.0, 6.0, 4.0, 3.0, 2.0, 1.0)  # inches of walk along a field's paths
 ENEMY_SKILL = 105  # the mean of 3D6x10
 ENEMY_STEP = 2  # initiative assumed for an enemy never seen acting
 PROGRESS = 0.09  # value of an inch nearer the objective
@@ -173,20 +174,21 @@ class Sergeant:
 
     def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
         """Places to go, with the move parameters that take the figure there."""
-        out: list[tuple[Position, dict[str, object]]] = []
-        sight = view.sight
+        ends: list[tuple[float, float]] = []
+        params: list[dict[str, object]] = []
+        floors: list[int | None] = []  # None: the floor of the section found there
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
-            for length in (9.0, 6.0, 4.0, 3.0, 2.0, 1.0):
-                path = fld.descend(f.pos, length)
+            for path in fld.descend_many(f.pos, LENGTHS):
                 end = path[-1]
                 if end in seen or (len(path) < 2 and f.pos.distance(Position(*end)) < 0.3):
                     continue
                 seen.add(end)
-                where = Position(end[0], end[1], sight.section_at(end))
-                route = [[round(x, 2), round(y, 2)] for x, y in path]
-                out.append((where, {"path": route}))
-        out += _stairs(view, f)
+                ends.append(end)
+                floors.append(0)
+                params.append({"path": [[round(x, 2), round(y, 2)] for x, y in path]})
+        paths = len(ends)
+        sight = view.sight
         table = sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
@@ -196,9 +198,17 @@ class Sergeant:
                 x = round(f.pos.x + dist * cos(angle), 2)
                 y = round(f.pos.y + dist * sin(angle), 2)
                 if 0 <= x <= table.width and 0 <= y <= table.height:
-                    section = sight.section_at((x, y))
-                    floor = f.pos.floor if section == f.pos.section else 0
-                    out.append((Position(x, y, section, floor), {"to": [x, y]}))
+                    ends.append((x, y))
+                    floors.append(None)
+                    params.append({"to": [x, y]})
+        sections = sight.sections_at(ends)
+        out = [(Position(x, y, section), move)
+               for (x, y), section, move in zip(ends[:paths], sections, params, strict=False)]
+        out += _stairs(view, f)
+        for (x, y), section, move in zip(ends[paths:], sections[paths:], params[paths:],
+                                         strict=True):
+            floor = f.pos.floor if section == f.pos.section else 0
+            out.append((Position(x, y, section, floor), move))
         return out
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
@@ -264,6 +274,25 @@ def _place_scores(view: SideView, f: Figure, spots: list[Position],
     return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
 
 
+def _within(spots: list[Position], xy: FloatArray, others: list[Position], limit: float,
+            strict: bool) -> BoolArray:
+    """Whether each place has one of `others` within `limit` (closer than it, when
+    `strict`), by `Position.distance` to the last bit: squared distances settle all but
+    the pairs at the limit, which are measured as that measures them."""
+    if not others:
+        return np.zeros(len(spots), dtype=np.bool_)
+    there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
+    d2 = ((xy[:, None, :] - there[None, :, :]) ** 2).sum(axis=2)
+    sure = d2 < (limit - 1e-6) ** 2
+    found: BoolArray = sure.any(axis=1)
+    near = (d2 <= (limit + 1e-6) ** 2) & ~sure
+    for i, j in zip(*np.nonzero(near), strict=True):
+        if not found[i]:
+            d = others[j].distance(spots[i])
+            found[i] = d < limit if strict else d <= limit
+    return found
+
+
 def _stack(arrays: list[FloatArray], empty: tuple[int, ...]) -> FloatArray:
     return np.stack(arrays) if arrays else np.zeros(empty)
 
@@ -286,52 +315,37 @@ class _Ground:
         self.way_here = self._way(f.pos) if self.open_rooms else 0.0
 
     def scores(self, spots: list[Position], places: PositionArrays) -> FloatArray:
-        """The score of each place, added up as `score` adds it up."""
-        view, friends = self.view, self.friends
+        """What each place is worth for where it is."""
+        view = self.view
         score = np.zeros(len(spots))
         if view.goal is not None:
             left = view.goal.distances(places)
             score += PROGRESS * self.urgency * np.minimum(self.start - left, 9.0)
             score[left == 0] += HOLD
         goal_sections = view.goal_sections
+        friends = [g.pos for g in self.friends]
+        crowded = _within(spots, places.xy, friends, 1.0, strict=True)
+        together = _within(spots, places.xy, friends, 3.0, strict=False)
+        taken = {(p.section, p.floor) for p in friends}
+        held = {(t.pos.section, t.pos.floor) for t in self.threats}
         for i, spot in enumerate(spots):
             if spot.section is not None and spot.section in goal_sections:
-                score[i] += self._room(spot)
-            if any(g.pos.distance(spot) < 1.0 for g in friends):
+                room = (spot.section, spot.floor)
+                score[i] += self._room(room not in taken, room in held, bool(together[i]))
+            if crowded[i]:
                 score[i] -= CROWD
         if self.open_rooms:
+            # attackers go on to the rooms and floors no friend holds yet
             score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
         return score
 
-    def score(self, spot: Position) -> float:
-        """What one place is worth for where it is (the reference of `scores`)."""
-        view, friends = self.view, self.friends
+    def _room(self, first: bool, held: bool, together: bool) -> float:
+        """A room of the objective: spread to every room (the `first` friend in it), and go
+        into one the enemy holds only with a friend at hand (rooms are cleared together)."""
+        view = self.view
         score = 0.0
-        if view.goal is not None:
-            left = view.goal.distance(spot)
-            score += PROGRESS * self.urgency * min(self.start - left, 9.0)
-            if left == 0:
-                score += HOLD
-        if spot.section is not None and spot.section in view.goal_sections:
-            score += self._room(spot)
-        if any(g.pos.distance(spot) < 1.0 for g in friends):
-            score -= CROWD
-        if self.open_rooms:
-            # attackers go on to the rooms and floors no friend holds yet
-            score += PROGRESS * min(self.way_here - self._way(spot), 6.0)
-        return score
-
-    def _room(self, spot: Position) -> float:
-        """A room of the objective: spread to every room, and go into one the enemy holds
-        only with a friend at hand (rooms are cleared together)."""
-        view, friends = self.view, self.friends
-        score = 0.0
-        if not any(g.pos.section == spot.section and g.pos.floor == spot.floor
-                   for g in friends):
+        if first:
             score += SPREAD
-        held = any(t.pos.section == spot.section and t.pos.floor == spot.floor
-                   for t in self.threats)
-        together = any(g.pos.distance(spot) <= 3.0 for g in friends)
         if held and not together:
             score -= ALONE
         elif held and not view.defending:
