@@ -152,7 +152,7 @@ def _screen_of(vx: float, vy: float, vsec: int, vfl: int, tx: float, ty: float, 
             if d <= OPENING_REACH and (best < 0 or d < best):
                 best = d
                 sill = open_sill[k]
-    return max(high, sill)
+    return float(max(high, sill))
 
 
 @jit_inline
@@ -170,7 +170,7 @@ def _band(gap: float, limits: Any) -> int:
     for k in range(limits.shape[0]):
         if gap <= limits[k] + ROUNDING:
             return k
-    return limits.shape[0]
+    return int(limits.shape[0])
 
 
 @jit

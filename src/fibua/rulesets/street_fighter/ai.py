@@ -57,6 +57,9 @@ GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
 
 
+VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Threat:
     id: str
@@ -106,7 +109,7 @@ class Control:
         """Passengers decide first (whether to get out before their vehicle moves), then
         units on foot, then vehicles."""
         mine = [u for u in view.own if self.units is None or u.id in self.units]
-        return sorted(mine, key=lambda u: (u.rides is None, u.spec.vehicle, u.id))
+        return sorted(mine, key=lambda u: (u.rides is None, VEHICLE[u.kind], u.id))
 
     def _orders(self, view: SideView, unit: Unit) -> Iterator[Order]:
         brain = Tactics(view, unit)
@@ -190,8 +193,8 @@ class Tactics:
         out = []
         sight = self.view.sight
         if len(self.seen) > 1:  # one compiled call for them all
-            row = sight.visible_row(at, sight.position_arrays([t.pos for t in self.seen]))
-            visible = row.tolist()
+            found = sight.visible_row(at, sight.position_arrays([t.pos for t in self.seen]))
+            visible = found.tolist()
         else:
             visible = [sight.visible(at, t.pos) for t in self.seen]
         for t, in_sight in zip(self.seen, visible, strict=True):
