@@ -192,12 +192,15 @@ class Sergeant:
         table = sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
+        dists = sorted({1.5, min(pace, 3.0), pace})
+        x0, y0, width, height = f.pos.x, f.pos.y, table.width, table.height
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
-            for dist in sorted({1.5, min(pace, 3.0), pace}):
-                x = round(f.pos.x + dist * cos(angle), 2)
-                y = round(f.pos.y + dist * sin(angle), 2)
-                if 0 <= x <= table.width and 0 <= y <= table.height:
+            c, s = cos(angle), sin(angle)
+            for dist in dists:
+                x = round(x0 + dist * c, 2)
+                y = round(y0 + dist * s, 2)
+                if 0 <= x <= width and 0 <= y <= height:
                     ends.append((x, y))
                     floors.append(None)
                     params.append({"to": [x, y]})
@@ -255,7 +258,7 @@ def _place_scores(view: SideView, f: Figure, spots: list[Position],
     watch = _watch_matrix(view, places)
     points, watched = watch if watch is not None else (_NO_PLACES, _NO_WATCH)
     mine = fire_row(f.weapon, False, 1)
-    rows = [fire_row(t.weapon, False, 1) for t in threats]
+    limits, odds = _threat_tables(tuple(fire_row(t.weapon, False, 1) for t in threats))
     scores, chosen = place_scores_kernel(
         base, places.xy, places.section, places.floor, lean,
         enemies.xy, enemies.section, enemies.floor,
@@ -263,8 +266,7 @@ def _place_scores(view: SideView, f: Figure, spots: list[Position],
         np.array([1.0 if t.visible else REMEMBERED for t in threats]),
         np.array([t.step > f.step for t in threats], dtype=np.bool_),
         np.array([1.0 if t.step == f.step else FIRED_ON_AFTER for t in threats]),
-        _stack([band_limits(r) for r in rows], (0, MAX_BANDS)),
-        _stack([_odds_table(ENEMY_SKILL, r) for r in rows], (0, MAX_BANDS + 1, 6)),
+        limits, odds,
         seen, band_limits(mine), _odds_table(f.skill, mine), HARM, RISK, FIRED_ON_FIRST,
         OUT_AFTER_A_HIT.get(f.initiative, 0.0),
         points.xy, points.section, points.floor, watched, watch is not None,
@@ -274,27 +276,36 @@ def _place_scores(view: SideView, f: Figure, spots: list[Position],
     return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
 
 
-def _within(spots: list[Position], xy: FloatArray, others: list[Position], limit: float,
-            strict: bool) -> BoolArray:
-    """Whether each place has one of `others` within `limit` (closer than it, when
-    `strict`), by `Position.distance` to the last bit: squared distances settle all but
-    the pairs at the limit, which are measured as that measures them."""
+def _within(spots: list[Position], xy: FloatArray, others: list[Position],
+            limits: tuple[tuple[float, bool], ...]) -> list[BoolArray]:
+    """For each (limit, strict): whether each place has one of `others` within the limit
+    (closer than it, when strict), by `Position.distance` to the last bit: squared
+    distances settle all but the pairs at the limit, which are measured as that measures
+    them."""
     if not others:
-        return np.zeros(len(spots), dtype=np.bool_)
+        return [np.zeros(len(spots), dtype=np.bool_) for _ in limits]
     there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
     d2 = ((xy[:, None, :] - there[None, :, :]) ** 2).sum(axis=2)
-    sure = d2 < (limit - 1e-6) ** 2
-    found: BoolArray = sure.any(axis=1)
-    near = (d2 <= (limit + 1e-6) ** 2) & ~sure
-    for i, j in zip(*np.nonzero(near), strict=True):
-        if not found[i]:
-            d = others[j].distance(spots[i])
-            found[i] = d < limit if strict else d <= limit
-    return found
+    out = []
+    for limit, strict in limits:
+        sure = d2 < (limit - 1e-6) ** 2
+        found: BoolArray = sure.any(axis=1)
+        near = (d2 <= (limit + 1e-6) ** 2) & ~sure
+        for i, j in zip(*np.nonzero(near), strict=True):
+            if not found[i]:
+                d = others[j].distance(spots[i])
+                found[i] = d < limit if strict else d <= limit
+        out.append(found)
+    return out
 
 
-def _stack(arrays: list[FloatArray], empty: tuple[int, ...]) -> FloatArray:
-    return np.stack(arrays) if arrays else np.zeros(empty)
+@lru_cache(maxsize=1024)
+def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
+    """The band limits and odds tables of the enemy's rows, one after another."""
+    if not rows:
+        return np.zeros((0, MAX_BANDS)), np.zeros((0, MAX_BANDS + 1, 6))
+    return (np.stack([band_limits(r) for r in rows]),
+            np.stack([_odds_table(ENEMY_SKILL, r) for r in rows]))
 
 
 _NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
@@ -324,8 +335,7 @@ class _Ground:
             score[left == 0] += HOLD
         goal_sections = view.goal_sections
         friends = [g.pos for g in self.friends]
-        crowded = _within(spots, places.xy, friends, 1.0, strict=True)
-        together = _within(spots, places.xy, friends, 3.0, strict=False)
+        crowded, together = _within(spots, places.xy, friends, ((1.0, True), (3.0, False)))
         taken = {(p.section, p.floor) for p in friends}
         held = {(t.pos.section, t.pos.floor) for t in self.threats}
         for i, spot in enumerate(spots):
