@@ -558,9 +558,16 @@ def _odds_table(skill: int, row: Row) -> FloatArray:
     limits = band_limits(row)
     table = np.zeros((MAX_BANDS + 1, 6))
     for band, limit in enumerate(limits.tolist()):
+        chance = hit_chance(skill, row, float(limit), False)  # as `_odds_cached` asks it
         for fifths in range(1, 6):
-            table[band, fifths] = _odds_cached(skill, row, float(limit), fifths, False, False)
+            table[band, fifths] = _one_hit_odds(chance, fifths)
     return table
+
+
+@lru_cache(maxsize=4096)
+def _one_hit_odds(chance: int, fifths: int) -> float:
+    # many skills and bands come to the same chance: each is worked out once
+    return float(at_least_one_hit(chance, fifths))
 
 
 def _hit_odds_row(skill: int, row: Row, gap: float, fifths: int) -> float:
