@@ -66,7 +66,8 @@ def body_arrays(geometry: MapGeometry) -> BodyArrays:
     return _body_arrays(geometry.sight, geometry)
 
 
-@per_map(key=lambda geometry: (geometry.height, tuple(sorted(geometry.sills.items()))))
+# the options a geometry depends on: the figure's height and the window's sill
+@per_map(key=lambda geometry: (geometry.height, geometry.sills[OpeningKind.WINDOW]))
 def _body_arrays(sight: SightEngine, geometry: MapGeometry) -> BodyArrays:
     return _build(geometry)
 
