@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from math import hypot, inf, sqrt
 from typing import Any
 
@@ -129,6 +130,12 @@ class DistanceField:
         found[self._contains_many(places)] = 0.0
         return found
 
+    def cell_distances(self, places: PositionArrays) -> FloatArray:
+        """`distances` without the goal test (each place's cell's distance and the way to
+        the cell's centre): for callers that know which places are in the goal."""
+        found: FloatArray = _grid_distances(self._dist_grid, places.xy, self.step)
+        return found
+
     def _contains_many(self, places: PositionArrays) -> BoolArray:
         goal = self.contains
         if isinstance(goal, Region):
@@ -157,6 +164,22 @@ class DistanceField:
                            *steps)
         centres = self._cells
         return [(centres[a][b].x, centres[a][b].y) for a, b in cells.tolist()]
+
+    def descend_many(self, pos: Position,
+                     lengths: tuple[float, ...]) -> list[list[tuple[float, float]]]:
+        """`descend` for each of several lengths, in one compiled call."""
+        i = min(self.nx - 1, max(0, int(pos.x / self.step)))
+        j = min(self.ny - 1, max(0, int(pos.y / self.step)))
+        here = self._cells[i][j]
+        walked = hypot(pos.x - here.x, pos.y - here.y)
+        steps = (self.step * hypot(1, 0), self.step * hypot(1, 1))
+        limits = np.array([length + 1e-9 for length in lengths], dtype=np.float64)
+        cells, ends = _walks_down(self._dist_grid, self._next_grid, i, j, walked, limits,
+                                  *steps)
+        centres = self._cells
+        points = [(centres[a][b].x, centres[a][b].y) for a, b in cells.tolist()]
+        bounds = [0, *ends.tolist()]
+        return [points[lo:hi] for lo, hi in pairwise(bounds)]
 
     @property
     def reachable_cells(self) -> int:
@@ -195,6 +218,27 @@ def _walk_down(dist: Any, next_cell: Any, i: int, j: int, walked: float, limit: 
         hi, hj = a - i, b - j
         i, j = a, b
     return out[:n]
+
+
+@jit
+def _walks_down(dist: Any, next_cell: Any, i: int, j: int, walked: float, limits: Any,
+                straight: float, diagonal: float) -> Any:
+    """`_walk_down` for each limit: the cells one after another, and where each walk ends
+    in them."""
+    walks = [_walk_down(dist, next_cell, i, j, walked, limits[k], straight, diagonal)
+             for k in range(limits.shape[0])]
+    total = 0
+    for w in walks:
+        total += w.shape[0]
+    cells = np.empty((total, 2), dtype=np.int64)
+    ends = np.empty(limits.shape[0], dtype=np.int64)
+    n = 0
+    for k in range(len(walks)):
+        w = walks[k]
+        cells[n:n + w.shape[0]] = w
+        n += w.shape[0]
+        ends[k] = n
+    return cells, ends
 
 
 @jit

@@ -24,12 +24,24 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil, cos, pi, sin
 
+import numpy as np
+
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import BoolArray, SightEngine, per_map
+from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
+from fibua.rulesets.house_clearing.estimates import (
+    MAX_BANDS,
+    STANCE_INDEX,
+    STANCES,
+    FloatArray,
+    band_limits,
+    body_arrays,
+    can_lean_kernel,
+    place_scores_kernel,
+)
 from fibua.rulesets.house_clearing.firing import in_cone
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -49,6 +61,7 @@ from fibua.rulesets.house_clearing.tables import (
 from fibua.rulesets.house_clearing.views import SideView, easy_step
 
 HEADINGS = 10
+LENGTHS = (9.0, 6.0, 4.0, 3.0, 2.0, 1.0)  # inches of walk along a field's paths
 ENEMY_SKILL = 105  # the mean of 3D6x10
 ENEMY_STEP = 2  # initiative assumed for an enemy never seen acting
 PROGRESS = 0.09  # value of an inch nearer the objective
@@ -144,51 +157,62 @@ class Sergeant:
               legal: Sequence[Order]) -> Order | None:
         routes = self._routes(view, f)
         spots = [f.pos] + [end for end, _ in routes]
-        scored = _place_scores(view, f, spots, threats)
-        choices: list[Choice] = []
-        for i, (score, stance) in enumerate(scored):
+        scores, stances = _place_scores(view, f, spots, threats)
+        # best first, the earlier place first among equals (a stable sort); the orders
+        # are made only as far as they are asked
+        for i in sorted(range(len(spots)), key=lambda k: -scores[k]):
+            stance = stances[i]
             if i == 0:
-                order = None if stance is f.stance else \
-                    Order(self.side, "stance", f.id, {"stance": str(stance)})
-                choices.append(Choice(order, score))
-                continue
-            params = dict(routes[i - 1][1], stance=str(stance))
-            choices.append(Choice(Order(self.side, "move", f.id, params), score))
-        for choice in sorted(choices, key=lambda c: -c.score):
-            if choice.order is None:
-                return None
-            if allowed(legal, choice.order):
-                return choice.order
+                if stance is f.stance:
+                    return None
+                order = Order(self.side, "stance", f.id, {"stance": str(stance)})
+            else:
+                params = dict(routes[i - 1][1], stance=str(stance))
+                order = Order(self.side, "move", f.id, params)
+            if allowed(legal, order):
+                return order
         return None
 
     def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
         """Places to go, with the move parameters that take the figure there."""
-        out: list[tuple[Position, dict[str, object]]] = []
-        sight = view.sight
+        ends: list[tuple[float, float]] = []
+        params: list[dict[str, object]] = []
+        floors: list[int | None] = []  # None: the floor of the section found there
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
-            for length in (9.0, 6.0, 4.0, 3.0, 2.0, 1.0):
-                path = fld.descend(f.pos, length)
+            for path in fld.descend_many(f.pos, LENGTHS):
                 end = path[-1]
                 if end in seen or (len(path) < 2 and f.pos.distance(Position(*end)) < 0.3):
                     continue
                 seen.add(end)
-                where = Position(end[0], end[1], sight.section_at(end))
-                route = [[round(x, 2), round(y, 2)] for x, y in path]
-                out.append((where, {"path": route}))
-        out += _stairs(view, f)
+                ends.append(end)
+                floors.append(0)
+                params.append({"path": [[round(x, 2), round(y, 2)] for x, y in path]})
+        paths = len(ends)
+        sight = view.sight
         table = sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
+        dists = sorted({1.5, min(pace, 3.0), pace})
+        x0, y0, width, height = f.pos.x, f.pos.y, table.width, table.height
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
-            for dist in sorted({1.5, min(pace, 3.0), pace}):
-                x = round(f.pos.x + dist * cos(angle), 2)
-                y = round(f.pos.y + dist * sin(angle), 2)
-                if 0 <= x <= table.width and 0 <= y <= table.height:
-                    section = sight.section_at((x, y))
-                    floor = f.pos.floor if section == f.pos.section else 0
-                    out.append((Position(x, y, section, floor), {"to": [x, y]}))
+            c, s = cos(angle), sin(angle)
+            for dist in dists:
+                x = round(x0 + dist * c, 2)
+                y = round(y0 + dist * s, 2)
+                if 0 <= x <= width and 0 <= y <= height:
+                    ends.append((x, y))
+                    floors.append(None)
+                    params.append({"to": [x, y]})
+        sections = sight.sections_at(ends)
+        out = [(Position(x, y, section), move)
+               for (x, y), section, move in zip(ends[:paths], sections, params, strict=False)]
+        out += _stairs(view, f)
+        for (x, y), section, move in zip(ends[paths:], sections[paths:], params[paths:],
+                                         strict=True):
+            floor = f.pos.floor if section == f.pos.section else 0
+            out.append((Position(x, y, section, floor), move))
         return out
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
@@ -219,37 +243,75 @@ def _stairs(view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]
 # ---------------------------------------------------------------------- scoring places
 
 
-def _stances(view: SideView, spot: Position) -> tuple[Stance, ...]:
-    if spot.section is not None and view.geometry.can_lean(spot):
-        return (Stance.STANDING, Stance.CROUCHING, Stance.LEANING)
-    return (Stance.STANDING, Stance.CROUCHING)
-
-
 def _place_scores(view: SideView, f: Figure, spots: list[Position],
-                  threats: list[Threat]) -> list[tuple[float, Stance]]:
+                  threats: list[Threat]) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
-    the figure stands)."""
-    sight, geometry = view.sight, view.geometry
-    seen = sight.visible_matrix(spots, [t.pos for t in threats]) if threats else None
-    watch = _watch_matrix(view, spots)
-    ground = _Ground(view, f, threats)
+    the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
+    sight = view.sight
+    body = body_arrays(view.geometry)
+    places = sight.position_arrays(spots)
+    lean = can_lean_kernel(places.xy, places.section, places.floor, body.open_segs,
+                           body.open_section, body.open_lean, body.group)
+    base = _Ground(view, f, threats).scores(spots, places)
+    enemies = sight.position_arrays([t.pos for t in threats])
+    seen = sight.visible_matrix_arrays(places, enemies) if threats else \
+        np.zeros((len(spots), 0), dtype=np.bool_)
+    watch = _watch_matrix(view, places)
+    points, watched = watch if watch is not None else (_NO_PLACES, _NO_WATCH)
+    mine = fire_row(f.weapon, False, 1)
+    limits, odds = _threat_tables(tuple(fire_row(t.weapon, False, 1) for t in threats))
+    scores, chosen = place_scores_kernel(
+        base, places.xy, places.section, places.floor, lean,
+        enemies.xy, enemies.section, enemies.floor,
+        np.array([STANCE_INDEX[t.stance] for t in threats], dtype=np.int64),
+        np.array([1.0 if t.visible else REMEMBERED for t in threats]),
+        np.array([t.step > f.step for t in threats], dtype=np.bool_),
+        np.array([1.0 if t.step == f.step else FIRED_ON_AFTER for t in threats]),
+        limits, odds,
+        seen, band_limits(mine), _odds_table(f.skill, mine), HARM, RISK, FIRED_ON_FIRST,
+        OUT_AFTER_A_HIT.get(f.initiative, 0.0),
+        points.xy, points.section, points.floor, watched, watch is not None,
+        view.defending, WATCHES, -WATCHED,
+        body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
+        body.open_section, body.group, body.mids, body.n_mids)
+    return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
+
+
+def _within(spots: list[Position], xy: FloatArray, others: list[Position],
+            limits: tuple[tuple[float, bool], ...]) -> list[BoolArray]:
+    """For each (limit, strict): whether each place has one of `others` within the limit
+    (closer than it, when strict), by `Position.distance` to the last bit: squared
+    distances settle all but the pairs at the limit, which are measured as that measures
+    them."""
+    if not others:
+        return [np.zeros(len(spots), dtype=np.bool_) for _ in limits]
+    there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
+    d2 = ((xy[:, None, :] - there[None, :, :]) ** 2).sum(axis=2)
     out = []
-    for i, spot in enumerate(spots):
-        base = ground.score(spot)
-        pairs = []
-        for j, t in enumerate(threats):
-            if seen is not None and seen[i, j]:
-                pairs.append((t, geometry.screen(spot, t.pos), geometry.screen(t.pos, spot)))
-        best: tuple[float, Stance] | None = None
-        for stance in _stances(view, spot):
-            score = base + _fight_score(view, f, spot, stance, pairs)
-            if watch is not None:
-                score += _watch_score(view, spot, stance, watch[0], watch[1][i])
-            if best is None or score > best[0] + 1e-9:
-                best = (score, stance)
-        assert best is not None
-        out.append(best)
+    for limit, strict in limits:
+        sure = d2 < (limit - 1e-6) ** 2
+        found: BoolArray = sure.any(axis=1)
+        near = (d2 <= (limit + 1e-6) ** 2) & ~sure
+        for i, j in zip(*np.nonzero(near), strict=True):
+            if not found[i]:
+                d = others[j].distance(spots[i])
+                found[i] = d < limit if strict else d <= limit
+        out.append(found)
     return out
+
+
+@lru_cache(maxsize=1024)
+def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
+    """The band limits and odds tables of the enemy's rows, one after another."""
+    if not rows:
+        return np.zeros((0, MAX_BANDS)), np.zeros((0, MAX_BANDS + 1, 6))
+    return (np.stack([band_limits(r) for r in rows]),
+            np.stack([_odds_table(ENEMY_SKILL, r) for r in rows]))
+
+
+_NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
+                            np.zeros(0, dtype=np.int64))
+_NO_WATCH = np.zeros((0, 0), dtype=np.bool_)
 
 
 class _Ground:
@@ -264,34 +326,37 @@ class _Ground:
         self.open_rooms = [] if view.defending else self._open_rooms()
         self.way_here = self._way(f.pos) if self.open_rooms else 0.0
 
-    def score(self, spot: Position) -> float:
-        view, friends = self.view, self.friends
-        score = 0.0
+    def scores(self, spots: list[Position], places: PositionArrays) -> FloatArray:
+        """What each place is worth for where it is."""
+        view = self.view
+        score = np.zeros(len(spots))
         if view.goal is not None:
-            left = view.goal.distance(spot)
-            score += PROGRESS * self.urgency * min(self.start - left, 9.0)
-            if left == 0:
-                score += HOLD
-        if spot.section is not None and spot.section in view.goal_sections:
-            score += self._room(spot)
-        if any(g.pos.distance(spot) < 1.0 for g in friends):
-            score -= CROWD
+            left = view.goal.distances(places)
+            score += PROGRESS * self.urgency * np.minimum(self.start - left, 9.0)
+            score[left == 0] += HOLD
+        goal_sections = view.goal_sections
+        friends = [g.pos for g in self.friends]
+        crowded, together = _within(spots, places.xy, friends, ((1.0, True), (3.0, False)))
+        taken = {(p.section, p.floor) for p in friends}
+        held = {(t.pos.section, t.pos.floor) for t in self.threats}
+        for i, spot in enumerate(spots):
+            if spot.section is not None and spot.section in goal_sections:
+                room = (spot.section, spot.floor)
+                score[i] += self._room(room not in taken, room in held, bool(together[i]))
+            if crowded[i]:
+                score[i] -= CROWD
         if self.open_rooms:
             # attackers go on to the rooms and floors no friend holds yet
-            score += PROGRESS * min(self.way_here - self._way(spot), 6.0)
+            score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
         return score
 
-    def _room(self, spot: Position) -> float:
-        """A room of the objective: spread to every room, and go into one the enemy holds
-        only with a friend at hand (rooms are cleared together)."""
-        view, friends = self.view, self.friends
+    def _room(self, first: bool, held: bool, together: bool) -> float:
+        """A room of the objective: spread to every room (the `first` friend in it), and go
+        into one the enemy holds only with a friend at hand (rooms are cleared together)."""
+        view = self.view
         score = 0.0
-        if not any(g.pos.section == spot.section and g.pos.floor == spot.floor
-                   for g in friends):
+        if first:
             score += SPREAD
-        held = any(t.pos.section == spot.section and t.pos.floor == spot.floor
-                   for t in self.threats)
-        together = any(g.pos.distance(spot) <= 3.0 for g in friends)
         if held and not together:
             score -= ALONE
         elif held and not view.defending:
@@ -311,6 +376,20 @@ class _Ground:
         return [(s, n) for s in view.goal_sections
                 for n in range(battlefield.section(s).levels) if (s, n) not in taken]
 
+    def _ways(self, places: PositionArrays) -> FloatArray:
+        """`_way` of many places."""
+        sight, height = self.view.sight, self.view.options.figure_height
+        found: FloatArray | None = None
+        for s, n in self.open_rooms:
+            k = sight.section_index(s)
+            inside = places.section == k
+            walk = section_field(sight, s, height).cell_distances(places)
+            walk[inside] = 0.0
+            way = walk + STAIRS * np.where(inside, np.abs(n - places.floor), n + places.floor)
+            found = way if found is None else np.minimum(found, way)
+        assert found is not None
+        return found
+
     def _way(self, p: Position) -> float:
         sight, height = self.view.sight, self.view.options.figure_height
         return min(section_field(sight, s, height).distance(p)
@@ -318,63 +397,26 @@ class _Ground:
                    for s, n in self.open_rooms)
 
 
-def _fight_score(view: SideView, f: Figure, spot: Position, stance: Stance,
-                 pairs: list[tuple[Threat, float, float]]) -> float:
-    """The harm the figure can do from here against the fire it draws. Fire from an enemy
-    of higher initiative comes first: it counts double, and what it may take out of
-    action first takes that much off the figure's own fire."""
-    best = risk = 0.0
-    survive = 1.0
-    geometry = view.geometry
-    for t, their_screen, my_screen in pairs:
-        outside_t = t.pos.section is not None and spot.section != t.pos.section
-        outside_me = spot.section is not None and t.pos.section != spot.section
-        mine = geometry.fifths_behind(their_screen, t.stance, outside_t)
-        theirs = geometry.fifths_behind(my_screen, stance, outside_me)
-        if not mine or not theirs:
-            continue
-        gap = spot.distance(t.pos)
-        weight = 1.0 if t.visible else REMEMBERED
-        best = max(best, weight * _hit_odds(f.skill, f.weapon, gap, mine))
-        danger = weight * _hit_odds(ENEMY_SKILL, t.weapon, gap, theirs)
-        if t.step > f.step:
-            risk += danger * FIRED_ON_FIRST
-            survive *= 1 - danger * OUT_AFTER_A_HIT.get(f.initiative, 0.0)
-        else:
-            risk += danger * (1.0 if t.step == f.step else FIRED_ON_AFTER)
-    return HARM * best * survive - RISK * risk
-
-
-def _watch_score(view: SideView, spot: Position, stance: Stance, points: list[Position],
-                 seen: BoolArray) -> float:
-    """While no enemy is in view: attackers keep out of sight of the enemy's windows and
-    doors; defenders look out over the approaches to theirs."""
-    count = 0
-    for point, visible in zip(points, seen, strict=True):
-        if visible and view.geometry.fifths(point, spot, stance) and \
-                view.geometry.fifths(spot, point, Stance.STANDING):
-            count += 1
-    if view.defending:
-        return WATCHES * min(count, 5)
-    return -WATCHED * min(count, 6)
-
-
 def _watch_matrix(view: SideView,
-                  spots: list[Position]) -> tuple[list[Position], BoolArray] | None:
+                  places: PositionArrays) -> tuple[PositionArrays, BoolArray] | None:
+    """While no enemy is in view, attackers keep out of sight of the enemy's windows and
+    doors and defenders look out over the approaches to theirs: the points just inside
+    the doors and windows of the rooms the enemy holds (attackers) or just outside those
+    of their own rooms (defenders), and which of them each place sees."""
     if any(s.visible and s.alive for _, s in view.enemies):
         return None
-    points = _watch_points(view)
-    if not points:
-        return None
-    return points, view.sight.visible_matrix(spots, points)
-
-
-def _watch_points(view: SideView) -> list[Position]:
-    """Defenders: just outside the doors and windows of their rooms. Attackers: just
-    inside those of the rooms the enemy holds."""
     sections = view.goal_sections if view.defending else view.enemy_goal_sections
     offset = OUTSIDE_OPENING if view.defending else -INSIDE_OPENING
-    return _opening_points(view.sight, tuple(sections), offset)
+    points = _point_arrays(view.sight, tuple(sections), offset)
+    if not len(points.floor):
+        return None
+    return points, view.sight.visible_matrix_arrays(places, points)
+
+
+@per_map()  # as `_opening_points`
+def _point_arrays(sight: SightEngine, sections: tuple[str, ...],
+                  offset: float) -> PositionArrays:
+    return sight.position_arrays(_opening_points(sight, sections, offset))
 
 
 @per_map()  # asked of the objectives' sections, which are public
@@ -511,8 +553,22 @@ def _band_key(gap: float) -> float:
     return float(ceil(round(gap, 9)))
 
 
-def _hit_odds(skill: int, weapon: WeaponName, gap: float, fifths: int) -> float:
-    return _hit_odds_row(skill, fire_row(weapon, False, 1), gap, fifths)
+@lru_cache(maxsize=1024)
+def _odds_table(skill: int, row: Row) -> FloatArray:
+    """`_hit_odds_row` by band (a last row of noughts beyond reach) and fifths shown."""
+    limits = band_limits(row)
+    table = np.zeros((MAX_BANDS + 1, 6))
+    for band, limit in enumerate(limits.tolist()):
+        chance = hit_chance(skill, row, float(limit), False)  # as `_odds_cached` asks it
+        for fifths in range(1, 6):
+            table[band, fifths] = _one_hit_odds(chance, fifths)
+    return table
+
+
+@lru_cache(maxsize=4096)
+def _one_hit_odds(chance: int, fifths: int) -> float:
+    # many skills and bands come to the same chance: each is worked out once
+    return float(at_least_one_hit(chance, fifths))
 
 
 def _hit_odds_row(skill: int, row: Row, gap: float, fifths: int) -> float:

@@ -19,6 +19,7 @@ from math import atan2, cos, pi, sin
 from shapely.geometry import Point, Polygon
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine, per_map
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
@@ -55,6 +56,9 @@ VALUE = {Body.TANK: 3.0, Body.GUN: 3.0, Body.FOOT: 2.0, Body.ARMOURED: 1.5, Body
 EXIT_STEP = 1.5  # cm outside a door or window where a unit leaving a building stands
 GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
+
+
+VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +110,7 @@ class Control:
         """Passengers decide first (whether to get out before their vehicle moves), then
         units on foot, then vehicles."""
         mine = [u for u in view.own if commands(self.units, u.id)]
-        return sorted(mine, key=lambda u: (u.rides is None, u.spec.vehicle, u.id))
+        return sorted(mine, key=lambda u: (u.rides is None, VEHICLE[u.kind], u.id))
 
     def _orders(self, view: SideView, unit: Unit) -> Iterator[Order]:
         brain = Tactics(view, unit)
@@ -137,23 +141,24 @@ class Tactics:
                        and v.kind in ("hold", "reach") for s in v.sections})
 
     def objective_zones(self) -> list[Polygon]:
-        return [Polygon(v.zone) for v in self.view.objectives if v.side == self.view.side
-                and v.kind == "reach" and v.zone]
+        return list(_zones(self.view.sight, tuple(
+            tuple(map(tuple, v.zone)) for v in self.view.objectives
+            if v.side == self.view.side and v.kind == "reach" and v.zone)))
 
     def to_take(self) -> list[str]:
         return [s for s in self.objective_sections() if s not in self.view.held]
 
     def route_to(self, section: str) -> Route:
         sight = self.view.sight
-        poly = Polygon(sight.battlefield.section(section).footprint)
+        # the footprint is looked up only when the route is first built
         return route(sight, f"section:{section}",
-                     lambda p: poly.distance(Point(p)) <= REACH)
+                     lambda p: _footprint(sight, section).distance(Point(p)) <= REACH)
 
     def zone_route(self) -> Route | None:
         zones = self.objective_zones()
         if not zones:
             return None
-        key = "zones:" + ";".join(z.wkt for z in zones)
+        key = _zones_key(self.view.sight, tuple(zones))
         return route(self.view.sight, key, lambda p: any(z.covers(Point(p)) for z in zones))
 
     def nearest_goal(self) -> tuple[Route, str | None] | None:
@@ -187,8 +192,14 @@ class Tactics:
     def shots(self, at: Position, moved: bool) -> list[ShotChoice]:
         """(expected value, range, target, extra params) of every shot from `at`."""
         out = []
-        for t in self.seen:
-            if not self.view.sight.visible(at, t.pos):
+        sight = self.view.sight
+        if len(self.seen) > 1:  # one compiled call for them all
+            found = sight.visible_row(at, sight.position_arrays([t.pos for t in self.seen]))
+            visible = found.tolist()
+        else:
+            visible = [sight.visible(at, t.pos) for t in self.seen]
+        for t, in_sight in zip(self.seen, visible, strict=True):
+            if not in_sight:
                 continue
             distance = range_between(self.view.sight, at, t.pos)
             for row, extra in self.rows(t):
@@ -421,6 +432,22 @@ class Tactics:
         full = _towards(here, mark.pos, self.unit.spec.move - 0.05, 0)
         if full is not None:
             yield self.order("move", to=[full.x, full.y])
+
+
+@per_map()  # the map's building areas are public
+def _footprint(sight: SightEngine, section: str) -> Polygon:
+    return Polygon(sight.battlefield.section(section).footprint)
+
+
+@per_map()  # the objectives are public
+def _zones(sight: SightEngine, rings: tuple[tuple[tuple[float, ...], ...], ...]
+           ) -> tuple[Polygon, ...]:
+    return tuple(Polygon(ring) for ring in rings)
+
+
+@per_map()
+def _zones_key(sight: SightEngine, zones: tuple[Polygon, ...]) -> str:
+    return "zones:" + ";".join(z.wkt for z in zones)
 
 
 def _exits(view: SideView, section_id: str) -> list[tuple[float, float]]:

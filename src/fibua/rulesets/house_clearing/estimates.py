@@ -1,0 +1,285 @@
+"""The computer's place scoring for House-Clearing as arrays: how much of each body shows
+between every place a figure weighs and every enemy it knows of (the body model of
+`geometry.MapGeometry`, to the last bit), the harm and the fire each place brings, and
+the approaches each place watches, in one compiled call per decision.
+
+The exact rules decide every real shot; this only ranks the places a computer player
+considers. It reads nothing but the map, the options and what the side's view holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fibua.battlefield.geometry import jit, jit_inline
+from fibua.battlefield.model import OpeningKind
+from fibua.battlefield.sight import SightEngine, per_map
+from fibua.rulesets.house_clearing.geometry import MapGeometry, _screen
+from fibua.rulesets.house_clearing.tables import (
+    COVER_REACH,
+    LEAN_REACH,
+    OPENING_REACH,
+    RANGE_BANDS,
+    Row,
+    Stance,
+)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+STANCES = tuple(Stance)
+STANCE_INDEX = {s: k for k, s in enumerate(STANCES)}
+STANDING, CROUCHING, LEANING = (STANCE_INDEX[s] for s in
+                                (Stance.STANDING, Stance.CROUCHING, Stance.LEANING))
+MAX_BANDS = 5
+#: a band's limit as the rules read a range: rounded to 9 places, then compared (a range
+#: at most this much over a whole inch is still in the band of that inch)
+ROUNDING = 5e-10
+
+
+@dataclass(frozen=True, slots=True)
+class BodyArrays:
+    """The body model's map as arrays, one per map geometry (map and options): obstacle
+    rows and heights, every opening row (grouped by building and floor as the geometry
+    groups them) with its sill, section (index) and whether a figure may lean out of it,
+    the rows each section and floor reads, and each stance's band middles."""
+
+    obstacle_segs: FloatArray
+    obstacle_heights: FloatArray
+    open_segs: FloatArray
+    open_sill: FloatArray
+    open_section: IntArray
+    open_lean: BoolArray
+    group: IntArray  # (section, floor, 2): first and past-last row; (-1, -1) none
+    mids: FloatArray  # (stance, from outside, band): the middles, NaN past the last
+    n_mids: IntArray  # (stance, from outside)
+
+
+def body_arrays(geometry: MapGeometry) -> BodyArrays:
+    """The arrays of a geometry, worked out once per map and options (public both)."""
+    return _body_arrays(geometry.sight, geometry)
+
+
+# the options a geometry depends on: the figure's height and the window's sill
+@per_map(key=lambda geometry: (geometry.height, geometry.sills[OpeningKind.WINDOW]))
+def _body_arrays(sight: SightEngine, geometry: MapGeometry) -> BodyArrays:
+    return _build(geometry)
+
+
+def _build(geometry: MapGeometry) -> BodyArrays:
+    sight = geometry.sight
+    ids = sight.section_ids
+    index = {sid: k for k, sid in enumerate(ids)}
+    levels = max((sight.battlefield.section(s).levels for s in ids), default=1)
+    segs: list[FloatArray] = []
+    sills: list[float] = []
+    sections: list[int] = []
+    lean: list[bool] = []
+    groups: dict[tuple[str, int], tuple[int, int]] = {}
+    start = 0
+    for key, rows in geometry._openings.items():
+        segs.append(rows.segs)
+        sills += list(rows.sills)
+        sections += [index[s] for s in rows.sections]
+        lean += [k in (OpeningKind.DOOR, OpeningKind.WINDOW) for k in rows.kinds]
+        groups[key] = (start, start + len(rows.sills))
+        start += len(rows.sills)
+    group = np.full((max(len(ids), 1), levels, 2), -1, dtype=np.int64)
+    for sid in ids:
+        for floor in range(levels):
+            found = groups.get((geometry.building_of[sid], floor))
+            if found is not None:
+                group[index[sid], floor] = found
+    mids = np.full((len(STANCES), 2, MAX_BANDS), np.nan)
+    n_mids = np.zeros((len(STANCES), 2), dtype=np.int64)
+    for st, k in STANCE_INDEX.items():
+        for outside, table in enumerate((geometry._mids, geometry._mids_outside)):
+            m = table[st]
+            mids[k, outside, :len(m)] = m
+            n_mids[k, outside] = len(m)
+    return BodyArrays(
+        geometry.obstacle_segs, geometry.obstacle_heights,
+        np.concatenate(segs) if segs else np.zeros((0, 4)),
+        np.array(sills, dtype=np.float64), np.array(sections, dtype=np.int64),
+        np.array(lean, dtype=np.bool_), group, mids, n_mids)
+
+
+@cache
+def band_limits(row: Row) -> FloatArray:
+    return np.array(RANGE_BANDS[row], dtype=np.float64)
+
+
+# ---------------------------------------------------------------------- kernels
+
+
+@jit_inline
+def _segment_distance(px: float, py: float, seg: Any) -> float:
+    # as geometry.point_segment_distance
+    ax, ay, bx, by = seg[0], seg[1], seg[2], seg[3]
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    t = 0.0
+    if span != 0:
+        t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / span))
+    return float(np.hypot(px - ax - t * dx, py - ay - t * dy))
+
+
+@jit_inline
+def _screen_of(vx: float, vy: float, vsec: int, vfl: int, tx: float, ty: float, tsec: int,
+               tfl: int, obstacles: Any, heights: Any, open_segs: Any, open_sill: Any,
+               open_section: Any, group: Any) -> float:
+    """`MapGeometry.screen` of the target from the viewer."""
+    start, end = 0, 0
+    if tsec >= 0 and vsec != tsec:
+        start, end = group[tsec, tfl, 0], group[tsec, tfl, 1]
+    has_rows = start >= 0 and end > start
+    if not has_rows:
+        start, end = 0, 0
+    high, sill = _screen(vx, vy, tx, ty, obstacles, heights, not vfl > tfl,
+                         open_segs[start:end], open_sill[start:end], COVER_REACH)
+    if sill < 0 and has_rows:
+        best = -1.0
+        sill = 0.0
+        for k in range(start, end):
+            if open_section[k] != tsec:
+                continue
+            d = _segment_distance(tx, ty, open_segs[k])
+            if d <= OPENING_REACH and (best < 0 or d < best):
+                best = d
+                sill = open_sill[k]
+    return float(max(high, sill))
+
+
+@jit_inline
+def _fifths(screen: float, stance: int, outside: bool, mids: Any, n_mids: Any) -> int:
+    side = 1 if outside else 0
+    count = 0
+    for k in range(n_mids[stance, side]):
+        if mids[stance, side, k] > screen:
+            count += 1
+    return count
+
+
+@jit_inline
+def _band(gap: float, limits: Any) -> int:
+    for k in range(limits.shape[0]):
+        if gap <= limits[k] + ROUNDING:
+            return k
+    return int(limits.shape[0])
+
+
+@jit
+def can_lean_kernel(xy: Any, sec: Any, fl: Any, open_segs: Any, open_section: Any,
+                    open_lean: Any, group: Any) -> Any:
+    """`MapGeometry.can_lean` of each place."""
+    out = np.zeros(xy.shape[0], dtype=np.bool_)
+    for i in range(xy.shape[0]):
+        s = sec[i]
+        if s < 0:
+            continue
+        start, end = group[s, fl[i], 0], group[s, fl[i], 1]
+        for k in range(max(start, 0), end):
+            if open_section[k] == s and open_lean[k] and \
+                    _segment_distance(xy[i, 0], xy[i, 1], open_segs[k]) <= LEAN_REACH:
+                out[i] = True
+                break
+    return out
+
+
+@jit
+def place_scores_kernel(
+    base: Any, sxy: Any, ssec: Any, sfl: Any, slean: Any,
+    txy: Any, tsec: Any, tfl: Any, tstance: Any, tweight: Any, tfirst: Any, tfactor: Any,
+    tlimits: Any, todds: Any, seen: Any,
+    my_limits: Any, my_odds: Any, harm: float, risk_weight: float, fired_first: float,
+    out_after: float,
+    pxy: Any, psec: Any, pfl: Any, watched: Any, use_watch: bool, defending: bool,
+    watches: float, watched_cost: float,
+    obstacles: Any, heights: Any, open_segs: Any, open_sill: Any, open_section: Any,
+    group: Any, mids: Any, n_mids: Any,
+) -> Any:
+    """The best score of each place and the stance (index) that gets it: the ground's
+    score (`base`), plus the fight (the harm the figure does against the fire it draws,
+    threat by threat in the view's order), plus what it watches (`use_watch`), summed in
+    the order of the Python reference."""
+    n_spots, n_threats = sxy.shape[0], txy.shape[0]
+    n_points = pxy.shape[0]
+    best_score = np.empty(n_spots)
+    best_stance = np.empty(n_spots, dtype=np.int64)
+    stances = np.array([STANDING, CROUCHING, LEANING], dtype=np.int64)
+    their = np.empty(n_threats)
+    mine_of = np.empty(n_threats)
+    looks = np.zeros(n_points, dtype=np.bool_)
+    back = np.empty(n_points)
+    for i in range(n_spots):
+        x, y, s, f = sxy[i, 0], sxy[i, 1], ssec[i], sfl[i]
+        for j in range(n_threats):
+            if seen[i, j]:
+                # of the threat, from the place; of the place, from the threat
+                their[j] = _screen_of(x, y, s, f, txy[j, 0], txy[j, 1], tsec[j], tfl[j],
+                                      obstacles, heights, open_segs, open_sill,
+                                      open_section, group)
+                mine_of[j] = _screen_of(txy[j, 0], txy[j, 1], tsec[j], tfl[j], x, y, s, f,
+                                        obstacles, heights, open_segs, open_sill,
+                                        open_section, group)
+        if use_watch:
+            for p in range(n_points):
+                looks[p] = False
+                if watched[i, p]:
+                    outside_p = psec[p] >= 0 and s != psec[p]
+                    ahead = _screen_of(x, y, s, f, pxy[p, 0], pxy[p, 1], psec[p], pfl[p],
+                                       obstacles, heights, open_segs, open_sill,
+                                       open_section, group)
+                    if _fifths(ahead, STANDING, outside_p, mids, n_mids) > 0:
+                        looks[p] = True
+                        back[p] = _screen_of(pxy[p, 0], pxy[p, 1], psec[p], pfl[p], x, y, s,
+                                             f, obstacles, heights, open_segs, open_sill,
+                                             open_section, group)
+        chosen = -1
+        top = 0.0
+        for k in range(3 if slean[i] else 2):
+            stance = stances[k]
+            best = 0.0
+            risk = 0.0
+            survive = 1.0
+            for j in range(n_threats):
+                if not seen[i, j]:
+                    continue
+                outside_t = tsec[j] >= 0 and s != tsec[j]
+                outside_me = s >= 0 and tsec[j] != s
+                mine = _fifths(their[j], tstance[j], outside_t, mids, n_mids)
+                theirs = _fifths(mine_of[j], stance, outside_me, mids, n_mids)
+                if mine == 0 or theirs == 0:
+                    continue
+                gap = np.hypot(x - txy[j, 0], y - txy[j, 1])
+                w = tweight[j]
+                best = max(best, w * my_odds[_band(gap, my_limits), mine])
+                danger = w * todds[j, _band(gap, tlimits[j]), theirs]
+                if tfirst[j]:
+                    risk += danger * fired_first
+                    survive *= 1 - danger * out_after
+                else:
+                    risk += danger * tfactor[j]
+            score = base[i] + (harm * best * survive - risk_weight * risk)
+            if use_watch:
+                count = 0
+                outside_s = s >= 0
+                for p in range(n_points):
+                    if looks[p] and _fifths(back[p], stance, outside_s and psec[p] != s,
+                                            mids, n_mids) > 0:
+                        count += 1
+                if defending:
+                    score += watches * min(count, 5)
+                else:
+                    score += watched_cost * min(count, 6)
+            if chosen < 0 or score > top + 1e-9:
+                chosen, top = stance, score
+        best_score[i] = top
+        best_stance[i] = chosen
+    return best_score, best_stance

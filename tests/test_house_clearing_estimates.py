@@ -1,0 +1,95 @@
+"""The House-Clearing computer's compiled place scoring reads the body model exactly as
+the geometry does: the screen between any two places and whether a figure may lean out,
+to the last bit, on the bundled maps; and a field's walks for several lengths at once are
+its walks one length at a time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fibua.battlefield.model import Position
+from fibua.core.game import Game
+from fibua.rulesets.house_clearing.estimates import (
+    _screen_of,
+    body_arrays,
+    can_lean_kernel,
+)
+from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.views import goal_field
+from fibua.scenario.loader import load_scenario
+
+MAPS = ("ramp-houses", "oosterbeek-crossroads")
+
+
+def _places(geometry: MapGeometry, n: int, seed: int) -> list[Position]:
+    """Random places over the table, many near the buildings' openings (where the screen
+    and leaning change), on every floor of the section holding them."""
+    rng = random.Random(seed)
+    sight = geometry.sight
+    field = sight.battlefield
+    rows = [row for rs in geometry._openings.values() for row in rs.segs.tolist()]
+    out = []
+    for k in range(n):
+        if rows and k % 2:
+            x0, y0, x1, y1 = rng.choice(rows)
+            t = rng.random()
+            x = x0 + (x1 - x0) * t + rng.uniform(-1.2, 1.2)
+            y = y0 + (y1 - y0) * t + rng.uniform(-1.2, 1.2)
+        else:
+            x, y = rng.uniform(0, field.table.width), rng.uniform(0, field.table.height)
+        x = min(max(x, 0.0), field.table.width)
+        y = min(max(y, 0.0), field.table.height)
+        section = sight.section_at((x, y))
+        levels = field.section(section).levels if section else 1
+        out.append(Position(x, y, section, rng.randrange(levels)))
+    return out
+
+
+def _geometry(name: str) -> MapGeometry:
+    state = Game(load_scenario(name), 1).state
+    geometry: MapGeometry = state.geometry
+    return geometry
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_the_compiled_screen_is_the_geometrys(name: str) -> None:
+    geometry = _geometry(name)
+    body = body_arrays(geometry)
+    index = geometry.sight.section_index
+    places = _places(geometry, 240, 7)
+    for a, b in zip(places, places[1:] + places[:1], strict=True):
+        for viewer, target in ((a, b), (b, a)):
+            found = _screen_of(viewer.x, viewer.y, index(viewer.section), viewer.floor,
+                               target.x, target.y, index(target.section), target.floor,
+                               body.obstacle_segs, body.obstacle_heights, body.open_segs,
+                               body.open_sill, body.open_section, body.group)
+            assert found == geometry.screen(viewer, target), (viewer, target)
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_leaning_as_the_geometry_allows_it(name: str) -> None:
+    geometry = _geometry(name)
+    body = body_arrays(geometry)
+    places = _places(geometry, 400, 11)
+    arrays = geometry.sight.position_arrays(places)
+    found = can_lean_kernel(arrays.xy, arrays.section, arrays.floor, body.open_segs,
+                            body.open_section, body.open_lean, body.group)
+    expected = [geometry.can_lean(p) for p in places]
+    assert found.tolist() == expected
+    assert any(expected) and not all(expected)  # both answers are tried
+
+
+def test_walks_for_several_lengths_are_each_walk() -> None:
+    game = Game(load_scenario("ramp-houses"), 1)
+    state = game.state
+    lengths = (9.0, 6.0, 4.0, 3.0, 2.0, 1.0)
+    fields = [goal_field(state, side) for side in game.scenario.side_names]
+    assert any(fields)
+    for field in fields:
+        if field is None:
+            continue
+        for place in _places(state.geometry, 60, 3):
+            assert field.descend_many(place, lengths) == \
+                [field.descend(place, length) for length in lengths]
