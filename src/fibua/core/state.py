@@ -53,6 +53,9 @@ class BaseState(Generic[O]):
     pending: list[Event] = field(default_factory=list)  # events of the order in hand
     #: each side's most recent events, only ones addressed to it (a view's `log`)
     logs: SideLogs = field(default_factory=SideLogs)
+    #: each side's copies of records its views hand out, kept while the records are
+    #: unchanged (core.views.RecordCopies); no part of the game, only of its views
+    view_copies: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         """An event of the order in hand, for the sides in `to` (see core/events.py)."""

@@ -9,9 +9,10 @@ adds its own keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from operator import attrgetter, is_
 from typing import Any, Generic, Protocol, TypeVar
 
 from fibua.battlefield.sight import SightEngine
@@ -35,6 +36,7 @@ class Sighted(Protocol):
 
 U = TypeVar("U", bound=Identified)
 K = TypeVar("K", bound=Sighted)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,65 @@ class BaseView(Generic[U, K]):
     def visible_enemies(self) -> list[tuple[str, K]]:
         """The enemies the side sees now and has not seen fall."""
         return [(i, s) for i, s in self.enemies if s.visible and s.alive]
+
+
+@dataclass(slots=True)
+class RecordCopies(Generic[R]):
+    """A side's copies of one kind of the state's records (its own units, its sightings),
+    kept from one view to the next and made again only for a record that changed: one of
+    whose fields is no longer the very object its copy holds (`also` may add a check of
+    what identity cannot see, such as a list changed in place). A copy kept is exactly
+    the copy that would be made now, so views stay the same while costing far less; the
+    copies are never handed to the state, and players must not change them (views are
+    read-only). Kept in the state (`BaseState.view_copies`), one per side and kind."""
+
+    kind: type[R]  # a dataclass whose fields are all set by its __init__
+    #: a fresh copy of a record (default: the dataclass made again from its fields)
+    make: Callable[[R], R] | None = None
+    also: Callable[[R, R], bool] | None = None  # (copy, record) -> the copy still holds
+    kept: dict[str, tuple[tuple[Any, ...], R]] = field(default_factory=dict)
+    last: tuple[R, ...] = ()
+    _values: Callable[[R], tuple[Any, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        found = fields(self.kind)  # type: ignore[arg-type]
+        if len(found) < 2 or any(not f.init for f in found):
+            raise TypeError(f"{self.kind.__name__}: copies need two fields or more, all "
+                            "set by __init__")
+        self._values = attrgetter(*(f.name for f in found))
+
+    def copies(self, records: Iterable[tuple[str, R]]) -> tuple[R, ...]:
+        """Copies of `records` ((key, record) pairs, in order): the tuple of the last
+        call itself when nothing changed."""
+        kept, values_of, also = self.kept, self._values, self.also
+        out: list[R] = []
+        fresh = False
+        for key, record in records:
+            values = values_of(record)
+            found = kept.get(key)
+            if found is not None and all(map(is_, values, found[0])) \
+                    and (also is None or also(found[1], record)):
+                out.append(found[1])
+                continue
+            copy = self.kind(*values) if self.make is None else self.make(record)
+            kept[key] = (values, copy)
+            out.append(copy)
+            fresh = True
+        last = self.last
+        if not fresh and len(out) == len(last) and all(map(is_, out, last)):
+            return last
+        self.last = result = tuple(out)
+        return result
+
+
+def record_copies(state_copies: dict[tuple[str, str], Any], side: str, name: str,
+                  kind: type[R], make: Callable[[R], R] | None = None,
+                  also: Callable[[R, R], bool] | None = None) -> RecordCopies[R]:
+    """The side's `RecordCopies` of `name` kept in the state's `view_copies`."""
+    found: RecordCopies[R] | None = state_copies.get((side, name))
+    if found is None:
+        found = state_copies[(side, name)] = RecordCopies(kind, make, also)
+    return found
 
 
 def contract_dict(ruleset: str, view: BaseView[Any, Any], *, phase: str,

@@ -43,6 +43,7 @@ from fibua.rulesets.house_clearing.estimates import (
     place_scores_kernel,
 )
 from fibua.rulesets.house_clearing.firing import in_cone
+from fibua.rulesets.house_clearing.movement import too_far_on_the_ground
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
     at_least_one_hit,
@@ -168,6 +169,8 @@ class Sergeant:
                 order = Order(self.side, "stance", f.id, {"stance": str(stance)})
             else:
                 params = dict(routes[i - 1][1], stance=str(stance))
+                if too_far_on_the_ground(view.geometry, f.pos, params):
+                    continue  # refused by the full check too, which costs far more
                 order = Order(self.side, "move", f.id, params)
             if allowed(legal, order):
                 return order

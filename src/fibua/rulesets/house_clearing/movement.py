@@ -89,6 +89,38 @@ def plan_move(state: HouseClearingState, figure: Figure, params: dict[str, Any])
     return MovePlan(tuple(legs), share, stance, ground, climbs)
 
 
+def too_far_on_the_ground(geometry: MapGeometry, start: Position,
+                          params: dict[str, Any]) -> bool:
+    """Whether `plan_move` refuses the move of a figure at `start` as more than a whole
+    move on the ground alone (or for a reason that comes before): the same legs paid the
+    same way, without the walls, climbs and spacing that cost far more to check, for a
+    player to pass over such a move cheaply. False says nothing: the full check decides.
+    `geometry` may read any fork of the scenario's engine (a side's own)."""
+    try:
+        points = waypoints(params, most=MOST_WAYPOINTS)
+    except IllegalOrder:
+        return False
+    table = geometry.sight.battlefield.table
+    if not all(0 <= x <= table.width and 0 <= y <= table.height for x, y in points):
+        return False
+    try:
+        _check_reach(start, points)
+    except IllegalOrder:
+        return True
+    here, paced = start, 0.0
+    for x, y in points:  # as `trace` takes the legs, and `leg_cost` sums their ground
+        section = geometry.sight.section_at((x, y))
+        if section != here.section and here.floor > 0:
+            here = Position(here.x, here.y, here.section, 0)
+        there = Position(x, y, section, here.floor if section == here.section else 0)
+        share = geometry.leg_share(here, there)
+        if paced + share > 1.0 + SLACK:
+            return True
+        paced += share
+        here = there
+    return False
+
+
 def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
     """No ground is faster than the open: a path longer than a whole move there is too far
     whatever it crosses."""

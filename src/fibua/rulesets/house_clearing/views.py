@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
-from fibua.core.views import BaseView, contract_dict
+from fibua.core.views import BaseView, contract_dict, record_copies
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
@@ -49,24 +49,48 @@ class SideView(BaseView[Figure, Sighting]):
 
 
 def observe(state: HouseClearingState, side: str) -> SideView:
+    # made for every order: built without the generated __init__ of the frozen dataclass,
+    # which sets its twenty-odd fields one object.__setattr__ at a time
+    view: SideView = object.__new__(SideView)
+    fields = view.__dict__
+    fields.update(_fixed_fields(state, side))
     memory = state.seen.get(side, {})
-    own = tuple(replace(f) for f in state.figures.values() if f.side == side)
+    # copies made again only of figures and sightings that changed since the last view
+    own = fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
+        (f.id, f) for f in state.figures.values() if f.side == side)
+    sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(
+        sorted(memory.items()))
+    fields["enemies"] = tuple(zip(sorted(memory), sightings, strict=True))
     visible = {i for i, s in memory.items() if s.visible and s.alive}
-    return SideView(
-        scenario=state.scenario.name, side=side, enemy=state.enemy_of(side),
-        turn=state.turn, turns=state.scenario.scenario.turns, phase=state.phase,
-        step=state.step, to_act=state.acting_side, order=tuple(state.order), own=own,
-        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
-        exposure={(f.id, e): (state.fifths(f.id, e), state.fifths(e, f.id))
-                  for f in own for e in visible if state.sees(f.id, e)},
-        reaction=_reaction_view(state, side),
-        sight=side_geometry(state, side).sight, geometry=side_geometry(state, side),
-        goal=goal_field(state, side),
-        goal_sections=_goal_sections(state, side),
-        enemy_goal_sections=_goal_sections(state, state.enemy_of(side)),
-        defending=_defending(state, side),
-        options=state.options, result=state.result.to_dict() if state.result else None,
-    )
+    exposure = state.exposure  # as state.sees and state.fifths read it
+    fields["exposure"] = {(f.id, e): (exposure[(f.id, e)], exposure.get((e, f.id), 0))
+                          for f in own for e in visible if (f.id, e) in exposure}
+    fields["turn"] = state.turn
+    fields["phase"] = state.phase
+    fields["step"] = state.step
+    fields["to_act"] = state.acting_side
+    fields["order"] = tuple(state.order)
+    fields["reaction"] = _reaction_view(state, side)
+    fields["result"] = state.result.to_dict() if state.result else None
+    return view
+
+
+def _fixed_fields(state: HouseClearingState, side: str) -> dict[str, Any]:
+    """The fields of the side's views that stay the same all game: the scenario's, the
+    options and the side's own map. Kept in the state: reaching the scenario's memo
+    costs more than most of a view."""
+    kept: dict[str, Any] | None = state.view_copies.get((side, "fixed"))
+    if kept is None:
+        geometry = side_geometry(state, side)
+        kept = state.view_copies[(side, "fixed")] = {
+            "scenario": state.scenario.name, "side": side, "enemy": state.enemy_of(side),
+            "turns": state.scenario.scenario.turns, "sight": geometry.sight,
+            "geometry": geometry, "goal": goal_field(state, side),
+            "goal_sections": _goal_sections(state, side),
+            "enemy_goal_sections": _goal_sections(state, state.enemy_of(side)),
+            "defending": _defending(state, side), "options": state.options,
+        }
+    return kept
 
 
 def side_geometry(state: HouseClearingState, side: str) -> MapGeometry:

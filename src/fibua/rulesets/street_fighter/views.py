@@ -8,7 +8,7 @@ from typing import Any
 
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
-from fibua.core.views import BaseView, contract_dict
+from fibua.core.views import BaseView, contract_dict, record_copies
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.knowledge import recent_reports
 from fibua.rulesets.street_fighter.state import (
@@ -44,33 +44,61 @@ class SideView(BaseView[Unit, Sighting]):
 
 
 def observe(state: StreetFighterState, side: str) -> SideView:
+    # made for every order: built without the generated __init__ of the frozen dataclass,
+    # which sets its twenty-odd fields one object.__setattr__ at a time
+    view: SideView = object.__new__(SideView)
+    fields = view.__dict__
+    fields.update(_fixed_fields(state, side))
     memory = state.seen.get(side, {})
-    forces = state.scenario.forces_of(side)
-    return SideView(
-        scenario=state.scenario.name,
-        side=side,
-        enemy=state.enemy_of(side),
-        doctrine=forces.doctrine,
-        turn=state.turn,
-        turns=state.scenario.scenario.turns,
-        to_act=state.acting_side,
-        own=tuple(replace(u, passengers=list(u.passengers))
-                  for u in state.units.values() if u.side == side),
-        formations=tuple(OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
-                         for f in state.formations.values() if f.side == side),
-        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
-        reports=tuple(replace(r) for r in recent_reports(state, side)),
-        # the filter again is a second lock against showing a side what it did not see
-        log=tuple(state.logs.of(side)),
-        markers=tuple(replace(m) for m in state.markers if m.side == side),
-        artillery=state.artillery.get(side, 0),
-        held=held_sections(state, side),
-        objectives=tuple(state.scenario.victory),
-        goals=tuple(g.description or "destroy the named enemy units"
-                    for g in state.options.destroy if g.side == side),
-        sight=side_sight(state, side),
-        result=state.result.to_dict() if state.result else None,
-    )
+    # copies made again only of records that changed since the side's last view
+    copies = state.view_copies
+    fields["own"] = record_copies(copies, side, "own", Unit, _copy_unit,
+                                  _same_passengers).copies(
+        (u.id, u) for u in state.units.values() if u.side == side)
+    sightings = record_copies(copies, side, "enemies", Sighting).copies(
+        sorted(memory.items()))
+    fields["enemies"] = tuple(zip(sorted(memory), sightings, strict=True))
+    fields["reports"] = record_copies(copies, side, "reports", Report).copies(
+        (str(k), r) for k, r in enumerate(recent_reports(state, side)))
+    fields["markers"] = record_copies(copies, side, "markers", Marker).copies(
+        (str(k), m) for k, m in enumerate(m for m in state.markers if m.side == side))
+    fields["turn"] = state.turn
+    fields["to_act"] = state.acting_side
+    fields["formations"] = tuple(
+        OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
+        for f in state.formations.values() if f.side == side)
+    # the filter again is a second lock against showing a side what it did not see
+    fields["log"] = tuple(state.logs.of(side))
+    fields["artillery"] = state.artillery.get(side, 0)
+    fields["held"] = held_sections(state, side)
+    fields["result"] = state.result.to_dict() if state.result else None
+    return view
+
+
+def _fixed_fields(state: StreetFighterState, side: str) -> dict[str, Any]:
+    """The fields of the side's views that stay the same all game: the scenario's, the
+    options and the side's own map."""
+    kept: dict[str, Any] | None = state.view_copies.get((side, "fixed"))
+    if kept is None:
+        kept = state.view_copies[(side, "fixed")] = {
+            "scenario": state.scenario.name, "side": side, "enemy": state.enemy_of(side),
+            "doctrine": state.scenario.forces_of(side).doctrine,
+            "turns": state.scenario.scenario.turns,
+            "objectives": tuple(state.scenario.victory),
+            "goals": tuple(g.description or "destroy the named enemy units"
+                           for g in state.options.destroy if g.side == side),
+            "sight": side_sight(state, side),
+        }
+    return kept
+
+
+def _copy_unit(u: Unit) -> Unit:
+    return replace(u, passengers=list(u.passengers))
+
+
+def _same_passengers(copy: Unit, unit: Unit) -> bool:
+    """The list is changed in place, which the copies' check by identity cannot see."""
+    return copy.passengers == unit.passengers
 
 
 def side_sight(state: StreetFighterState, side: str) -> SightEngine:

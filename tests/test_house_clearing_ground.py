@@ -1,0 +1,91 @@
+"""The cheap look at a move's ground (`too_far_on_the_ground`) that the computer asks before
+the full check: it refuses nothing the full check allows, and everything the full check
+refuses as more than a whole move over the ground alone, on random moves across the
+bundled House-Clearing maps, asked of a side's own map as a player asks it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from fibua.battlefield.model import Position
+from fibua.core.errors import IllegalOrder
+from fibua.core.game import Game
+from fibua.rulesets.house_clearing.movement import plan_move, too_far_on_the_ground
+from fibua.rulesets.house_clearing.state import HouseClearingState
+from fibua.scenario.loader import bundled_scenarios, load_scenario
+
+CASES = 700
+GROUND_ALONE = "more than a whole move over the ground alone"
+
+
+def _house_clearing() -> list[str]:
+    return sorted(n for n in bundled_scenarios()
+                  if load_scenario(n).scenario.ruleset == "house-clearing")
+
+
+def _start(state: HouseClearingState, rng: random.Random) -> Position:
+    """A random place on the table, on a random floor of the building there."""
+    table = state.battlefield.table
+    x, y = round(rng.uniform(0, table.width), 2), round(rng.uniform(0, table.height), 2)
+    section = state.sight.section_at((x, y))
+    floor = 0
+    if section is not None:
+        floor = rng.randrange(state.battlefield.section(section).levels)
+    return Position(x, y, section, floor)
+
+
+def _params(start: Position, rng: random.Random) -> dict[str, Any]:
+    """A path of a few legs of random heading and length (some off the table, some longer
+    than any whole move), sometimes with a floor to end on."""
+    points, x, y = [], start.x, start.y
+    for _ in range(rng.choice((1, 1, 2, 3, 5))):
+        step = rng.uniform(0.2, 6.0)
+        heading = rng.uniform(0, 6.2832)
+        x, y = round(x + step * rng.choice((-1, 1)) * abs(heading - 3.1416) / 3.1416, 2), \
+            round(y + step * rng.choice((-1, 1)) * (1 - abs(heading - 3.1416) / 3.1416), 2)
+        points.append([x, y])
+    params: dict[str, Any] = {"path": points} if len(points) > 1 or rng.random() < 0.5 \
+        else {"to": points[0]}
+    if rng.random() < 0.15:
+        params["floor"] = rng.randrange(3)
+    return params
+
+
+@pytest.mark.parametrize("name", _house_clearing())
+def test_the_ground_look_agrees_with_the_full_check(name: str) -> None:
+    game = Game(load_scenario(name), 5)
+    state: HouseClearingState = game.state  # type: ignore[assignment]
+    side = state.sides[0]
+    geometry = game.observe(side).geometry  # the side's own map, as its player reads it
+    figure = next(f for f in state.figures.values() if f.side == side)
+    rng = random.Random(name)
+    counts = {"ground": 0, "refused-cheaply": 0, "allowed": 0}
+    for _ in range(CASES):
+        figure.pos = _start(state, rng)
+        params = _params(figure.pos, rng)
+        cheap = too_far_on_the_ground(geometry, figure.pos, params)
+        try:
+            plan_move(state, figure, params)
+        except IllegalOrder as refusal:
+            ground_alone = GROUND_ALONE in refusal.reason
+            assert cheap or not ground_alone, (figure.pos, params, refusal.reason)
+            counts["ground"] += ground_alone
+            counts["refused-cheaply"] += cheap
+        else:
+            assert not cheap, (figure.pos, params)
+            counts["allowed"] += 1
+    # the cases reach every outcome: the agreement is not an empty one
+    assert min(counts.values()) >= CASES // 20, counts
+
+
+def test_bad_parameters_are_left_to_the_full_check() -> None:
+    game = Game(load_scenario(_house_clearing()[0]), 5)
+    geometry = game.observe(game.state.sides[0]).geometry  # type: ignore[attr-defined]
+    start = Position(1.0, 1.0)
+    for params in ({}, {"path": []}, {"to": "here"}, {"to": [-5.0, 1.0]},
+                   {"path": [[1.0, 1.0]] * 40}):
+        assert not too_far_on_the_ground(geometry, start, params)
+    assert too_far_on_the_ground(geometry, start, {"to": [1.0, 12.0]})  # 11in: no ground
