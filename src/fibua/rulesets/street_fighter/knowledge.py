@@ -20,7 +20,7 @@ from fibua.rulesets.street_fighter.state import (
     StreetFighterState,
     Unit,
 )
-from fibua.rulesets.street_fighter.tables import Kind
+from fibua.rulesets.street_fighter.tables import Kind, Sign
 
 REPORT_TURNS = 2  # fired-on reports kept in a side's view: this turn and the last
 
@@ -37,14 +37,22 @@ def targets(state: StreetFighterState, side: str) -> list[Unit]:
 
 def spotted(state: StreetFighterState, observer: Unit, target: Unit) -> bool:
     """Whether the observer picks out the target, line of sight being given."""
-    die = state.formations[observer.formation].die
-    sign = sign_of(
+    return _picks_out(state, observer, target, target_sign(state, target))
+
+
+def target_sign(state: StreetFighterState, target: Unit) -> Sign:
+    """The row of the observation tables the target falls in, whoever looks."""
+    return sign_of(
         vehicle=target.spec.vehicle,
         sniper=target.kind is Kind.SNIPER,
         firing=target.activity in FIRING,
         moving=target.activity in MOVING,
         in_cover=in_cover(state.sight, target.pos),
     )
+
+
+def _picks_out(state: StreetFighterState, observer: Unit, target: Unit, sign: Sign) -> bool:
+    die = state.formations[observer.formation].die
     observing = observer.activity is Activity.OBSERVING
     need = spot_need(sign, observing, 0.0)
     if need is not None and need <= 0 and spot_need(sign, observing, 1e9) == need:
@@ -61,9 +69,14 @@ def visible_to(state: StreetFighterState, side: str) -> set[str]:
         return set()
     los = state.sight.visible_matrix([u.pos for u in eyes], [t.pos for t in marks])
     seen: set[str] = set()
-    for j, target in enumerate(marks):
-        for i, eye in enumerate(eyes):
-            if los[i, j] and spotted(state, eye, target):
+    # a target's sign is the same to every observer: worked out once, and only for a
+    # target some observer has a line of sight to
+    for target, in_sight in zip(marks, los.T.tolist(), strict=True):
+        if not any(in_sight):
+            continue
+        sign = target_sign(state, target)
+        for eye, sees in zip(eyes, in_sight, strict=True):
+            if sees and _picks_out(state, eye, target, sign):
                 seen.add(target.id)
                 break
     return seen
