@@ -55,12 +55,14 @@ def refresh_all(state: HouseClearingState) -> None:
 
 
 def _update_side(state: HouseClearingState, side: str) -> None:
-    watchers = state.side_figures(side)
+    watchers = {w.id for w in state.side_figures(side)}
+    # what some watcher sees (state.sees), read off the pairs that see each other
+    in_sight = {b for a, b in state.exposure if a in watchers}
     memory = state.seen.setdefault(side, {})
     for enemy in state.figures.values():
         if enemy.side == side or not enemy.in_action:
             continue
-        now = any(state.sees(w.id, enemy.id) for w in watchers)
+        now = enemy.id in in_sight
         known = memory.get(enemy.id)
         if now:
             if known is None or not known.visible or _changed(known, enemy):

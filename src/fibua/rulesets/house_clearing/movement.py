@@ -133,9 +133,35 @@ def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
                            "most (in the open)", code="too-far")
 
 
+TRACED_LIMIT = 10_000  # paths a game keeps traced before it starts afresh
+
+
 def trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],
           floor: Any) -> tuple[list[Position], float, float, tuple[str, ...]]:
-    """The legs of a path and what they cost: (legs, share, inches, climbs)."""
+    """The legs of a path and what they cost: (legs, share, inches, climbs). They depend
+    on the map alone, which does not change: a path is traced once a game (a move the
+    computer checked is checked again as it is carried out)."""
+    if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
+        return _trace(state, start, points, floor)  # a bad floor: refused, and unhashable
+    # the points written out: -0.0 equals 0.0, but the legs keep the very numbers given
+    key = (start, floor, repr(points))
+    found: tuple[Any, ...] | None = state.traced.get(key)
+    if found is None:
+        if len(state.traced) >= TRACED_LIMIT:
+            state.traced.clear()
+        try:
+            legs, share, ground, climbs = _trace(state, start, points, floor)
+        except IllegalOrder as refusal:
+            state.traced[key] = refusal.reason, refusal.code
+            raise
+        state.traced[key] = found = (tuple(legs), share, ground, climbs)
+    if isinstance(found[0], str):
+        raise IllegalOrder(found[0], code=found[1])
+    return list(found[0]), found[1], found[2], found[3]
+
+
+def _trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],
+           floor: Any) -> tuple[list[Position], float, float, tuple[str, ...]]:
     here = start
     stairs = paced = ground = 0.0
     legs: list[Position] = []

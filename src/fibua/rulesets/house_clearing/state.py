@@ -150,6 +150,9 @@ class HouseClearingState(BaseState[Options]):
     #: fifths of b that a sees, for enemies a and b that see each other (else absent)
     exposure: dict[tuple[str, str], int] = field(default_factory=dict)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    #: paths already traced this game and what they cost (movement.trace): no part of the
+    #: game, only spares checking a move again when it is carried out
+    traced: dict[Any, Any] = field(default_factory=dict)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 

@@ -9,7 +9,8 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
-from fibua.rulesets.street_fighter.ground import compass, in_cover, range_between
+from fibua.battlefield.model import Position
+from fibua.rulesets.street_fighter.ground import compass, in_cover, memo, range_between
 from fibua.rulesets.street_fighter.spotting import sign_of, spot_need
 from fibua.rulesets.street_fighter.state import (
     FIRING,
@@ -41,14 +42,23 @@ def spotted(state: StreetFighterState, observer: Unit, target: Unit) -> bool:
 
 
 def target_sign(state: StreetFighterState, target: Unit) -> Sign:
-    """The row of the observation tables the target falls in, whoever looks."""
-    return sign_of(
+    """The row of the observation tables the target falls in, whoever looks: kept until
+    the target moves (a new place) or does something else."""
+    kept = memo(state.sight, "signs")
+    last = kept.get(target.id)
+    if last is not None and last[0] is target.pos and last[1] is target.activity \
+            and last[2] is target.kind:
+        found: Sign = last[3]
+        return found
+    sign = sign_of(
         vehicle=target.spec.vehicle,
         sniper=target.kind is Kind.SNIPER,
         firing=target.activity in FIRING,
         moving=target.activity in MOVING,
         in_cover=in_cover(state.sight, target.pos),
     )
+    kept[target.id] = (target.pos, target.activity, target.kind, sign)
+    return sign
 
 
 def _picks_out(state: StreetFighterState, observer: Unit, target: Unit, sign: Sign) -> bool:
@@ -67,11 +77,11 @@ def visible_to(state: StreetFighterState, side: str) -> set[str]:
     marks = targets(state, side)
     if not eyes or not marks:
         return set()
-    los = state.sight.visible_matrix([u.pos for u in eyes], [t.pos for t in marks])
+    lines = sight_lines(state, side, [u.pos for u in eyes], [t.pos for t in marks])
     seen: set[str] = set()
     # a target's sign is the same to every observer: worked out once, and only for a
     # target some observer has a line of sight to
-    for target, in_sight in zip(marks, los.T.tolist(), strict=True):
+    for target, in_sight in zip(marks, lines, strict=True):
         if not any(in_sight):
             continue
         sign = target_sign(state, target)
@@ -80,6 +90,37 @@ def visible_to(state: StreetFighterState, side: str) -> set[str]:
                 seen.add(target.id)
                 break
     return seen
+
+
+def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
+                marks: list[Position]) -> list[list[bool]]:
+    """For each of `marks`, whether each of `eyes` has a line of sight to it. The map never
+    changes, so only the lines of places that changed since the side's last look are
+    worked out again: after an order, those of the unit that moved (the last look is
+    kept in the rules' engine's memo, and a place that changed is a new object)."""
+    kept = memo(state.sight, "sight-lines")
+    last = kept.get(side)
+    if last is not None and len(last[0]) == len(eyes) and len(last[1]) == len(marks):
+        old_eyes, old_marks, lines = last
+        new_eyes = [i for i, (a, b) in enumerate(zip(eyes, old_eyes, strict=True)) if a is not b]
+        new_marks = [j for j, (a, b) in enumerate(zip(marks, old_marks, strict=True))
+                     if a is not b]
+        if not new_eyes or not new_marks:
+            lines = [list(column) for column in lines]
+            if new_eyes:  # rows of the observers that moved
+                found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
+                for i, row in zip(new_eyes, found.tolist(), strict=True):
+                    for column, value in zip(lines, row, strict=True):
+                        column[i] = value
+            if new_marks:  # columns of the targets that moved
+                found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
+                for j, column in zip(new_marks, found.T.tolist(), strict=True):
+                    lines[j] = column
+            kept[side] = (eyes, marks, lines)
+            return lines
+    fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
+    kept[side] = (eyes, marks, fresh)
+    return fresh
 
 
 def refresh(state: StreetFighterState) -> None:

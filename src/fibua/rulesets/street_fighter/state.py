@@ -155,7 +155,9 @@ class StreetFighterState(BaseState[Options]):
         return roll
 
     def side_units(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side == side and u.alive]
+        # `Unit.alive` written out: asked for every side's units after every order
+        return [u for u in self.units.values()
+                if u.side == side and u.hp > 0 and not u.surrendered]
 
     def formation_of(self, unit: Unit) -> Formation:
         return self.formations[unit.formation]
