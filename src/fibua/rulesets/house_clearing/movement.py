@@ -24,6 +24,7 @@ from fibua.rulesets.house_clearing.tables import (
     CLIMB_REACH,
     CLIMB_WHOLE,
     FLOOR_CHANGE,
+    MOVE_INSIDE,
     MOVE_RATE,
     PATH_SAMPLE,
     SPACING,
@@ -31,6 +32,7 @@ from fibua.rulesets.house_clearing.tables import (
 )
 
 FASTEST = max(MOVE_RATE.values())
+SLOWEST = min(MOVE_INSIDE, *MOVE_RATE.values())
 
 SLACK = 1e-9
 
@@ -103,10 +105,11 @@ def too_far_on_the_ground(geometry: MapGeometry, start: Position,
     table = geometry.sight.battlefield.table
     if not all(0 <= x <= table.width and 0 <= y <= table.height for x, y in points):
         return False
-    try:
-        _check_reach(start, points)
-    except IllegalOrder:
-        return True
+    length = _path_length(start, points)
+    if length > FASTEST + SLACK:
+        return True  # refused by `_check_reach`
+    if length < SLOWEST * (1.0 - 1e-6):
+        return False  # short enough to be within a whole move on the slowest ground
     here, paced = start, 0.0
     for x, y in points:  # as `trace` takes the legs, and `leg_cost` sums their ground
         section = geometry.sight.section_at((x, y))
@@ -124,16 +127,21 @@ def too_far_on_the_ground(geometry: MapGeometry, start: Position,
 def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
     """No ground is faster than the open: a path longer than a whole move there is too far
     whatever it crosses."""
-    length, here = 0.0, start.point
-    for p in points:
-        length += hypot(p[0] - here[0], p[1] - here[1])
-        here = p
+    length = _path_length(start, points)
     if length > FASTEST + SLACK:
         raise IllegalOrder(f"that move is {length:.1f}in; a whole move is {FASTEST:g}in at "
                            "most (in the open)", code="too-far")
 
 
 TRACED_LIMIT = 10_000  # paths a game keeps traced before it starts afresh
+
+
+def _path_length(start: Position, points: list[tuple[float, float]]) -> float:
+    length, here = 0.0, start.point
+    for p in points:
+        length += hypot(p[0] - here[0], p[1] - here[1])
+        here = p
+    return length
 
 
 def trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],

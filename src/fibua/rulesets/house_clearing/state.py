@@ -157,7 +157,8 @@ class HouseClearingState(BaseState[Options]):
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def side_figures(self, side: str) -> list[Figure]:
-        return [f for f in self.figures.values() if f.side == side and f.in_action]
+        # `Figure.in_action` written out: asked many times an order
+        return [f for f in self.figures.values() if f.side == side and f.initiative >= 0]
 
     def sees(self, a: str, b: str) -> bool:
         return (a, b) in self.exposure
