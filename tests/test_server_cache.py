@@ -57,7 +57,7 @@ def latest(watcher: Watcher) -> Outgoing:
 
 def cold(live: LiveGame) -> LiveGame:
     """The same game with nothing kept: what it says is worked out anew."""
-    return replace(live, kept={}, kept_stamp=(-1, 0, 0), told={}, hashed={})
+    return replace(live, kept={}, kept_stamp=(-1, 0, 0), told={}, hashed={}, labels={})
 
 
 def settle(server: Server, game_id: str) -> None:
@@ -149,3 +149,14 @@ def test_a_change_the_hub_was_not_told_of_is_not_answered_from_before(
     assert live.view(side) is not before
     assert live.view(side) == live.game.view(side)
     assert live.legal(side) == live.game.legal_orders(side)
+
+
+def test_a_label_is_taken_again_only_for_the_same_order() -> None:
+    from fibua.server.messages import order_key
+
+    assert order_key(Order("a", "move", "u", {"to": [1, 2]})) == \
+        order_key(Order("a", "move", "u", {"to": [1, 2]}))
+    assert order_key(Order("a", "move", "u", {"to": [1, 2]})) != \
+        order_key(Order("a", "move", "u", {"to": [1.0, 2]}))
+    assert order_key(Order("a", "fire", "u", {"a": 1, "b": 2})) != \
+        order_key(Order("a", "fire", "u", {"b": 2, "a": 1}))

@@ -94,6 +94,9 @@ class LiveGame:
     kept_stamp: tuple[int, int, int] = (-1, 0, 0)
     #: events as the pages show them, by the event's identity (each is told many times)
     told: dict[int, tuple[Event, dict[str, Any]]] = field(default_factory=dict)
+    #: per side, the labels of its legal orders of the last version they were asked for,
+    #: by `order_key` (most stay legal from one order to the next)
+    labels: dict[str, dict[tuple[str, str | None, str], str]] = field(default_factory=dict)
     #: each event's canonical JSON for the state hash, by the event's identity
     hashed: dict[int, tuple[Event, bytes]] = field(default_factory=dict)
 

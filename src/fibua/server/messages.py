@@ -110,16 +110,32 @@ def side_part(live: LiveGame, side: str) -> dict[str, Any]:
     }
 
 
-def order_entry(order: Order) -> dict[str, Any]:
-    return {"kind": order.kind, "unit": order.unit, "params": order.params,
-            "label": format_order(order)}
+def order_key(order: Order) -> tuple[str, str | None, str]:
+    """What an order's label is made from (`repr` tells 1 from 1.0 and keeps the order of
+    the parameters, as the label does)."""
+    return order.kind, order.unit, repr(order.params)
+
+
+def labelled(live: LiveGame, side: str) -> dict[int, dict[str, Any]]:
+    """The side's legal orders as the page lists them, by the order's identity; a label
+    of the side's orders of the last version is taken again."""
+    before = live.labels.get(side, {})
+    labels: dict[tuple[str, str | None, str], str] = {}
+    entries: dict[int, dict[str, Any]] = {}
+    for order in live.legal(side):
+        key = order_key(order)
+        label = before.get(key)
+        labels[key] = label if label is not None else format_order(order)
+        entries[id(order)] = {"kind": order.kind, "unit": order.unit,
+                              "params": order.params, "label": labels[key]}
+    live.labels[side] = labels
+    return entries
 
 
 def order_entries(live: LiveGame, side: str) -> dict[int, dict[str, Any]]:
     """The side's legal orders as the page lists them, by the order's identity (labelled
     once a version, whichever of the side's seats is told them)."""
-    return live.once("orders", side,
-                     lambda: {id(o): order_entry(o) for o in live.legal(side)})
+    return live.once("orders", side, lambda: labelled(live, side))
 
 
 def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
