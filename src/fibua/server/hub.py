@@ -4,7 +4,9 @@ server does for the seats nobody took.
 Everything here runs in the server's one engine thread (see `app`), so the games, the rule
 sets' caches and the database have one user at a time. Every change goes through
 `Game.apply` or `Game.undo`, is committed to the database before anyone is told, and then
-every watcher is sent the view of its own side (`messages`).
+every watcher is sent the view of its own side (`messages`). What is worked out from a
+game (its views, legal orders, each side's part of the messages) is kept for one version
+of it (`LiveGame.once`): every change the hub makes starts a new one.
 """
 
 from __future__ import annotations
