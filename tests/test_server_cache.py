@@ -160,3 +160,24 @@ def test_a_label_is_taken_again_only_for_the_same_order() -> None:
         order_key(Order("a", "move", "u", {"to": [1.0, 2]}))
     assert order_key(Order("a", "fire", "u", {"a": 1, "b": 2})) != \
         order_key(Order("a", "fire", "u", {"b": 2, "a": 1}))
+
+
+def test_a_preview_keeps_what_was_worked_out_and_changes_no_message(server: Server) -> None:
+    hub = server.hub
+    made = hub.create("corner-shop", 4, {"british": HUMAN, "germans": HUMAN})
+    live = hub.games[made["id"]]
+    settle(server, live.id)
+    side = live.game.to_act()
+    seat = live.seat(str(side))
+    assert seat is not None
+    holder = Holder(seat_role(seat.name))
+    before = server.message_for(live, holder)
+    kept = live.view(seat.side)
+    order = next(o for o in hub.seat_orders(live, seat) if o.kind != "end")
+    hub.preview(live.id, made["seat_tokens"][seat.name], order.kind, order.unit,
+                dict(order.params))
+    with pytest.raises(ApiError):
+        hub.preview(live.id, made["seat_tokens"][seat.name], order.kind, order.unit,
+                    {"nonsense": 1})
+    assert live.view(seat.side) is kept
+    assert server.message_for(live, holder) == before == server.message_for(cold(live), holder)

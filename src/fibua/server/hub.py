@@ -437,10 +437,12 @@ class Hub:
         return hidden - seen
 
     def judged(self, live: LiveGame, order: Order,
-               act: Callable[[Order], Any]) -> Any:
+               act: Callable[[Order], Any], changes: bool = True) -> Any:
         """Carry out `act` (preview or apply) on the order; a refusal is a 422 naming why.
         An order naming an unseen enemy is judged with that name swapped for one nobody
-        has, and the answer given with the name put back: the same as for any unknown."""
+        has, and the answer given with the name put back: the same as for any unknown.
+        A preview (`changes` false) keeps what was worked out from the game, unless the
+        rules failed half-way (the game is then rebuilt)."""
         hidden = self.hidden_names(live, order.side)
         swaps: dict[str, str] = {}
 
@@ -455,7 +457,8 @@ class Hub:
             return value
 
         masked = Order(order.side, order.kind, order.unit, swap(order.params))
-        live.changed()  # an apply may change it, whatever it raises
+        if changes:
+            live.changed()  # an apply may change it, whatever it raises
         try:
             if swaps:
                 # it can only be refused, or the rule set accepts a name it does not know
@@ -468,6 +471,7 @@ class Hub:
                 reason = reason.replace(fake, real)
             raise ApiError(422, error.code or "illegal-order", reason) from None
         except FibuaError as error:
+            live.changed()
             raise ApiError(500, "rules-fault", f"the rules failed on this order; the game is "
                                                f"as it was ({error})") from None
 
@@ -488,7 +492,7 @@ class Hub:
         live, holder = self.holder(game_id, token)
         seat = self.seat_of(live, holder)
         order = self.checked_order(live, seat, kind, unit, params)
-        text: str = self.judged(live, order, live.game.preview)
+        text: str = self.judged(live, order, live.game.preview, changes=False)
         return text
 
     def done(self, game_id: str, token: str | None) -> dict[str, Any]:
