@@ -7,7 +7,9 @@ twice `think` seconds) and posts one of its legal orders at random. The offered 
 then about games / think orders a second. Measured: the time from an order's POST to the moment
 every seat of the game (both sides, each told of the change from its own view) has
 received its new message, and the server's resident memory per live game (the growth of
-its RSS from before the games were made, over their number)."""
+its RSS from before the games were made, over their number). The server's CPU time an order
+(all its threads, over the whole load) and the load average at the end are given beside
+them: on a shared machine the latency grows with the other work, the CPU time does not."""
 
 from __future__ import annotations
 
@@ -78,6 +80,17 @@ def rss_bytes(pid: int) -> int | None:
     except OSError:
         return None
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time the process has used, every thread, user and system (Linux: /proc):
+    unlike the latency, it does not grow with the machine's other work."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # utime and stime, the 14th and 15th fields (the 2nd and 3rd after the name)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -184,6 +197,8 @@ async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seco
         await client.delete(f"/api/games/{warm['id']}",
                             headers={"authorization": f"Bearer {warm['creator_token']}"})
         before = rss_bytes(process.pid)
+        cpu_before = cpu_seconds(process.pid)
+        bots_before = time.process_time()
         made = [(await client.post("/api/games", json={**body, "seed": i + 1})).json()
                 for i in range(games)]
         tally = Tally()
@@ -191,7 +206,13 @@ async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seco
         await asyncio.gather(*(play_game(client, f"ws://{HOST}:{port}", m, think, until, tally,
                                          random.Random(rng.getrandbits(64))) for m in made))
         after = rss_bytes(process.pid)
+        cpu_after = cpu_seconds(process.pid)
+        bots_cpu = time.process_time() - bots_before
     latencies = sorted(tally.latencies)
+    cpu_per_order = None
+    if cpu_before is not None and cpu_after is not None and latencies:
+        # the games' making is in it too (small beside the orders)
+        cpu_per_order = 1000 * (cpu_after - cpu_before) / len(latencies)
     per_game = (after - before) / games if after is not None and before is not None else None
     return {
         "games": games,
@@ -205,6 +226,10 @@ async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seco
         "p99_ms": 1000 * percentile(latencies, 0.99),
         "max_ms": 1000 * latencies[-1] if latencies else float("nan"),
         "mb_per_game": per_game / 2**20 if per_game is not None else None,
+        "server_cpu_ms_per_order": cpu_per_order,
+        # the bots' own process shares the machine: its CPU time is part of the latency
+        "bots_cpu_ms_per_order": 1000 * bots_cpu / len(latencies) if latencies else None,
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
     }
 
 

@@ -23,6 +23,7 @@ def test_a_small_load_gives_every_figure() -> None:
     assert figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
     if sys.platform == "linux":
         assert figures["mb_per_game"] is not None
+        assert figures["server_cpu_ms_per_order"] > 0
 
 
 def test_percentile_is_the_nearest_rank() -> None:

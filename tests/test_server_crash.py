@@ -241,6 +241,12 @@ def test_many_games_killed_between_and_during_orders_lose_nothing(tmp_path: Path
                     assert time.monotonic() < end, "the people could give no orders"
                     time.sleep(0.02)
                 time.sleep(rng.uniform(0.0, 0.3))
+                # then the kill waits for an order on its way: answered in a few
+                # milliseconds, one is rarely found at a moment picked at random
+                end = time.monotonic() + PATIENCE
+                while not any(p.unanswered is not None for p in people):
+                    assert time.monotonic() < end, "no order was ever on its way"
+                    time.sleep(0.0005)
             in_flight = sum(p.unanswered is not None for p in people)
             process.send_signal(signal.SIGKILL)
             process.wait()

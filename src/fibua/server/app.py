@@ -49,11 +49,26 @@ log = logging.getLogger("fibua.server")
 
 
 @dataclass(eq=False)
+class Outgoing:
+    """A message on its way to the watchers of one role: encoded once, by the event loop
+    that sends it (not the engine thread), however many sockets it goes to."""
+
+    message: dict[str, Any]
+    encoded: str | None = None
+
+    def text(self) -> str:
+        if self.encoded is None:
+            # as Starlette's send_json writes it
+            self.encoded = json.dumps(self.message, separators=(",", ":"), ensure_ascii=False)
+        return self.encoded
+
+
+@dataclass(eq=False)
 class Watcher:
     """A WebSocket open on a game: who holds it, and where its messages wait."""
 
     holder: Holder
-    queue: asyncio.Queue[dict[str, Any]]
+    queue: asyncio.Queue[Outgoing]
     loop: asyncio.AbstractEventLoop
 
 
@@ -82,15 +97,15 @@ class Server:
 
     def changed(self, game_id: str) -> None:
         live = self.hub.games.get(game_id)
-        made: dict[str, dict[str, Any]] = {}
+        made: dict[str, Outgoing] = {}
         for watcher in list(self.watchers.get(game_id, ())):
             if live is None or watcher.holder.role not in live.tokens:
-                message: dict[str, Any] = {"type": "closed",
-                                           "message": "this link no longer opens the game"}
+                message = Outgoing({"type": "closed",
+                                    "message": "this link no longer opens the game"})
             else:
                 role = watcher.holder.role
                 if role not in made:
-                    made[role] = self.message_for(live, watcher.holder)
+                    made[role] = Outgoing(self.message_for(live, watcher.holder))
                 message = made[role]
             watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
@@ -98,7 +113,7 @@ class Server:
         """Add a watcher and queue its first message, in the engine thread: so no change
         can come between them and reach it out of order."""
         self.watchers.setdefault(game_id, set()).add(watcher)
-        message = self.message_for(live, watcher.holder)
+        message = Outgoing(self.message_for(live, watcher.holder))
         watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
     # -- the server's own moves --------------------------------------------------------------
@@ -313,8 +328,8 @@ async def game_socket(socket: WebSocket) -> None:
                 getting.cancel()
                 break
             message = getting.result()
-            await socket.send_json(message)
-            if message.get("type") == "closed":
+            await socket.send_text(message.text())
+            if message.message.get("type") == "closed":
                 await socket.close(code=4403)
                 listening.cancel()
                 break

@@ -4,7 +4,9 @@ server does for the seats nobody took.
 Everything here runs in the server's one engine thread (see `app`), so the games, the rule
 sets' caches and the database have one user at a time. Every change goes through
 `Game.apply` or `Game.undo`, is committed to the database before anyone is told, and then
-every watcher is sent the view of its own side (`messages`).
+every watcher is sent the view of its own side (`messages`). What is worked out from a
+game (its views, legal orders, each side's part of the messages) is kept for one version
+of it (`LiveGame.once`): every change the hub makes starts a new one.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from fibua.core.dice import derive_seed, new_seed
 from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
 from fibua.core.events import Event
-from fibua.core.game import Game, LegalOrders
+from fibua.core.game import Game, LegalOrders, canonical_json
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
 from fibua.core.ruleset import Player, Seat, commands, find_ruleset
@@ -49,6 +51,7 @@ COMPUTER = "computer"
 MAX_UPLOADED = 500
 #: a computer seat that gives this many orders in one phase is stopped (a fault, not play)
 MAX_COMPUTER_ORDERS = 5000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -85,11 +88,19 @@ class LiveGame:
     #: orders a computer seat has given in the phase under way (a runaway guard)
     computer_orders: int = 0
     #: bumped whenever the game may have changed: what is worked out from it is kept
-    #: only for one version (the legal orders, asked for by every message and step)
+    #: only for one version (the legal orders, the views and each side's part of the
+    #: messages: asked for by every message, step and order)
     version: int = 0
-    legal_kept: dict[tuple[int, str], list[Order]] = field(default_factory=dict)
+    #: what was worked out for the present version, by (what, side)
+    kept: dict[tuple[str, str], Any] = field(default_factory=dict)
+    kept_stamp: tuple[int, int, int] = (-1, 0, 0)
     #: events as the pages show them, by the event's identity (each is told many times)
     told: dict[int, tuple[Event, dict[str, Any]]] = field(default_factory=dict)
+    #: per side, the labels of its legal orders of the last version they were asked for,
+    #: by `order_key` (most stay legal from one order to the next)
+    labels: dict[str, dict[tuple[str, str | None, str], str]] = field(default_factory=dict)
+    #: each event's canonical JSON for the state hash, by the event's identity
+    hashed: dict[int, tuple[Event, bytes]] = field(default_factory=dict)
 
     def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
         """`describe(event)`, worked out once an event (the event is held, so its id stays
@@ -101,14 +112,50 @@ class LiveGame:
 
     def changed(self) -> None:
         self.version += 1
-        self.legal_kept.clear()
+        self.kept.clear()
+
+    def once(self, what: str, side: str, work: Callable[[], T]) -> T:
+        """`work()`, done once a version of the game for (what, side). Besides the version
+        (bumped by every change the hub makes), the number of orders and of events is part
+        of the key: a change that forgot to bump it still cannot be answered from before."""
+        game = self.game
+        stamp = (self.version, len(game.orders), len(game.log))
+        if stamp != self.kept_stamp:
+            self.kept.clear()
+            self.kept_stamp = stamp
+        key = (what, side)
+        if key not in self.kept:
+            self.kept[key] = work()
+        found: T = self.kept[key]
+        return found
 
     def legal(self, side: str) -> list[Order]:
         """The side's legal orders now, worked out once a version."""
-        key = (self.version, side)
-        if key not in self.legal_kept:
-            self.legal_kept[key] = self.game.legal_orders(side)
-        return self.legal_kept[key]
+        return self.once("legal", side, lambda: self.game.legal_orders(side))
+
+    def view(self, side: str) -> dict[str, Any]:
+        """The side's view now (`Game.view`), worked out once a version: shared by every
+        reader, so read only."""
+        return self.once("view", side, lambda: self.game.view(side))
+
+    def state_hash(self) -> str:
+        """`Game.state_hash()`, with each event's canonical JSON worked out once (the log
+        is hashed whole after every order)."""
+        game = self.game
+        digest = hashlib.sha256()
+        digest.update(canonical_json(game.ruleset.snapshot(game.state)).encode())
+        for event in game.log:
+            kept = self.hashed.get(id(event))
+            if kept is None or kept[0] is not event:
+                kept = self.hashed[id(event)] = (event,
+                                                 canonical_json(event.to_dict()).encode())
+            digest.update(kept[1])
+        return digest.hexdigest()
+
+    def forget_events(self) -> None:
+        """After an undo: the events taken back are told and hashed no more."""
+        self.told.clear()
+        self.hashed.clear()
 
     def seats_of(self, side: str) -> list[SeatPlan]:
         return [seat for seat in self.seats if seat.side == side]
@@ -326,7 +373,7 @@ class Hub:
     # -- playing -----------------------------------------------------------------------------
 
     def phase_key(self, live: LiveGame, side: str) -> list[Any]:
-        view = live.game.view(side)
+        view = live.view(side)
         return [view.get("turn"), view.get("phase"), view.get("step")]
 
     def done_seats(self, live: LiveGame, side: str) -> set[str]:
@@ -368,7 +415,7 @@ class Hub:
         if seat.name in self.done_seats(live, seat.side):
             raise ApiError(409, "seat-done", "you have finished your orders for this phase")
         if unit is not None:
-            own = {str(f.get("id")) for f in game.view(seat.side).get("own", [])}
+            own = {str(f.get("id")) for f in live.view(seat.side).get("own", [])}
             if unit not in own or not commands(seat.units, unit):
                 raise ApiError(422, "not-your-unit", f"no unit {unit!r} under your command")
         elif seat.units is not None and kind != "end":
@@ -380,20 +427,22 @@ class Hub:
         used only to answer an order naming one as an unknown name is answered)."""
         game = live.game
         seen: set[str] = set()
-        for enemy in game.view(side).get("enemies", []):
+        for enemy in live.view(side).get("enemies", []):
             seen |= {str(enemy.get("id")), str(enemy.get("name"))}
         hidden: set[str] = set()
         for other in game.scenario.side_names:
             if other != side:
-                for unit in game.view(other).get("own", []):
+                for unit in live.view(other).get("own", []):
                     hidden |= {str(unit.get("id")), str(unit.get("name"))}
         return hidden - seen
 
     def judged(self, live: LiveGame, order: Order,
-               act: Callable[[Order], Any]) -> Any:
+               act: Callable[[Order], Any], changes: bool = True) -> Any:
         """Carry out `act` (preview or apply) on the order; a refusal is a 422 naming why.
         An order naming an unseen enemy is judged with that name swapped for one nobody
-        has, and the answer given with the name put back: the same as for any unknown."""
+        has, and the answer given with the name put back: the same as for any unknown.
+        A preview (`changes` false) keeps what was worked out from the game, unless the
+        rules failed half-way (the game is then rebuilt)."""
         hidden = self.hidden_names(live, order.side)
         swaps: dict[str, str] = {}
 
@@ -408,7 +457,8 @@ class Hub:
             return value
 
         masked = Order(order.side, order.kind, order.unit, swap(order.params))
-        live.changed()  # an apply may change it, whatever it raises
+        if changes:
+            live.changed()  # an apply may change it, whatever it raises
         try:
             if swaps:
                 # it can only be refused, or the rule set accepts a name it does not know
@@ -421,6 +471,7 @@ class Hub:
                 reason = reason.replace(fake, real)
             raise ApiError(422, error.code or "illegal-order", reason) from None
         except FibuaError as error:
+            live.changed()
             raise ApiError(500, "rules-fault", f"the rules failed on this order; the game is "
                                                f"as it was ({error})") from None
 
@@ -441,7 +492,7 @@ class Hub:
         live, holder = self.holder(game_id, token)
         seat = self.seat_of(live, holder)
         order = self.checked_order(live, seat, kind, unit, params)
-        text: str = self.judged(live, order, live.game.preview)
+        text: str = self.judged(live, order, live.game.preview, changes=False)
         return text
 
     def done(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -475,7 +526,7 @@ class Hub:
             raise ApiError(409, "cannot-undo", error.reason) from None
         finally:
             live.changed()
-        live.told.clear()  # the events taken back are told no more
+        live.forget_events()
         self.store.take_back(live.id, len(game.orders), live.done)
         self.on_change(live.id)
         return {"taken_back": taken.to_dict()}
@@ -488,7 +539,7 @@ class Hub:
         rows = []
         for n in range(first, len(game.orders)):
             events = [e.to_dict() for e in game.events_of(n)]
-            rows.append((game.orders[n].to_dict(), events, game.state_hash()))
+            rows.append((game.orders[n].to_dict(), events, live.state_hash()))
         for side in {o.side for o in game.orders[first:] if o.kind == "end"}:
             live.done.pop(side, None)
         self.store.add_orders(live.id, first, rows, live.done)

@@ -18,6 +18,7 @@ from fibua.cli.terminal import describe_event
 from fibua.cli.typed import format_order
 from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
+from fibua.core.orders import Order
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
@@ -54,9 +55,10 @@ def event_entry(event: Event) -> dict[str, Any]:
     return {"kind": event.kind, "turn": event.turn, "text": lines[0], "rolls": lines[1:]}
 
 
-def status(game: Game) -> dict[str, Any]:
+def status(live: LiveGame) -> dict[str, Any]:
     """Turn, phase and who acts: the same in every side's view, so read from the first."""
-    view = game.view(game.scenario.side_names[0])
+    game = live.game
+    view = live.view(game.scenario.side_names[0])
     out = {key: view.get(key) for key in PUBLIC_STATUS}
     out["to_act"] = game.to_act()
     out["over"] = game.over
@@ -72,12 +74,13 @@ def ending(game: Game) -> dict[str, Any] | None:
             "after_action": game.ruleset.after_action(game.state)}
 
 
-def final_map(game: Game) -> dict[str, Any] | None:
+def final_map(live: LiveGame) -> dict[str, Any] | None:
     """Once the game is over, every troop and section as each side's own view holds them
     (everyone's by then); before, None."""
+    game = live.game
     if not game.over:
         return None
-    views = {side: game.view(side) for side in game.scenario.side_names}
+    views = {side: live.view(side) for side in game.scenario.side_names}
     return {"troops": revealed(views), "sections": all_sections(views)}
 
 
@@ -87,54 +90,96 @@ def game_head(live: LiveGame) -> dict[str, Any]:
             "ruleset": scenario.ruleset, "orders": len(live.game.orders)}
 
 
-def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
-    """Everything a seat is told: its side's view and events, its own orders."""
+def side_part(live: LiveGame, side: str) -> dict[str, Any]:
+    """What every seat of a side is told alike: built from the side's view and events
+    alone, once a version of the game (read only: it goes into each seat's message)."""
     game = live.game
-    side = seat.side
-    view = dict(game.view(side))
+    view = dict(live.view(side))
     view.pop("log", None)
     events = game.log_for(side)
-    layer = side_layer(game.scenario, view, events)
-    may_act = hub.may_act(live, seat)
-    legal = hub.seat_orders(live, seat) if may_act else []
-    done = hub.done_seats(live, side)
     return {
-        "type": "state",
-        "role": "seat",
         "game": game_head(live),
-        "seat": {"name": seat.name, "side": side, "may_act": may_act,
-                 "units": sorted(seat.units) if seat.units is not None else None,
-                 "done": seat.name in done, "shared": seat.units is not None},
-        "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
-                       for s in live.seats_of(side)],
-        "status": status(game),
+        "status": status(live),
         "view": view,
-        "map": layer,
-        "revealed": final_map(game),
+        "map": side_layer(game.scenario, view, events),
+        "revealed": final_map(live),
         "events": [live.entry(e, event_entry) for e in events[-EVENTS_SENT:]],
         "event_count": len(events),
-        "legal": [{"kind": o.kind, "unit": o.unit, "params": o.params,
-                   "label": format_order(o)} for o in legal],
         "can_undo": game.undo_refusal(side) is None,
         "ending": ending(game),
     }
 
 
-def spectator_message(live: LiveGame) -> dict[str, Any]:
-    """What anyone may know: the public events, where the game stands; at the end, all."""
+def order_key(order: Order) -> tuple[str, str | None, str]:
+    """What an order's label is made from (`repr` tells 1 from 1.0 and keeps the order of
+    the parameters, as the label does)."""
+    return order.kind, order.unit, repr(order.params)
+
+
+def labelled(live: LiveGame, side: str) -> dict[int, dict[str, Any]]:
+    """The side's legal orders as the page lists them, by the order's identity; a label
+    of the side's orders of the last version is taken again."""
+    before = live.labels.get(side, {})
+    labels: dict[tuple[str, str | None, str], str] = {}
+    entries: dict[int, dict[str, Any]] = {}
+    for order in live.legal(side):
+        key = order_key(order)
+        label = before.get(key)
+        labels[key] = label if label is not None else format_order(order)
+        entries[id(order)] = {"kind": order.kind, "unit": order.unit,
+                              "params": order.params, "label": labels[key]}
+    live.labels[side] = labels
+    return entries
+
+
+def order_entries(live: LiveGame, side: str) -> dict[int, dict[str, Any]]:
+    """The side's legal orders as the page lists them, by the order's identity (labelled
+    once a version, whichever of the side's seats is told them)."""
+    return live.once("orders", side, lambda: labelled(live, side))
+
+
+def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
+    """Everything a seat is told: its side's view and events, its own orders."""
+    side = seat.side
+    shared = live.once("message", side, lambda: side_part(live, side))
+    may_act = hub.may_act(live, seat)
+    legal = hub.seat_orders(live, seat) if may_act else []
+    entries = order_entries(live, side) if legal else {}
+    done = hub.done_seats(live, side)
+    return {
+        "type": "state",
+        "role": "seat",
+        "seat": {"name": seat.name, "side": side, "may_act": may_act,
+                 "units": sorted(seat.units) if seat.units is not None else None,
+                 "done": seat.name in done, "shared": seat.units is not None},
+        "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
+                       for s in live.seats_of(side)],
+        **shared,
+        "legal": [entries[id(o)] for o in legal],
+    }
+
+
+def spectator_part(live: LiveGame) -> dict[str, Any]:
     game = live.game
     public = [e for e in game.log if e.to == EVERYONE]
     return {
         "type": "state",
         "role": "spectator",
         "game": game_head(live),
-        "status": status(game),
+        "status": status(live),
         "map": public_layer(game.scenario),
-        "revealed": final_map(game),
+        "revealed": final_map(live),
         "events": [live.entry(e, event_entry) for e in public[-EVENTS_SENT:]],
         "event_count": len(public),
         "ending": ending(game),
     }
+
+
+def spectator_message(live: LiveGame) -> dict[str, Any]:
+    """What anyone may know: the public events, where the game stands; at the end, all
+    (built once a version of the game, for every spectator)."""
+    found: dict[str, Any] = live.once("spectator", "", lambda: spectator_part(live))
+    return found
 
 
 def waiting_for(hub: Hub, live: LiveGame) -> str:
@@ -154,7 +199,7 @@ def game_entry(hub: Hub, live: LiveGame) -> dict[str, Any]:
     return {
         **game_head(live),
         "created": live.created,
-        "status": status(game),
+        "status": status(live),
         "waiting_for": waiting_for(hub, live),
         "result": end.to_dict() if end is not None else None,
         "seats": [{"name": s.name, "side": s.side, "player": s.player} for s in live.seats],
