@@ -203,7 +203,7 @@ def he_odds(q: HeQuestion) -> OddsReport:
         building = BuildingKind.BUNKER if q.target_in == "bunker" else BuildingKind.BRICK
         dice = plate.in_buildings
         raw = _die_of(dice)
-        collapse = _p(raw.map(lambda h: collapses(h, dice, building)))
+        collapse = collapse_chance(q.size, building)
         if building is BuildingKind.BUNKER:
             damage = Fraction(0)  # HE cannot damage troops in a bunker, only bring it down
         rows.append(("hits in the building", dice))
@@ -231,6 +231,12 @@ def he_odds(q: HeQuestion) -> OddsReport:
     return OddsReport(values, rows)
 
 
+def collapse_chance(size: int, building: BuildingKind) -> Fraction:
+    """Chance one HE hit of this size on a unit in the building brings the section down."""
+    dice = template(size).in_buildings
+    return _p(_die_of(dice).map(lambda h: collapses(h, dice, building)))
+
+
 def _die_of(notation: str) -> icepool.Die:
     """An icepool die for the notations of the HE table (d2, d3, d6, 2d6, 3d6)."""
     if notation == "d3":
@@ -244,39 +250,41 @@ class TankAssaultQuestion(_Question):
     building: BuildingKind = Field(description="the building it drives into")
 
 
-def tank_assault_odds(q: TankAssaultQuestion) -> OddsReport:
-    tank = VehicleKind.HEAVY_TANK if q.tank == "heavy" else VehicleKind.SUPER_HEAVY_TANK
-    dice = check_tank_assault(tank, q.building)
+def tank_assault_chances(tank: VehicleKind, building: BuildingKind,
+                         options: Options | None = None) -> dict[str, Fraction]:
+    """Exact chances of each way a tank driving into a building ends (IllegalOrder for a
+    tank or building the rules refuse)."""
+    options = options or Options()
+    dice = check_tank_assault(tank, building)
     ours = _die_of(TANK_ASSAULT_DIE) + VEHICLE_DAMAGE[tank]
     theirs = _die_of(dice)
-    tank_wins = _p(ours > theirs)
-    equal = _p(ours == theirs)
-    building_holds = _p(theirs > ours)
-    options = Options()
-    superficial_pin_only = Fraction(sum(
-        1 for f in D6_FACES if f < options.superficial_immobilised_on), 6)
-    if q.building is BuildingKind.WOODEN:
-        penetrating = Fraction(0)
-        knocked_out = Fraction(0)
-    else:
-        penetrating = building_holds
-        knocked_out = building_holds * Fraction(sum(
-            1 for f in D6_FACES if chart_result(f, options) is VehicleResult.KNOCKED_OUT), 6)
-    values = {
-        "collapse": float(tank_wins + equal),
-        "tank_damaged": float(building_holds + equal),
-        "tank_wins": float(tank_wins),
-        "equal": float(equal),
-        "building_holds": float(building_holds),
-        "penetrating_hit": float(penetrating),
-        "superficial_hit": float(building_holds + equal - penetrating),
-        "knocked_out": float(knocked_out),
-        "immobilised_by_superficial": float(
-            (building_holds + equal - penetrating) * (1 - superficial_pin_only)),
+    tank_wins, equal, holds = _p(ours > theirs), _p(ours == theirs), _p(theirs > ours)
+    penetrating = Fraction(0) if building is BuildingKind.WOODEN else holds
+    superficial = holds + equal - penetrating
+    knocked_out = penetrating * Fraction(sum(
+        1 for f in D6_FACES if chart_result(f, options) is VehicleResult.KNOCKED_OUT), 6)
+    immobilised = superficial * Fraction(sum(
+        1 for f in D6_FACES if f >= options.superficial_immobilised_on), 6)
+    return {
+        "collapse": tank_wins + equal,
+        "tank_damaged": holds + equal,
+        "tank_wins": tank_wins,
+        "equal": equal,
+        "building_holds": holds,
+        "penetrating_hit": penetrating,
+        "superficial_hit": superficial,
+        "knocked_out": knocked_out,
+        "immobilised_by_superficial": immobilised,
     }
+
+
+def tank_assault_odds(q: TankAssaultQuestion) -> OddsReport:
+    tank = VehicleKind.HEAVY_TANK if q.tank == "heavy" else VehicleKind.SUPER_HEAVY_TANK
+    found = tank_assault_chances(tank, q.building)
+    values = {k: float(v) for k, v in found.items()}
     rows = [
         ("tank", f"D6+{VEHICLE_DAMAGE[tank]}"),
-        ("building", dice),
+        ("building", check_tank_assault(tank, q.building)),
         ("chance the building collapses", f"{values['collapse']:.2%}"),
         ("chance the tank is damaged", f"{values['tank_damaged']:.2%}"),
         ("chance of a penetrating hit", f"{values['penetrating_hit']:.2%}"),
