@@ -7,6 +7,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
+from fibua.cli.odds import _model_input, build_parser
 from fibua.core.errors import IllegalOrder
 from fibua.rulesets.buildings.odds import (
     ODDS_QUERIES,
@@ -166,3 +167,18 @@ def test_queries_are_declared() -> None:
     assert set(ODDS_QUERIES) == {"shoot", "he", "tank-assault", "indirect"}
     for query in ODDS_QUERIES.values():
         assert query.params.model_json_schema()["properties"]
+
+
+@pytest.mark.parametrize(("name", "argv", "key", "value"), [
+    ("shoot", ["--weapon", "rifle", "--range", "20", "--cover", "hard", "--pins", "1"],
+     "hit", 1 / 12),
+    ("he", ["--size", "4", "--target-in", "bunker"], "collapse", 3 / 8),
+    ("tank-assault", ["--tank", "heavy", "--building", "wooden"], "tank_damaged", 4 / 216),
+    ("indirect", ["--floors", "2"], "hit", 1 / 6),
+])
+def test_the_cli_reads_each_question(name: str, argv: list[str], key: str,
+                                     value: float) -> None:
+    query = ODDS_QUERIES[name]
+    parser, specs = build_parser("buildings", query)
+    params = query.params.model_validate(_model_input(parser.parse_args(argv), specs))
+    assert query.compute(params).values[key] == pytest.approx(value)
