@@ -214,6 +214,8 @@ class Options(_Strict):
     regroup: Inches = 6.0
     #: inches from a stopped transport that its passengers are placed when they bail out
     bail_out: Inches = 3.0
+    #: turns to play; None: the scenario's `turns` (the rules' usual game is DEFAULT_TURNS)
+    turn_limit: int | None = Field(default=None, ge=1, le=200)
     #: after the last turn, a D6 of at least this plays one more; None: no extra turn
     extra_turn_on: int | None = Field(default=4, ge=1, le=6)
     #: the vehicle damage chart: D6 up to this, crew shaken (one pin, next order Down)

@@ -77,6 +77,9 @@ MOVEMENT: dict[Mobility, Rate] = {
 }
 
 
+DEFAULT_TURNS = 6  # a game's usual length, before the roll for one more turn
+
+
 class OrderKind(StrEnum):
     FIRE = "fire"
     ADVANCE = "advance"
