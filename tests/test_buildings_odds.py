@@ -182,3 +182,23 @@ def test_the_cli_reads_each_question(name: str, argv: list[str], key: str,
     parser, specs = build_parser("buildings", query)
     params = query.params.model_validate(_model_input(parser.parse_args(argv), specs))
     assert query.compute(params).values[key] == pytest.approx(value)
+
+
+def test_anti_tank_fire_at_a_vehicle() -> None:
+    # long range -1: 4+ to hit; shaped charge keeps +5 against a medium tank's 9: 4+
+    front = ShootQuestion(weapon="bazooka", range=20, vehicle="medium-tank")
+    hit, damage, pens = kills_die(front)
+    assert (hit, damage) == (F(1, 2), F(1, 2))
+    assert exact(pens) == {0: F(3, 4), 1: F(1, 4)}
+    assert shoot_odds(front).values["knocked_out"] == pytest.approx(1 / 12)
+    side = ShootQuestion(weapon="bazooka", range=20, vehicle="medium-tank", facing="side")
+    assert kills_die(side)[1] == F(2, 3)
+    # an anti-tank rifle loses 1 penetration at long range: +1 against 7, a 6
+    rifle = ShootQuestion(weapon="anti-tank-rifle", range=20, vehicle="armoured-car")
+    assert kills_die(rifle)[1] == F(1, 6)
+    # plunging fire: the top's +1 instead of the front's nothing
+    plunge = ShootQuestion(weapon="piat", range=10, vehicle="medium-tank", plunging=True)
+    assert kills_die(plunge)[1] == F(2, 3)
+    with pytest.raises(IllegalOrder):
+        shoot_odds(ShootQuestion(weapon="mmg", range=10, vehicle="medium-tank",
+                                 plunging=True))

@@ -18,6 +18,7 @@ from fibua.core.ruleset import OddsQuery, OddsReport
 from fibua.rulesets.buildings.blast import collapses, halved, he_hit, indirect_need, template
 from fibua.rulesets.buildings.forces import Options
 from fibua.rulesets.buildings.shooting import (
+    Hit,
     OutOfRange,
     Shot,
     Target,
@@ -31,6 +32,7 @@ from fibua.rulesets.buildings.shooting import (
     hit_target,
 )
 from fibua.rulesets.buildings.tables import (
+    ARMOURED,
     BURST_ON,
     COLLAPSE_AT,
     COLLAPSING_DICE,
@@ -41,10 +43,12 @@ from fibua.rulesets.buildings.tables import (
     WEAPONS,
     BuildingKind,
     Cover,
+    Facing,
     Quality,
     VehicleKind,
     VehicleResult,
     WeaponName,
+    is_small_arm,
 )
 from fibua.rulesets.buildings.vehicles import chart_result, check_tank_assault
 
@@ -88,6 +92,22 @@ class ShootQuestion(_Question):
     target_models: int | None = Field(None, ge=1, le=30, description=(
         "models in the target unit (1 or 2: a small team; kills are capped at it)"))
     one_crew: bool = Field(False, description="a team weapon down to its last model")
+    vehicle: VehicleKind | None = Field(None, description=(
+        "the target is a vehicle of this kind (kills are then penetrating hits)"))
+    facing: Facing = Field(Facing.FRONT, description="the vehicle's armour facing the firers")
+    plunging: bool = Field(False, description=(
+        "plunging fire: a heavy weapon from floor 1 or higher at armour within 12 in"))
+
+
+def _target(q: ShootQuestion) -> Target:
+    if q.vehicle is not None:
+        return Target(None, q.vehicle)
+    return Target(q.quality, inside=q.inside)
+
+
+def _hit(q: ShootQuestion) -> Hit:
+    facing = Facing.TOP if WEAPONS[q.weapon].flame and q.vehicle is not None else q.facing
+    return hit_of(q.weapon, q.range, facing, q.plunging)
 
 
 def _shot(q: ShootQuestion) -> Shot:
@@ -95,7 +115,8 @@ def _shot(q: ShootQuestion) -> Shot:
     if q.inside and cover in (Cover.NONE, Cover.SOFT):
         cover = Cover.HARD
     quality = Quality.INEXPERIENCED if q.inexperienced else Quality.REGULAR
-    return Shot(q.weapon, q.range, quality, q.pins, q.advanced, q.one_crew, q.target_models,
+    models = None if q.vehicle is not None else q.target_models
+    return Shot(q.weapon, q.range, quality, q.pins, q.advanced, q.one_crew, models,
                 cover, q.target_down)
 
 
@@ -110,6 +131,11 @@ def _check_shoot(q: ShootQuestion) -> None:
         raise IllegalOrder(str(error), code="out-of-range") from None
     if q.advanced and arms.fixed:
         raise IllegalOrder(f"a {arms.title} cannot fire on an Advance", code="fixed")
+    if q.vehicle is not None and q.inside:
+        raise IllegalOrder("vehicles are never inside buildings", code="vehicle-inside")
+    if q.plunging and (is_small_arm(q.weapon) or q.vehicle not in ARMOURED):
+        raise IllegalOrder("only heavy weapons plunge, and only at armoured vehicles",
+                           code="not-plunging")
 
 
 def kills_die(q: ShootQuestion) -> tuple[Fraction, Fraction, icepool.Die]:
@@ -118,8 +144,7 @@ def kills_die(q: ShootQuestion) -> tuple[Fraction, Fraction, icepool.Die]:
     arms = WEAPONS[q.weapon]
     shot = _shot(q)
     hit = chance_for_target(hit_target(shot))
-    target = Target(q.quality, inside=q.inside)
-    damage = damage_chance(hit_of(q.weapon, q.range), target)
+    damage = damage_chance(_hit(q), _target(q))
     per_hit = _bernoulli(damage)
     if arms.flame:
         # one to-hit roll; a hit is D6 hits (D6+1 from a vehicle), each rolled to damage
@@ -143,7 +168,7 @@ def shoot_odds(q: ShootQuestion) -> OddsReport:
     arms = WEAPONS[q.weapon]
     need = hit_target(shot)
     attempts = q.models * (1 if arms.flame else arms.shots)
-    dbasis = damage_basis(hit_of(q.weapon, q.range), Target(q.quality, inside=q.inside))
+    dbasis = damage_basis(_hit(q), _target(q))
     values: dict[str, object] = {
         "hit": float(hit),
         "to_hit": need,
@@ -154,10 +179,22 @@ def shoot_odds(q: ShootQuestion) -> OddsReport:
         "kills": _floats(kills),
         "modifiers": {m.name: m.value for m in hit_modifiers(shot)},
     }
+    if q.vehicle is not None:
+        ko = Fraction(sum(1 for f in D6_FACES
+                          if chart_result(f, Options()) is VehicleResult.KNOCKED_OUT), 6)
+        knocked_out = 1 - sum((Fraction(p) * (1 - ko) ** k for k, p in
+                               zip(kills.outcomes(), kills.probabilities(), strict=True)),
+                              Fraction(0))
+        values["knocked_out"] = float(knocked_out)
     rows = [(m.name, f"{m.value:+d}") for m in hit_basis(shot)]
     rows.append(("to hit", _hit_words(need)))
     rows.append(("chance a shot hits", f"{float(hit):.2%}"))
     rows += [(m.name, f"{m.value:+d}") for m in dbasis]
+    if q.vehicle is not None:
+        rows.append(("chance a hit penetrates", f"{float(damage):.2%}"))
+        rows.append(("expected penetrating hits", f"{float(Fraction(kills.mean())):.2f}"))
+        rows.append(("chance the vehicle is knocked out", f"{values['knocked_out']:.2%}"))
+        return OddsReport(values, rows)
     rows.append(("chance a hit removes a model", f"{float(damage):.2%}"))
     rows.append(("expected models removed", f"{float(Fraction(kills.mean())):.2f}"))
     rows.append(("chance of removing at least one", f"{float(1 - _p(kills == 0)):.2%}"))
