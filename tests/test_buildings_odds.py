@@ -79,7 +79,7 @@ def test_small_target_caps_kills() -> None:
 
 def test_flamethrower_one_roll_then_d6_hits() -> None:
     # point blank +1: 2+ to hit; pen +3 against a regular inside (no extra protection): 2+
-    q = ShootQuestion(weapon="flamethrower", range=5, inside=True, cover="bunker")
+    q = ShootQuestion(weapon="flamethrower", range=3, inside=True, cover="bunker")
     hit, damage, kills = kills_die(q)
     assert (hit, damage) == (F(5, 6), F(5, 6))
     assert F(kills.mean()) == F(5, 6) * F(7, 2) * F(5, 6)

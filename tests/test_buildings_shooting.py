@@ -94,6 +94,12 @@ def test_point_blank_and_assault_weapons_on_the_move() -> None:
     assert hit_target(shot) == 2
 
 
+def test_point_blank_and_long_range_both_count() -> None:
+    names = {m.name for m in hit_modifiers(Shot(WeaponName.PISTOL, 4))}
+    assert names == {"point blank", "long range"}
+    assert hit_target(Shot(WeaponName.FLAMETHROWER, 5)) == 3
+
+
 def test_long_range_is_over_half_the_range() -> None:
     assert hit_target(Shot(WeaponName.RIFLE, 12)) == 3
     assert hit_target(Shot(WeaponName.RIFLE, 12.5)) == 4
@@ -104,7 +110,7 @@ def test_cover_in_buildings_and_bunkers() -> None:
     assert cover_inside(BuildingKind.BUNKER) is Cover.BUNKER
     assert hit_target(Shot(WeaponName.RIFLE, 10, cover=Cover.BUNKER)) == 7
     # flamethrowers ignore cover; HE at a building ignores cover but not Down
-    assert hit_target(Shot(WeaponName.FLAMETHROWER, 5, cover=Cover.BUNKER)) == 2
+    assert hit_target(Shot(WeaponName.FLAMETHROWER, 3, cover=Cover.BUNKER)) == 2
     he = Shot(WeaponName.LIGHT_HOWITZER, 30, cover=Cover.HARD, target_down=True,
               he_at_building=True)
     assert hit_target(he) == 3 + 1 + 2

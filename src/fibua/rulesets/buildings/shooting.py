@@ -91,9 +91,10 @@ def hit_modifiers(shot: Shot) -> tuple[Modifier, ...]:
     """Every term that changes the to-hit roll, by name (those that apply)."""
     arms = WEAPONS[shot.weapon]
     terms: list[Modifier] = []
+    # both can apply: a pistol at 4 in is at point blank and at long range
     if shot.range <= POINT_BLANK:
         terms.append(Modifier("point blank", POINT_BLANK_BONUS))
-    elif is_long_range(shot.weapon, shot.range):
+    if is_long_range(shot.weapon, shot.range):
         terms.append(Modifier("long range", LONG_RANGE))
     if shot.advanced and not arms.assault:
         terms.append(Modifier("advanced", ADVANCED))
