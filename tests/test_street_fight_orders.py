@@ -92,11 +92,11 @@ def b(kind: str, unit: str | None = "b1", **params: Any) -> Order:
 
 CASES: list[tuple[str, Callable[[], Game], Order, str]] = [
     ("unknown kind", move_phase, b("fly"), "unknown"),
-    ("unknown kind, no figure", move_phase, b("fly", None), "no-figure"),
-    ("unknown figure", move_phase, b("move", "b9", to=[20, 11]), "no-figure"),
-    ("no figure named", move_phase, b("move", None, to=[20, 11]), "no-figure"),
-    ("enemy figure", move_phase, b("move", "r1", to=[20, 17]), "no-figure"),
-    ("dead figure", with_r1_dead, Order("red", "aim", "r1"), "casualty"),
+    ("unknown kind, no figure", move_phase, b("fly", None), "unknown"),
+    ("unknown figure", move_phase, b("move", "b9", to=[20, 11]), "no-unit"),
+    ("no figure named", move_phase, b("move", None, to=[20, 11]), "no-unit"),
+    ("enemy figure", move_phase, b("move", "r1", to=[20, 17]), "no-unit"),
+    ("dead figure", with_r1_dead, Order("red", "aim", "r1"), "out-of-action"),
     ("wrong side", move_phase, Order("red", "move", "r1", {"to": [20, 17]}), "not-your-turn"),
     ("wrong side ends", move_phase, Order("red", "end"), "not-your-turn"),
     ("game over", after_game_over, Order("blue", "end"), "game-over"),

@@ -56,7 +56,7 @@ from fibua.core.errors import FibuaError, IllegalOrder
 from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Seat
+from fibua.core.ruleset import Player, Seat, commands, seat_allows
 
 __all__ = [
     "Figure", "Grid", "Letters", "OrderSyntaxError", "PlaySession", "describe_event",
@@ -390,8 +390,8 @@ class PlaySession:
         own = self.game.view(self.side).get("own", [])
         ids = [str(f["id"]) for f in own if isinstance(f, Mapping) and "id" in f]
         seat = self._seat
-        if seat is not None and seat.units is not None:
-            ids = [i for i in ids if i in seat.units]
+        if seat is not None:
+            ids = [i for i in ids if commands(seat.units, i)]
         return ids
 
     def command(self, text: str) -> Step:
@@ -491,6 +491,7 @@ class PlaySession:
         """Take back the side's last order (the game says when it cannot); a commander
         takes back only an order of their own units."""
         seat, orders = self._seat, self.game.orders
+        # an order naming no unit (the side's end) is no commander's own either
         if seat is not None and seat.units is not None and orders \
                 and orders[-1].unit not in seat.units:
             self._warn("cannot take the order back: the last order was another commander's")
@@ -505,9 +506,7 @@ class PlaySession:
 
     def _check_seat(self, order: Order) -> None:
         seat = self._seat
-        if seat is None or seat.units is None or order.unit is None:
-            return
-        if order.unit not in seat.units:
+        if seat is not None and not seat_allows(seat, order):
             raise IllegalOrder(f"{order.unit} is not under {seat.name}'s command", order, "seat")
 
     def preview(self, text: str) -> None:
@@ -639,10 +638,7 @@ class PlaySession:
     def _legal(self) -> list[Order]:
         """The legal orders of the units at the keyboard (the seat's, if one)."""
         legal = self.game.legal_orders(self.side) if self.game.to_act() == self.side else []
-        seat = self._seat
-        if seat is not None and seat.units is not None:
-            legal = [o for o in legal if o.unit is None or o.unit in seat.units]
-        return legal
+        return [o for o in legal if seat_allows(self._seat, o)]
 
     def show_orders(self, which: str | None = None) -> None:
         legal: list[Order] | None = self._legal()

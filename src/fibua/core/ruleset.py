@@ -69,6 +69,18 @@ class Seat:
     units: frozenset[str] | None = None
 
 
+def commands(units: frozenset[str] | None, unit: str | None) -> bool:
+    """Whether a seat holding `units` (None: the whole side) may order `unit` (None: an
+    order of the side, such as `end`). Computers held to a seat filter with this."""
+    return units is None or unit is None or unit in units
+
+
+def seat_allows(seat: Seat | None, order: Order) -> bool:
+    """Whether the player at `seat` (None: no seat, the whole side) may give `order`: the
+    one seat check of the terminal, the server and the computers."""
+    return seat is None or commands(seat.units, order.unit)
+
+
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 

@@ -29,6 +29,7 @@ from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import BoolArray, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.core.ruleset import commands
 from fibua.rulesets.house_clearing.firing import in_cone
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -116,7 +117,7 @@ class Sergeant:
 
     def _ready(self, view: SideView) -> list[Figure]:
         mine = [f for f in view.own
-                if f.in_action and (self.units is None or f.id in self.units)]
+                if f.in_action and commands(self.units, f.id)]
         if view.reaction is not None:
             return [f for f in mine if f.id in view.reaction.firers]
         mine = [f for f in mine if f.step == view.step]

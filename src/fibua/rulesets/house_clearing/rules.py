@@ -6,10 +6,10 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
-from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.dispatch import Dispatcher, Kind
+from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
@@ -87,26 +87,7 @@ class HouseClearing(RuleSet[HouseClearingState]):
 
     def check(self, state: HouseClearingState, order: Order) -> Action:
         """Check an order completely and return the function that carries it out."""
-        if order.side != state.acting_side:
-            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        _check_shape(order)
-        if order.kind == "end":
-            try:
-                only(order.params, frozenset())
-            except IllegalOrder as error:
-                error.order = order
-                raise
-            return lambda: _end(state)
-        checker = _CHECKERS.get(order.kind)
-        if checker is None:
-            known = ", ".join(HouseClearing.order_syntax)
-            raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order,
-                               "unknown")
-        try:
-            return checker(state, _own_figure(state, order), order.params)
-        except IllegalOrder as error:
-            error.order = order
-            raise
+        return _DISPATCH.check(state, order)
 
     def legal_orders(self, state: HouseClearingState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -167,27 +148,6 @@ def _end(state: HouseClearingState) -> None:
         turn.end_side_step(state)
 
 
-def _check_shape(order: Order) -> None:
-    """An order read from anywhere (a file, a socket) may be malformed: refuse it before
-    any rule looks at it."""
-    if not isinstance(order.kind, str):
-        raise IllegalOrder("an order's kind is a word such as move or fire", order, "unknown")
-    if order.unit is not None and not isinstance(order.unit, str):
-        raise IllegalOrder("an order names its figure by its id", order, "no-figure")
-    if not isinstance(order.params, dict) or not all(isinstance(k, str) for k in order.params):
-        raise IllegalOrder("an order's parameters are name=value pairs", order,
-                           "bad-parameter")
-
-
-def _own_figure(state: HouseClearingState, order: Order) -> Figure:
-    figure = state.figures.get(order.unit or "")
-    if figure is None or figure.side != order.side:
-        raise IllegalOrder(f"{order.side} has no figure {order.unit!r}", order, "no-figure")
-    if not figure.in_action:
-        raise IllegalOrder(f"{figure.name} is out of action", order, "out-of-action")
-    return figure
-
-
 def _check_move(state: HouseClearingState, f: Figure, params: dict[str, Any]) -> Action:
     plan = actions.check_move(state, f, params)
     return lambda: actions.carry_out_move(state, f, plan)
@@ -206,11 +166,18 @@ def _check_fire(state: HouseClearingState, f: Figure, params: dict[str, Any]) ->
     return lambda: actions.carry_out_declare(state, f, plan)
 
 
-_CHECKERS: dict[str, Callable[[HouseClearingState, Figure, dict[str, Any]], Action]] = {
-    "move": _check_move,
-    "stance": _check_stance,
-    "fire": _check_fire,
+#: the orders a figure takes (actions.py refuses unknown parameters too: preview and the
+#: computer ask it directly)
+_CHECKERS: dict[str, Kind[HouseClearingState, Figure]] = {
+    "move": Kind(frozenset({"to", "path", "floor", "stance"}), _check_move),
+    "stance": Kind(frozenset({"stance"}), _check_stance),
+    "fire": Kind(frozenset({"target", "auto", "loader"}), _check_fire),
 }
+
+_DISPATCH: Dispatcher[HouseClearingState, Figure] = Dispatcher(
+    HouseClearing.order_syntax, _CHECKERS, _end,
+    lambda state, fid: state.figures.get(fid), lambda f: f.in_action,
+    noun="figure", out="is out of action")
 
 
 def _candidates(state: HouseClearingState, figure: Figure) -> list[Order]:

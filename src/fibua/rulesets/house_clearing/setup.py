@@ -8,6 +8,7 @@ from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Modifier, Rng, roll
 from fibua.core.errors import Problem
 from fibua.core.ruleset import Seat
+from fibua.core.state import sight_engine
 from fibua.rulesets.house_clearing.forces import FigureSpec, Forces, Options
 from fibua.rulesets.house_clearing.geometry import map_geometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
@@ -20,17 +21,6 @@ from fibua.rulesets.house_clearing.tables import (
 )
 from fibua.scenario.checks import floor_problem, off_table
 from fibua.scenario.schema import Scenario
-
-
-def sight_engine(scenario: Scenario) -> SightEngine:
-    """The scenario's sight engine, built once and shared by its games: it is only ever
-    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
-    each side's players, and answers no question itself."""
-    memo = scenario.memo
-    if "sight" not in memo:
-        memo["sight"] = SightEngine(scenario.battlefield)
-    engine: SightEngine = memo["sight"]
-    return engine
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingState:

@@ -7,14 +7,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from fibua.battlefield.model import Battlefield, Position
-from fibua.battlefield.sight import SightEngine
-from fibua.core.dice import Rng
-from fibua.core.events import Event, SideLogs
-from fibua.core.ruleset import Result
+from fibua.battlefield.model import Position
+from fibua.core.events import SideLogs
+from fibua.core.state import BaseState
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.tables import WEAPONS, Rank, Stance, Weapon, WeaponName
-from fibua.scenario.schema import Scenario
 
 if TYPE_CHECKING:
     from fibua.rulesets.house_clearing.geometry import MapGeometry
@@ -137,19 +134,12 @@ class Declaration:
 
 
 @dataclass(slots=True)
-class HouseClearingState:
-    scenario: Scenario
-    battlefield: Battlefield
-    sight: SightEngine  # the rules' own fork of the scenario's engine
+class HouseClearingState(BaseState[Options]):
     geometry: MapGeometry  # the scenario's geometry, reading the rules' fork
-    rng: Rng
-    options: Options
-    sides: tuple[str, str]
     figures: dict[str, Figure]
     #: each side's geometry, reading its own fork of the engine, for its views and
     #: players (see views.observe)
     side_geometry: dict[str, MapGeometry] = field(default_factory=dict)
-    turn: int = 0
     phase: Phase = Phase.MOVE
     step: int = 0
     top_step: int = 4
@@ -160,17 +150,8 @@ class HouseClearingState:
     #: fifths of b that a sees, for enemies a and b that see each other (else absent)
     exposure: dict[tuple[str, str], int] = field(default_factory=dict)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
-    result: Result | None = None
-    pending: list[Event] = field(default_factory=list)  # events of the order in hand
     #: each side's last LOG_LENGTH events, only ones addressed to it
-    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
-
-    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
-        self.pending.append(Event(kind, data, to, self.turn))
-
-
-    def enemy_of(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def side_figures(self, side: str) -> list[Figure]:
         return [f for f in self.figures.values() if f.side == side and f.in_action]

@@ -23,6 +23,7 @@ from fibua.battlefield.navigation import DistanceField, Region
 from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.core.ruleset import commands
 from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
@@ -166,7 +167,7 @@ class Tactician:
     def _by_distance(self, view: SideView) -> list[Figure]:
         """Leading figures first, so those behind can follow into the space they leave."""
         alive = [f for f in view.own
-                 if f.alive and (self.units is None or f.id in self.units)]
+                 if f.alive and commands(self.units, f.id)]
         if view.goal is None:
             return alive
         # one at a time: a handful of figures, and the same distances as a batch's

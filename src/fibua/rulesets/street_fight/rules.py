@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from math import cos, pi, sin
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
-from fibua.core.errors import IllegalOrder, Problem
+from fibua.core.dispatch import NO_PARAMETERS, Dispatcher, Kind
+from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.params import only
 from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
 from fibua.rulesets.street_fight import actions, setup, turn
 from fibua.rulesets.street_fight.firing import situation
@@ -88,26 +87,9 @@ class StreetFight(RuleSet[StreetFightState]):
         last = state.last_check
         if last is not None and last[0] == state.version and last[1] is order:
             return last[2]
-        action = self._check(state, order)
+        action = _DISPATCH.check(state, order)
         state.last_check = (state.version, order, action)
         return action
-
-    def _check(self, state: StreetFightState, order: Order) -> Any:
-        if order.side != state.acting_side:
-            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        params = order.params
-        if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
-            raise IllegalOrder(f"an order's parameters are names with values, not {params!r}",
-                               order, "bad-parameter")
-        if order.kind == "end":
-            only(params, PARAMETERS["end"])
-            return lambda: turn.end_side_phase(state)
-        figure = _own_figure(state, order)
-        checker = _checkers.get(order.kind)
-        if checker is None:
-            _unknown(order)
-        only(params, PARAMETERS[order.kind])
-        return checker(state, figure, params if type(params) is dict else dict(params))
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -156,20 +138,6 @@ class StreetFight(RuleSet[StreetFightState]):
 
 
 
-def _own_figure(state: StreetFightState, order: Order) -> Figure:
-    figure = state.figures.get(order.unit or "")
-    if figure is None or figure.side != order.side:
-        raise IllegalOrder(f"{order.side} has no figure {order.unit!r}", order, "no-figure")
-    if not figure.alive:
-        raise IllegalOrder(f"{figure.name} is a casualty", order, "casualty")
-    return figure
-
-
-def _unknown(order: Order) -> NoReturn:
-    known = ", ".join(StreetFight.order_syntax)
-    raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}", order, "unknown")
-
-
 def _check_move(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
     plan = actions.plan_move(state, f, params)
     return lambda: actions.carry_out_move(state, f, plan)
@@ -195,23 +163,22 @@ def _check_take_cover(state: StreetFightState, f: Figure, params: dict[str, Any]
     return lambda: actions.carry_out_take_cover(state, f)
 
 
-#: the parameters each order takes: any other is refused (a typo must not pass unnoticed)
-PARAMETERS: dict[str, frozenset[str]] = {
-    "move": frozenset({"to", "path", "floor"}),
-    "shoot": frozenset({"target", "targets"}),
-    "aim": frozenset(),
-    "overwatch": frozenset({"point", "radius"}),
-    "take-cover": frozenset(),
-    "end": frozenset(),
+_checkers: dict[str, Kind[StreetFightState, Figure]] = {
+    "move": Kind(frozenset({"to", "path", "floor"}), _check_move),
+    "shoot": Kind(frozenset({"target", "targets"}), _check_shoot),
+    "aim": Kind(frozenset(), _check_aim),
+    "overwatch": Kind(frozenset({"point", "radius"}), _check_overwatch),
+    "take-cover": Kind(frozenset(), _check_take_cover),
 }
 
-_checkers = {
-    "move": _check_move,
-    "shoot": _check_shoot,
-    "aim": _check_aim,
-    "overwatch": _check_overwatch,
-    "take-cover": _check_take_cover,
-}
+#: the parameters each order takes (any other is refused)
+PARAMETERS: dict[str, frozenset[str]] = {
+    "end": NO_PARAMETERS, **{kind: k.takes for kind, k in _checkers.items()}}
+
+_DISPATCH: Dispatcher[StreetFightState, Figure] = Dispatcher(
+    StreetFight.order_syntax, _checkers, turn.end_side_phase,
+    lambda state, fid: state.figures.get(fid), lambda f: f.alive,
+    noun="figure", out="is a casualty")
 
 
 def _figure_orders(state: StreetFightState, figure: Figure) -> list[Order]:

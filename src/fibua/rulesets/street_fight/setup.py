@@ -8,22 +8,12 @@ from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
+from fibua.core.state import sight_engine
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
 from fibua.scenario.checks import floor_problem, off_table
 from fibua.scenario.schema import Scenario
-
-
-def sight_engine(scenario: Scenario) -> SightEngine:
-    """The scenario's sight engine, built once and shared by its games: it is only ever
-    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
-    each side's players, and answers no question itself."""
-    memo = scenario.memo
-    if "sight" not in memo:
-        memo["sight"] = SightEngine(scenario.battlefield)
-    engine: SightEngine = memo["sight"]
-    return engine
 
 
 def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFightState:

@@ -7,15 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from fibua.battlefield.model import Battlefield, Position
-from fibua.battlefield.sight import PositionArrays, SightEngine
-from fibua.core.dice import Rng
-from fibua.core.events import Event, SideLogs
+from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays
+from fibua.core.events import SideLogs
 from fibua.core.orders import Order
-from fibua.core.ruleset import Result
+from fibua.core.state import BaseState
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
-from fibua.scenario.schema import Scenario
 
 LOG_LENGTH = 40  # events of a side's log its view carries, the most recent
 EVENT_DECIMALS = 2  # places of inches in event data: the state keeps distances exact
@@ -137,16 +135,9 @@ class Sighting(NamedTuple):
 
 
 @dataclass(slots=True)
-class StreetFightState:
-    scenario: Scenario
-    battlefield: Battlefield
-    sight: SightEngine  # the rules' own fork of the scenario's engine
-    rng: Rng
-    options: Options
-    sides: tuple[str, str]
+class StreetFightState(BaseState[Options]):
     figures: dict[str, Figure]
     units: dict[str, Unit]
-    turn: int = 0
     phase: Phase = Phase.MOVE
     initiative: list[str] = field(default_factory=list)  # sides, first to act first
     acting: int = 0  # index into initiative for the current phase
@@ -155,10 +146,8 @@ class StreetFightState:
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     #: how many times each side's memory of the enemy (`seen`) has changed
     news: dict[str, int] = field(default_factory=dict)
-    result: Result | None = None
-    pending: list[Event] = field(default_factory=list)  # events of the order being carried out
     #: each side's last LOG_LENGTH events, only ones addressed to it
-    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
     #: bumped whenever the state changes, so a validation can be reused until then
     version: int = 0
     #: the last order checked, at which version, and what carries it out
@@ -174,13 +163,6 @@ class StreetFightState:
     #: per side, the enemies its views show and the `news` they were made at (see views)
     enemy_views: dict[str, tuple[int, tuple[Any, ...]]] = field(
         default_factory=dict, init=False, repr=False)
-
-    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
-        self.pending.append(Event(kind, data, to, self.turn))
-
-
-    def enemy_of(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def side_figures(self, side: str) -> list[Figure]:
         return [f for f in self.roster(side) if f.alive]

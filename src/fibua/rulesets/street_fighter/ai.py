@@ -22,6 +22,7 @@ from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
+from fibua.core.ruleset import commands
 from fibua.rulesets.street_fighter.combat import can_harm
 from fibua.rulesets.street_fighter.ground import (
     cover_for,
@@ -104,7 +105,7 @@ class Control:
     def _in_order(self, view: SideView) -> list[Unit]:
         """Passengers decide first (whether to get out before their vehicle moves), then
         units on foot, then vehicles."""
-        mine = [u for u in view.own if self.units is None or u.id in self.units]
+        mine = [u for u in view.own if commands(self.units, u.id)]
         return sorted(mine, key=lambda u: (u.rides is None, u.spec.vehicle, u.id))
 
     def _orders(self, view: SideView, unit: Unit) -> Iterator[Order]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.core.dispatch import Dispatcher, Kind
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
@@ -86,23 +87,7 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
     def check(self, state: StreetFighterState, order: Order) -> Carry:
         """Check an order completely and return what carries it out."""
-        if order.side != state.acting_side:
-            raise IllegalOrder(f"it is {state.acting_side}'s turn", order, "not-your-turn")
-        try:
-            _require_mapping(order.params)
-            if order.kind == "end":
-                only(order.params, frozenset())
-                return lambda: turn.end_side(state)
-            check = _CHECKS.get(order.kind) if isinstance(order.kind, str) else None
-            if check is None:
-                known = ", ".join(self.order_syntax)
-                raise IllegalOrder(f"unknown order {order.kind!r}; orders are: {known}",
-                                   code="unknown")
-            unit = _own_unit(state, order)
-            return check(state, unit, order.params)
-        except IllegalOrder as error:
-            error.order = order
-            raise
+        return _DISPATCH.check(state, order)
 
     def legal_orders(self, state: StreetFighterState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -170,25 +155,6 @@ def _end_if_idle(state: StreetFighterState) -> None:
         turn.end_side(state)
 
 
-def _require_mapping(params: object) -> None:
-    """Parameters come as name=value pairs: a mapping whose names are text."""
-    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
-                           code="bad-parameter")
-
-
-def _own_unit(state: StreetFighterState, order: Order) -> Unit:
-    if not isinstance(order.unit, str):
-        raise IllegalOrder(f"the order must name one of {order.side}'s units, not "
-                           f"{order.unit!r}", order, "no-unit")
-    unit = state.units.get(order.unit)
-    if unit is None or unit.side != order.side:
-        raise IllegalOrder(f"{order.side} has no unit {order.unit!r}", order, "no-unit")
-    if not unit.alive:
-        raise IllegalOrder(f"{unit.name} is out of the fight", order, "lost")
-    return unit
-
-
 MOVE_PARAMS = frozenset({"to", "path"})
 FIRE_PARAMS = frozenset({"target", "weapon"})
 
@@ -196,7 +162,6 @@ FIRE_PARAMS = frozenset({"target", "weapon"})
 def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[str, Any]],
                                                  Carry]:
     def check(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-        only(params, MOVE_PARAMS)
         plan = actions.plan_move(state, unit, params, activity)
         return lambda: actions.carry_out_move(state, unit, plan)
 
@@ -204,7 +169,6 @@ def _check_move(activity: Activity) -> Callable[[StreetFighterState, Unit, dict[
 
 
 def _check_move_fire(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, MOVE_PARAMS | FIRE_PARAMS)
     move = actions.plan_move(state, unit, params, Activity.MOVED_FIRED)
     shot = actions.check_fire(state, unit, params, move.legs[-1], moved=True)
 
@@ -228,7 +192,6 @@ def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) 
             _done(unit, Activity.FIRED)
 
         return indirect
-    only(params, FIRE_PARAMS)
     shot = actions.check_fire(state, unit, params, unit.pos, moved=False)
 
     def direct() -> None:
@@ -244,39 +207,40 @@ def _done(unit: Unit, activity: Activity) -> None:
 
 
 def _check_assault(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"section", "with"})
     plan = actions.check_assault(state, unit, params)
     return lambda: actions.carry_out_assault(state, plan)
 
 
 def _check_mount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"vehicle"})
     vehicle = actions.check_mount(state, unit, params)
     return lambda: actions.carry_out_mount(state, unit, vehicle)
 
 
 def _check_dismount(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, {"to"})
     there = actions.check_dismount(state, unit, params)
     return lambda: actions.carry_out_dismount(state, unit, there)
 
 
 def _check_observe(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:
-    only(params, frozenset())
     actions.check_observe(state, unit)
     return lambda: actions.carry_out_observe(state, unit)
 
 
-_CHECKS: dict[str, Callable[[StreetFighterState, Unit, dict[str, Any]], Carry]] = {
-    "move": _check_move(Activity.MOVED),
-    "flat-out": _check_move(Activity.FLAT_OUT),
-    "move-fire": _check_move_fire,
-    "shoot": _check_shoot,
-    "assault": _check_assault,
-    "mount": _check_mount,
-    "dismount": _check_dismount,
-    "observe": _check_observe,
+_CHECKS: dict[str, Kind[StreetFighterState, Unit]] = {
+    "move": Kind(MOVE_PARAMS, _check_move(Activity.MOVED)),
+    "flat-out": Kind(MOVE_PARAMS, _check_move(Activity.FLAT_OUT)),
+    "move-fire": Kind(MOVE_PARAMS | FIRE_PARAMS, _check_move_fire),
+    # a shot takes target=ID [weapon=] or point=x,y: `_check_shoot` tells the two apart
+    "shoot": Kind(FIRE_PARAMS | {"point"}, _check_shoot),
+    "assault": Kind(frozenset({"section", "with"}), _check_assault),
+    "mount": Kind(frozenset({"vehicle"}), _check_mount),
+    "dismount": Kind(frozenset({"to"}), _check_dismount),
+    "observe": Kind(frozenset(), _check_observe),
 }
+
+_DISPATCH: Dispatcher[StreetFighterState, Unit] = Dispatcher(
+    StreetFighter.order_syntax, _CHECKS, turn.end_side, lambda state, uid: state.units.get(uid),
+    lambda unit: unit.alive, noun="unit", out="is out of the fight")
 
 
 def _candidates(state: StreetFighterState, unit: Unit) -> list[Order]:

@@ -6,14 +6,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from fibua.battlefield.model import Battlefield, Position
+from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
-from fibua.core.dice import Rng, Roll
-from fibua.core.events import Event, SideLogs
-from fibua.core.ruleset import Result
+from fibua.core.dice import Roll
+from fibua.core.events import SideLogs
+from fibua.core.state import BaseState
 from fibua.rulesets.street_fighter.forces import Options
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, Kind, UnitType
-from fibua.scenario.schema import Scenario
 
 #: events of a side's log its view carries, the most recent: a motor company's turn of
 #: orders and what it saw fits
@@ -136,40 +135,24 @@ class Report:
 
 
 @dataclass(slots=True)
-class StreetFighterState:
-    scenario: Scenario
-    battlefield: Battlefield
-    sight: SightEngine  # the rules' own fork of the scenario's engine
-    rng: Rng
-    options: Options
-    sides: tuple[str, str]
+class StreetFighterState(BaseState[Options]):
     units: dict[str, Unit]
     formations: dict[str, Formation]
     #: each side's own fork of the engine, for its views and players (see views.observe)
     side_sight: dict[str, SightEngine] = field(default_factory=dict)
-    turn: int = 0
     acting: int = 0  # index into sides of the side giving orders
     markers: list[Marker] = field(default_factory=list)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     reports: dict[str, list[Report]] = field(default_factory=dict)
     artillery: dict[str, int] = field(default_factory=dict)  # fire missions left
     deployment: dict[str, tuple[float, float]] = field(default_factory=dict)  # Control's picks
-    result: Result | None = None
-    pending: list[Event] = field(default_factory=list)
     rolls: list[tuple[int, Roll]] = field(default_factory=list)  # every roll, for the report
     #: each side's last LOG_LENGTH events, only ones addressed to it
-    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH))
-
-    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
-        self.pending.append(Event(kind, data, to, self.turn))
-
+    logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def record(self, roll: Roll) -> Roll:
         self.rolls.append((self.turn, roll))
         return roll
-
-    def enemy_of(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def side_units(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and u.alive]

@@ -1,0 +1,127 @@
+"""The order dispatcher every rule set shares: the checks an order passes before any rule of
+its kind looks at it, in one place and with one set of refusal codes.
+
+A rule set describes its orders as data (`Kind`: the parameters an order takes and the
+function that checks it) and its `check` asks `Dispatcher.check`, which
+
+1. refuses an order out of turn (`not-your-turn`) and parameters that are not name=value
+   pairs (`bad-parameter`),
+2. carries out `end` (it takes no parameters),
+3. names the known kinds, from `order_syntax`, for any other (`unknown`),
+4. finds the side's own unit the order names (`no-unit`; `out-of-action` once it can no
+   longer take orders),
+5. refuses any parameter the kind does not take (`bad-parameter`), then
+6. calls the kind's checker, which returns what carries the order out, changing nothing.
+
+Every `IllegalOrder` raised on the way carries the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from fibua.core.errors import IllegalOrder
+from fibua.core.orders import Order
+from fibua.core.params import only
+
+#: what carries a checked order out
+Carry = Callable[[], None]
+
+NO_PARAMETERS: frozenset[str] = frozenset()
+
+
+class Acting(Protocol):
+    """A state as the dispatcher reads it: whose order is awaited."""
+
+    @property
+    def acting_side(self) -> str | None: ...
+
+
+class OwnUnit(Protocol):
+    """A unit (figure, team, vehicle) as the dispatcher reads it."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+S = TypeVar("S", bound=Acting)
+U = TypeVar("U", bound=OwnUnit)
+
+
+@dataclass(frozen=True, slots=True)
+class Kind(Generic[S, U]):
+    """One order kind: the parameters it takes (any other is refused before `check` runs)
+    and its checker, (state, own unit, params) -> what carries the order out."""
+
+    takes: frozenset[str]
+    check: Callable[[S, U, dict[str, Any]], Carry]
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatcher(Generic[S, U]):
+    """The common part of a rule set's `check` (module docstring). `end` is what the
+    side's `end` does; `unit` finds a unit by id on either side, `fit` says whether it can
+    still take orders; `noun` and `out` word the refusals ("figure", "is a casualty")."""
+
+    syntax: Mapping[str, str]
+    kinds: Mapping[str, Kind[S, U]]
+    end: Callable[[S], None]
+    unit: Callable[[S, str], U | None]
+    fit: Callable[[U], bool]
+    noun: str = "unit"
+    out: str = "is out of action"
+
+    def check(self, state: S, order: Order) -> Carry:
+        """Check an order completely and return what carries it out (IllegalOrder, with
+        the order attached, if it is not allowed)."""
+        try:
+            return self._check(state, order)
+        except IllegalOrder as error:
+            error.order = order
+            raise
+
+    def _check(self, state: S, order: Order) -> Carry:
+        acting = state.acting_side
+        if order.side != acting:
+            raise IllegalOrder(f"it is {acting}'s turn", order, "not-your-turn")
+        params = _params(order.params)
+        kind = order.kind
+        if kind == "end":
+            only(params, NO_PARAMETERS)
+            end = self.end
+            return lambda: end(state)
+        found = self.kinds.get(kind) if isinstance(kind, str) else None
+        if found is None:
+            known = ", ".join(self.syntax)
+            raise IllegalOrder(f"unknown order {kind!r}; orders are: {known}", order,
+                               "unknown")
+        unit = self.own_unit(state, order)
+        only(params, found.takes)
+        return found.check(state, unit, params)
+
+    def own_unit(self, state: S, order: Order) -> U:
+        """The unit of the order's side that the order names, able to take orders."""
+        uid = order.unit
+        unit = self.unit(state, uid) if isinstance(uid, str) else None
+        if unit is None or unit.side != order.side:
+            raise IllegalOrder(f"{order.side} has no {self.noun} {uid!r}", order, "no-unit")
+        if not self.fit(unit):
+            raise IllegalOrder(f"{unit.name} {self.out}", order, "out-of-action")
+        return unit
+
+
+def _params(params: object) -> dict[str, Any]:
+    """The parameters as a dict with text names (an order read from a file or a socket may
+    hold anything; `Game` has usually checked this already)."""
+    if isinstance(params, Mapping) and all(isinstance(k, str) for k in params):
+        return params if type(params) is dict else dict(params)
+    raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
+                       code="bad-parameter")

@@ -1,0 +1,67 @@
+"""What every rule set's state holds, whatever its rules: the scenario and its map, the rules'
+own fork of the sight engine, the game's generator, the rule options, the two sides, the
+turn, the result, the events of the order in hand and each side's log.
+
+A rule set's state is a slotted dataclass deriving from `BaseState`; its own fields follow
+(the common ones with defaults are keyword-only, so its required ones may come after), and
+it says whose order is awaited with `acting_side`. Nothing here is part of a snapshot: each
+rule set's `snapshot` names what it hashes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import KW_ONLY, dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from fibua.battlefield.sight import SightEngine
+from fibua.core.dice import Rng
+from fibua.core.events import Event, SideLogs
+from fibua.core.ruleset import Result
+
+if TYPE_CHECKING:
+    from fibua.battlefield.model import Battlefield
+    from fibua.scenario.schema import Scenario
+
+#: the rule set's options model
+O = TypeVar("O")  # noqa: E741
+
+
+def sight_engine(scenario: Scenario) -> SightEngine:
+    """The scenario's sight engine, built once and shared by its games: it is only ever
+    forked (`SightEngine.fork`), an umpire's fork for the rules of each game and one for
+    each side's players, and answers no question itself."""
+    memo = scenario.memo
+    if "sight" not in memo:
+        memo["sight"] = SightEngine(scenario.battlefield)
+    engine: SightEngine = memo["sight"]
+    return engine
+
+
+@dataclass(slots=True)
+class BaseState(Generic[O]):
+    """The common part of a rule set's state (module docstring)."""
+
+    scenario: Scenario
+    battlefield: Battlefield
+    sight: SightEngine  # the rules' own fork of the scenario's engine
+    rng: Rng
+    options: O
+    sides: tuple[str, str]
+    _: KW_ONLY
+    turn: int = 0
+    result: Result | None = None
+    pending: list[Event] = field(default_factory=list)  # events of the order in hand
+    #: each side's most recent events, only ones addressed to it (a view's `log`)
+    logs: SideLogs = field(default_factory=SideLogs)
+
+    def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
+        """An event of the order in hand, for the sides in `to` (see core/events.py)."""
+        self.pending.append(Event(kind, data, to, self.turn))
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    @property
+    def acting_side(self) -> str | None:
+        """The side whose order is awaited; None once the game is over."""
+        raise NotImplementedError
