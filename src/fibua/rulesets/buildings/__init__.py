@@ -1,5 +1,5 @@
-"""Buildings: an order-dice WWII skirmish with intact buildings and bunkers (inches).
+"""Buildings: an order-dice WWII skirmish with intact buildings and bunkers (inches)."""
 
-The pure parts only for now (tables, forces, procedures, the bag, odds): the RuleSet that
-registers the game comes with its state and turn.
-"""
+from fibua.rulesets.buildings.rules import Buildings
+
+__all__ = ["Buildings"]

@@ -1,0 +1,299 @@
+"""Shooting in the game: who of a unit can fire at a target (models outside; two a door,
+window or slit of its floor, five a side from a roof), at what range and with what cover,
+and the rolls with their events: to hit, HE in the open and in buildings (collapse), damage,
+pins. The chances themselves are shooting.py's, shared with the odds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import dist
+
+from fibua.battlefield.model import Position, SectionState, TerrainKind
+from fibua.rulesets.buildings.blast import he_in_building, he_in_open
+from fibua.rulesets.buildings.geometry import ports
+from fibua.rulesets.buildings.knowledge import places
+from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
+from fibua.rulesets.buildings.movement import facing_of, most_firers, plunging
+from fibua.rulesets.buildings.shooting import (
+    Shot,
+    Target,
+    cover_inside,
+    hit_basis,
+    hit_chance,
+    hit_of,
+    hit_target,
+    roll_damage,
+    roll_hit_target,
+)
+from fibua.rulesets.buildings.state import BuildingsState, Unit
+from fibua.rulesets.buildings.tables import (
+    ARMOURED,
+    WEAPONS,
+    Cover,
+    OrderKind,
+    UnitKind,
+    WeaponName,
+)
+from fibua.rulesets.buildings.vehicles import roll_chart, stops_vehicle
+
+
+@dataclass(frozen=True, slots=True)
+class Firer:
+    """One weapon that fires: the model (or mount) and how far its target is."""
+
+    weapon: WeaponName
+    range: float
+    floor: int
+
+
+def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
+    """The weapons a unit fires, team and heavy weapons first; fixed weapons never on an
+    Advance; one-shot weapons already fired not again."""
+    if unit.kind is UnitKind.INFANTRY:
+        found = [m.weapon for i, m in enumerate(unit.models)
+                 if m.weapon is not None and i not in unit.spent]
+    else:
+        found = list(unit.mounts)
+    usable = [w for w in found if WEAPONS[w].range > 0
+              and not (advanced and WEAPONS[w].fixed)]
+    return sorted(usable, key=lambda w: (WEAPONS[w].shots == 1 and WEAPONS[w].pen == 0,))
+
+
+def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> list[Firer]:
+    """The weapons that can fire at the target now (in sight and in range)."""
+    aims = places(state, target)
+    if not aims:
+        return []
+    arms = weapons_of(unit, advanced)
+    if unit.section is None:
+        if unit.kind is UnitKind.INFANTRY:
+            return _outside(state, unit, target, aims, arms)
+        return _from(state, unit.pos, aims, arms, len(arms), unit.floor)
+    section = state.battlefield.section(unit.section)
+    if target.section == unit.section:
+        return []  # fights inside a section are assaults
+    best: list[Firer] = []
+    by_wall: dict[int | None, list[Position]] = {}
+    for port in ports(section, unit.floor):
+        if unit.kind is UnitKind.GUN and port.opening != unit.opening:
+            continue
+        by_wall.setdefault(port.wall, []).append(port.pos)
+    roof = section.flat_roof and unit.floor == section.floors
+    for wall_ports in by_wall.values():
+        seeing = [p for p in wall_ports if _sees_any(state, p, aims)]
+        if not seeing:
+            continue
+        room = most_firers(len(seeing), roof)
+        found: list[Firer] = []
+        for w in arms:
+            reach = [_range(state, p, aims) for p in seeing]
+            near = min(reach)
+            if near <= WEAPONS[w].range and len(found) < room:
+                found.append(Firer(w, near, unit.floor))
+        if len(found) > len(best):
+            best = found
+    return best
+
+
+def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Position],
+             arms: list[WeaponName]) -> list[Firer]:
+    found: list[Firer] = []
+    models = [m for m in unit.models if m.weapon is not None]
+    for model in models:
+        w = model.weapon
+        if w is None or w not in arms:
+            continue
+        here = Position(model.x, model.y)
+        seen = [a for a in aims if state.sight.visible(here, a)]
+        if not seen:
+            continue
+        near = min(dist(here.point, a.point) for a in seen)
+        if near <= WEAPONS[w].range:
+            found.append(Firer(w, near, 0))
+    return found
+
+
+def _from(state: BuildingsState, here: Position, aims: list[Position],
+          arms: list[WeaponName], room: int, floor: int) -> list[Firer]:
+    seen = [a for a in aims if state.sight.visible(here, a)]
+    if not seen:
+        return []
+    near = min(dist(here.point, a.point) for a in seen)
+    return [Firer(w, near, floor) for w in arms if near <= WEAPONS[w].range][:room]
+
+
+def _sees_any(state: BuildingsState, here: Position, aims: list[Position]) -> bool:
+    return any(state.sight.visible(here, a) for a in aims)
+
+
+def _range(state: BuildingsState, here: Position, aims: list[Position]) -> float:
+    seen = [dist(here.point, a.point) for a in aims if state.sight.visible(here, a)]
+    return min(seen) if seen else float("inf")
+
+
+def cover_of(state: BuildingsState, target: Unit) -> Cover:
+    if target.section is not None:
+        return cover_inside(state.battlefield.section(target.section).construction)
+    terrain = state.sight.terrain_at(target.lead.point if target.models else (0.0, 0.0))
+    if terrain is TerrainKind.RUBBLE:
+        return Cover.HARD
+    if terrain is TerrainKind.ROUGH:
+        return Cover.SOFT
+    return Cover.NONE
+
+
+def shot_of(state: BuildingsState, unit: Unit, target: Unit, firer: Firer,
+            advanced: bool) -> Shot:
+    team_left = len(unit.models)
+    he = WEAPONS[firer.weapon].pen is None or (
+        WEAPONS[firer.weapon].he is not None and target.vehicle is None)
+    return Shot(firer.weapon, firer.range, unit.quality, unit.pins, advanced,
+                one_crew=team_left <= 1,
+                target_models=None if target.vehicle is not None else len(target.models),
+                cover=cover_of(state, target), target_down=target.order is OrderKind.DOWN,
+                he_at_building=he and target.section is not None)
+
+
+def fires_he(weapon: WeaponName, target: Unit) -> bool:
+    arms = WEAPONS[weapon]
+    return arms.pen is None or (arms.he is not None and target.vehicle is None)
+
+
+def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
+    """One unit's shooting at one target: every firer's shots, then the hits' damage and
+    the pin (or the HE template's pins)."""
+    found = firers(state, unit, target, advanced)
+    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
+                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    hits = 0
+    he_pins = False
+    for f in found:
+        if target.destroyed:
+            break
+        shot = shot_of(state, unit, target, f, advanced)
+        he = fires_he(f.weapon, target)
+        shots = 1 if he else WEAPONS[f.weapon].shots
+        for _ in range(shots):
+            made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+            state.emit("to-hit", {"unit": unit.id, "target": target.id,
+                                  "weapon": str(f.weapon), "range": round(f.range, 2),
+                                  "rolls": [r.to_dict() for r in made.rolls],
+                                  "hit": made.hit}, state.sides)
+            if not made.hit:
+                continue
+            if he:
+                he_hit(state, target, f.weapon)
+                he_pins = True
+            else:
+                hits += 1
+                damage(state, unit, target, f)
+        if WEAPONS[f.weapon].one_shot:
+            _spend(unit, f.weapon)
+    if hits and not he_pins:
+        add_pins(state, target, 1, f"hit by {unit.name}")
+
+
+def _spend(unit: Unit, weapon: WeaponName) -> None:
+    for i, m in enumerate(unit.models):
+        if m.weapon is weapon and i not in unit.spent:
+            unit.spent.append(i)
+            return
+
+
+def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
+    if target.destroyed:
+        return
+    armoured = target.vehicle in ARMOURED
+    facing = facing_of(target.lead.point, target.facing, unit.lead.point)
+    hit = hit_of(f.weapon, f.range, facing,
+                 plunging(f.weapon, f.floor, f.range, armoured))
+    victim = (Target(None, target.vehicle) if target.vehicle is not None
+              else Target(target.quality, inside=target.section is not None))
+    made = roll_damage(state.rng, hit, victim)
+    state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
+    if not made.success:
+        return
+    if target.vehicle is None:
+        remove_models(state, target, 1, f"shot by {unit.name}")
+        return
+    chart, result = roll_chart(state.rng, state.options)
+    state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
+                                  "result": str(result)}, state.sides)
+    if stops_vehicle(result) and str(result) == "knocked-out":
+        destroy(state, target, "knocked out")
+    elif stops_vehicle(result):
+        target.immobilised = True
+    else:
+        target.shaken = True
+        add_pins(state, target, 1, "crew shaken")
+
+
+def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
+    """An HE hit: inside a building the damage dice of the template (and collapse); in the
+    open the models under the template; on armour, one hit at its penetration."""
+    size = WEAPONS[weapon].he
+    assert size is not None
+    down = target.order is OrderKind.DOWN
+    if target.section is not None:
+        he_at_section(state, target.section, target.floor, size, down)
+        return
+    if target.vehicle is not None:
+        return
+    under = models_under(target, float(size))
+    pins, rolls = he_in_open(state.rng, size, under, Target(target.quality), down)
+    state.emit("he", {"unit": target.id, "template": size, "under": under,
+                      "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+               state.sides)
+    remove_models(state, target, sum(1 for r in rolls if r.success), "HE")
+    add_pins(state, target, pins.value, "HE")
+
+
+def models_under(target: Unit, radius: float) -> int:
+    """The most models of the unit a template of this radius covers, centred on a model."""
+    pts = [(m.x, m.y) for m in target.models]
+    return max((sum(1 for q in pts if dist(p, q) <= radius + 1e-9) for p in pts), default=0)
+
+
+def he_at_section(state: BuildingsState, section_id: str, floor: int, size: int,
+                  down: bool) -> None:
+    section = state.battlefield.section(section_id)
+    occupant = state.occupant(section_id, floor)
+    victim = None if occupant is None else Target(occupant.quality, inside=True)
+    done = he_in_building(state.rng, size, section.construction, victim, down)
+    state.emit("he-in-building", {
+        "section": section_id, "floor": floor, "template": size,
+        "unit": None if occupant is None else occupant.id,
+        "hits": done.hits_roll.to_dict(), "collapsed": done.collapsed,
+        "pins": None if done.pins is None else done.pins.to_dict(),
+        "damage": [r.to_dict() for r in done.damage]}, state.sides)
+    if done.collapsed:
+        collapse(state, section_id)
+        return
+    if occupant is not None:
+        remove_models(state, occupant, done.casualties, "HE in the building")
+        if done.pins is not None:
+            add_pins(state, occupant, done.pins.value, "HE in the building")
+
+
+def collapse(state: BuildingsState, section_id: str) -> None:
+    """The section becomes rubble on every fork of the game; everyone inside is destroyed."""
+    state.sight.set_section_state(section_id, SectionState.RUBBLE)
+    for fork in state.side_sight.values():
+        fork.set_section_state(section_id, SectionState.RUBBLE)
+    state.emit("collapse", {"section": section_id}, state.sides)
+    for unit in list(state.units.values()):
+        if unit.alive and unit.section == section_id:
+            destroy(state, unit, f"buried when {section_id} collapsed")
+            unit.section, unit.floor = None, 0
+
+
+def chance_line(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> str:
+    """Each firer's chance to hit, for a preview."""
+    found = firers(state, unit, target, advanced)
+    if not found:
+        return f"{unit.name} has no weapon in sight and range of {target.name}"
+    parts = []
+    for f in found:
+        shot = shot_of(state, unit, target, f, advanced)
+        parts.append(f"{f.weapon} at {f.range:.1f}in: {float(hit_chance(shot)):.0%}")
+    return f"{unit.name} at {target.name}: " + ", ".join(parts)

@@ -1,0 +1,158 @@
+"""The turn, top to bottom: a new bag (kept Down and Ambush dice left out), dice drawn one
+at a time with the game's generator (each draw seen by both sides), the drawn side's order,
+the turn's end (kept Down loses D3 pins), the turn limit with its roll for one more turn,
+and the scoring."""
+
+from __future__ import annotations
+
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
+
+from fibua.core.dice import roll
+from fibua.core.ruleset import Result
+from fibua.rulesets.buildings.knowledge import refresh
+from fibua.rulesets.buildings.morale import kept_down
+from fibua.rulesets.buildings.state import BuildingsState, Unit
+from fibua.rulesets.buildings.tables import OrderKind
+from fibua.scenario.schema import VictorySpec
+
+KEEPS = frozenset({OrderKind.DOWN, OrderKind.AMBUSH})
+
+
+def start_game(state: BuildingsState) -> None:
+    refresh(state)
+    begin_turn(state)
+
+
+def begin_turn(state: BuildingsState) -> None:
+    state.turn += 1
+    if state.turn > state.limit and not _one_more(state):
+        finish(state, "turn limit reached")
+        return
+    for unit in state.units.values():
+        keep = unit.alive and (unit.order is OrderKind.AMBUSH
+                               or (unit.order is OrderKind.DOWN and unit.keep_down))
+        unit.kept = keep and not unit.kept
+        if not unit.kept:
+            unit.order = None
+        unit.keep_down = False
+    state.emit("turn", {"turn": state.turn, "bag": dict(state.bag().dice)}, state.sides)
+    draw(state)
+
+
+def _one_more(state: BuildingsState) -> bool:
+    """After the last turn, a D6 (once) may play one more."""
+    on = state.options.extra_turn_on
+    if state.extra_rolled or on is None:
+        return False
+    state.extra_rolled = True
+    made = roll(state.rng, "d6", "one more turn", need=on)
+    state.emit("extra-turn", {"roll": made.to_dict(), "played": bool(made.success)},
+               state.sides)
+    if made.success:
+        state.limit += 1
+    return bool(made.success)
+
+
+def draw(state: BuildingsState) -> None:
+    """Draw the next die; an empty bag ends the turn."""
+    state.drawn = None
+    if state.result is not None:
+        return
+    bag = state.bag()
+    if bag.empty:
+        end_turn(state)
+        return
+    drawn, left = bag.draw(state.rng)
+    state.drawn = drawn.side
+    state.emit("order-die", {"side": drawn.side, "roll": drawn.roll.to_dict(),
+                             "left": dict(left.dice)}, state.sides)
+
+
+def can_act(state: BuildingsState, unit: Unit) -> bool:
+    """A unit may be given the drawn die: its side's, alive, with no order yet."""
+    return (state.result is None and state.waiting is None and unit.alive
+            and unit.side == state.drawn and unit.order is None)
+
+
+def after_order(state: BuildingsState) -> None:
+    refresh(state)
+    if decided(state):
+        finish(state, "a side has no units left")
+        return
+    if state.waiting is None:
+        draw(state)
+
+
+def end_turn(state: BuildingsState) -> None:
+    for unit in state.units.values():
+        if unit.alive and unit.kept and unit.order is OrderKind.DOWN:
+            made, left = kept_down(state.rng, unit.pins)
+            unit.pins = left
+            state.emit("kept-down", {"unit": unit.id, "roll": made.to_dict(),
+                                     "pins": left}, state.sides)
+    state.emit("turn-end", {"turn": state.turn}, state.sides)
+    begin_turn(state)
+
+
+def decided(state: BuildingsState) -> bool:
+    return any(not state.side_units(side) for side in state.sides)
+
+
+def finish(state: BuildingsState, reason: str) -> None:
+    state.drawn = None
+    state.waiting = None
+    state.result = score(state, reason)
+    state.emit("game-over", state.result.to_dict(), state.sides)
+
+
+def score(state: BuildingsState, reason: str) -> Result:
+    """A side with no units left loses; else objective points, then more enemy units
+    destroyed, else a draw."""
+    points = {side: 0.0 for side in state.sides}
+    a, b = state.sides
+    gone = [s for s in state.sides if not state.side_units(s)]
+    if len(gone) == 1:
+        winner = state.enemy_of(gone[0])
+        return Result(winner, f"{reason}: {gone[0]} has no units left", points)
+    for spec in state.scenario.victory:
+        if condition_met(state, spec):
+            points[spec.side] += spec.points
+    if points[a] != points[b]:
+        return Result(a if points[a] > points[b] else b, f"{reason}: on objectives", points)
+    killed = {s: state.destroyed_by.get(s, 0) for s in state.sides}
+    if killed[a] != killed[b]:
+        return Result(a if killed[a] > killed[b] else b,
+                      f"{reason}: on enemy units destroyed", points)
+    return Result(None, f"{reason}: draw", points)
+
+
+def condition_met(state: BuildingsState, spec: VictorySpec) -> bool:
+    mine = state.side_units(spec.side)
+    theirs = state.side_units(state.enemy_of(spec.side))
+    if spec.kind == "eliminate":
+        return not theirs
+    if spec.kind == "survive":
+        return bool(mine)
+    here = any(in_objective(u, spec) for u in mine)
+    if spec.kind == "reach":
+        return here
+    return here and not any(in_objective(u, spec) for u in theirs)
+
+
+def in_objective(unit: Unit, spec: VictorySpec) -> bool:
+    """A unit on any floor of one of the sections, or with its first model in the zone."""
+    if unit.section is not None and unit.section in spec.sections:
+        return True
+    if spec.zone is None or not unit.models:
+        return False
+    return _zone(tuple(spec.zone)).covers(ShapelyPoint(unit.lead.x, unit.lead.y))
+
+
+_ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
+
+
+def _zone(points: tuple[tuple[float, float], ...]) -> Polygon:
+    if points not in _ZONES:
+        _ZONES[points] = Polygon(points)
+    return _ZONES[points]
