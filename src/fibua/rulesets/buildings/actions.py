@@ -26,7 +26,7 @@ from fibua.rulesets.buildings.assault import (
     strike_vehicle,
     surprise,
 )
-from fibua.rulesets.buildings.firing import collapse, firers, resolve
+from fibua.rulesets.buildings.firing import firers, resolve
 from fibua.rulesets.buildings.geometry import (
     centroid,
     distance_to_section,
@@ -39,10 +39,8 @@ from fibua.rulesets.buildings.movement import allowance, coherent
 from fibua.rulesets.buildings.shooting import Target
 from fibua.rulesets.buildings.state import BuildingsState, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
-    ASSAULT_REACH,
     ENTER_WITHIN,
     BuildingKind,
-    Mobility,
     OrderKind,
     UnitKind,
 )

@@ -134,7 +134,9 @@ def _range(state: BuildingsState, here: Position, aims: list[Position]) -> float
 def cover_of(state: BuildingsState, target: Unit) -> Cover:
     if target.section is not None:
         return cover_inside(state.battlefield.section(target.section).construction)
-    terrain = state.sight.terrain_at(target.lead.point if target.models else (0.0, 0.0))
+    if not target.models:
+        return Cover.NONE
+    terrain = state.sight.terrain_at((target.lead.x, target.lead.y))
     if terrain is TerrainKind.RUBBLE:
         return Cover.HARD
     if terrain is TerrainKind.ROUGH:
@@ -204,7 +206,7 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     if target.destroyed:
         return
     armoured = target.vehicle in ARMOURED
-    facing = facing_of(target.lead.point, target.facing, unit.lead.point)
+    facing = facing_of((target.lead.x, target.lead.y), target.facing, (unit.lead.x, unit.lead.y))
     hit = hit_of(f.weapon, f.range, facing,
                  plunging(f.weapon, f.floor, f.range, armoured))
     victim = (Target(None, target.vehicle) if target.vehicle is not None

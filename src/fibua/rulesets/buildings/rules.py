@@ -6,6 +6,7 @@ from collections.abc import Callable
 from math import cos, hypot, pi, sin
 from typing import Any, ClassVar
 
+from fibua.battlefield.model import Section
 from fibua.core.dispatch import Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
@@ -14,7 +15,6 @@ from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
 from fibua.rulesets.buildings import actions, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
-from fibua.battlefield.model import Section
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.morale import order_need
@@ -96,7 +96,7 @@ class Buildings(RuleSet[BuildingsState]):
             return []
         orders = [Order(side, "end")]
         if state.waiting is not None:
-            return orders + [Order(side, "down", state.waiting.target)]
+            return [*orders, Order(side, "down", state.waiting.target)]
         for unit in state.side_units(side):
             if turn.can_act(state, unit):
                 orders += [o for o in _candidates(state, unit) if self.allows(state, o)]

@@ -153,11 +153,11 @@ def _check_inside(scenario: Scenario, zone: list[tuple[float, float]] | None,
     if zone and not _within(section, zone):
         problems.append(Problem("", f"{path}.section", f"section {section.id!r} is not "
                                 "wholly inside the side's deployment zone"))
-    if spec.unit_kind is UnitKind.GUN and inside.opening is not None:
-        if inside.opening >= len(section.openings) or \
-                section.openings[inside.opening].floor != 0:
-            problems.append(Problem("", f"{path}.opening", "a gun fires through an opening "
-                                    "of its section's ground floor"))
+    opening = inside.opening
+    if spec.unit_kind is UnitKind.GUN and opening is not None and (
+            opening >= len(section.openings) or section.openings[opening].floor != 0):
+        problems.append(Problem("", f"{path}.opening", "a gun fires through an opening "
+                                "of its section's ground floor"))
     if inside.made_opening is not None:
         problems += _check_made(section, inside.floor, inside.made_opening,
                                 f"{path}.made_opening", made_on)

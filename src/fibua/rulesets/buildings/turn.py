@@ -146,7 +146,7 @@ def in_objective(unit: Unit, spec: VictorySpec) -> bool:
         return True
     if spec.zone is None or not unit.models:
         return False
-    return _zone(tuple(spec.zone)).covers(ShapelyPoint(unit.lead.x, unit.lead.y))
+    return bool(_zone(tuple(spec.zone)).covers(ShapelyPoint(unit.lead.x, unit.lead.y)))
 
 
 _ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
