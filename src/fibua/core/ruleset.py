@@ -185,9 +185,11 @@ class RuleSet(ABC, Generic[S]):
         took). Limited to units, it answers `end` once those units have their orders:
         the caller then passes to the side's next seat."""
 
-    @abstractmethod
     def random_player(self, side: str, seed: int) -> Player:
         """A player that picks uniformly among legal orders (the baseline)."""
+        from fibua.players.random_player import RandomPlayer
+
+        return RandomPlayer(seed)
 
 
 _REGISTRY: dict[str, RuleSet[Any]] = {}

@@ -1,11 +1,19 @@
-"""Where a scenario sends each side: public knowledge every player may plan with."""
+"""Where a scenario sends each side (public knowledge every player may plan with), and how
+its victory conditions score: `victory_points` and `decide`, the rule set adding its own
+tie-break."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
+from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import Region
-from fibua.scenario.schema import Scenario
+from fibua.core.ruleset import Result
+from fibua.scenario.schema import Scenario, VictorySpec
 
 
 def objective_region(scenario: Scenario, side: str, enemy: str) -> Region | None:
@@ -24,3 +32,69 @@ def objective_region(scenario: Scenario, side: str, enemy: str) -> Region | None
     if not sections and not areas:
         return None
     return Region(frozenset(sections), tuple(areas))
+
+
+class Placed(Protocol):
+    """A unit (figure, team, vehicle) as scoring reads it: where it stands."""
+
+    @property
+    def pos(self) -> Position: ...
+
+
+def in_objective(unit: Placed, spec: VictorySpec) -> bool:
+    """Whether the unit stands in the objective: in one of its sections, or in its zone
+    (edges counting as in)."""
+    pos = unit.pos
+    if pos.section is not None and pos.section in spec.sections:
+        return True
+    return spec.zone is not None and _zone(tuple(spec.zone)).covers(ShapelyPoint(pos.point))
+
+
+_ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
+
+
+def _zone(points: tuple[tuple[float, float], ...]) -> Polygon:
+    """An objective's zone as a polygon, made once: games score it turn after turn."""
+    found = _ZONES.get(points)
+    if found is None:
+        found = _ZONES[points] = Polygon(points)
+    return found
+
+
+def condition_met(spec: VictorySpec, alive: Mapping[str, Sequence[Placed]]) -> bool:
+    """Whether the side of `spec` meets it, given each side's units still able to fight
+    (two sides): see `VictorySpec` for each kind."""
+    enemy = next(side for side in alive if side != spec.side)
+    if spec.kind == "eliminate":
+        return not alive[enemy]
+    if spec.kind == "survive":
+        return bool(alive[spec.side])
+    mine = any(in_objective(u, spec) for u in alive[spec.side])
+    if spec.kind == "reach":
+        return mine
+    return mine and not any(in_objective(u, spec) for u in alive[enemy])
+
+
+def victory_points(victory: Iterable[VictorySpec],
+                   alive: Mapping[str, Sequence[Placed]]) -> dict[str, float]:
+    """Each side's points from the scenario's conditions it meets."""
+    points = {side: 0.0 for side in alive}
+    for spec in victory:
+        if condition_met(spec, alive):
+            points[spec.side] += spec.points
+    return points
+
+
+def decide(reason: str, points: Mapping[str, float], won_on: str,
+           tiebreak: Mapping[str, float], tie_won_on: str) -> Result:
+    """The result of two sides' points: more points win (`reason: won_on`); equal points
+    go to the side ahead on the rule set's tie-break (`reason: tie_won_on`); else a draw.
+    The result carries the points."""
+    a, b = points
+    scores = dict(points)
+    if points[a] != points[b]:
+        return Result(a if points[a] > points[b] else b, f"{reason}: {won_on}", scores)
+    if tiebreak[a] != tiebreak[b]:
+        return Result(a if tiebreak[a] > tiebreak[b] else b, f"{reason}: {tie_won_on}",
+                      scores)
+    return Result(None, f"{reason}: draw", scores)

@@ -134,12 +134,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
 
         return Sergeant(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
-
 
 def _end(state: HouseClearingState) -> None:
     if state.reaction is not None:

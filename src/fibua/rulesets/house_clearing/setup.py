@@ -4,7 +4,6 @@ seed (or fixed in the scenario), and the scenario checks."""
 from __future__ import annotations
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Modifier, Rng, roll
 from fibua.core.errors import Problem
 from fibua.core.ruleset import Seat
@@ -19,7 +18,7 @@ from fibua.rulesets.house_clearing.tables import (
     SKILL_DICE,
     Stance,
 )
-from fibua.scenario.checks import floor_problem, off_table
+from fibua.scenario.checks import place_problems, two_sides, unique_id
 from fibua.scenario.schema import Scenario
 
 
@@ -68,8 +67,9 @@ def seats(scenario: Scenario, side: str) -> list[Seat]:
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:
-    if len(scenario.sides) != 2:
-        return [Problem("", "sides", "House-Clearing is played by exactly two sides")]
+    wrong = two_sides(scenario, "House-Clearing")
+    if wrong:
+        return wrong
     sight = sight_engine(scenario).fork()
     options: Options = scenario.rule_options or Options()
     geometry = map_geometry(scenario, sight, options)
@@ -79,10 +79,11 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
         forces: Forces | None = scenario.known_forces(side.name)
         for j, player in enumerate(forces.players if forces is not None else []):
             path = f"sides[{i}].forces.players[{j}]"
-            problems += _unique(player.id, f"{path}.id", seen)
+            problems += unique_id(player.id, f"{path}.id", seen)
             for k, spec in enumerate(player.figures):
-                problems += _unique(spec.id, f"{path}.figures[{k}].id", seen)
-                placed = _check_place(scenario, sight, spec, f"{path}.figures[{k}]")
+                problems += unique_id(spec.id, f"{path}.figures[{k}].id", seen)
+                placed = place_problems(scenario, sight, spec.at, spec.floor,
+                                        f"{path}.figures[{k}]")
                 problems += placed
                 if placed or spec.stance is not Stance.LEANING or scenario.unread_at(spec.at):
                     continue
@@ -92,19 +93,3 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
                                             "a leaning figure must stand inside a building "
                                             "within 1in of a door or window of its room"))
     return problems
-
-
-def _unique(ident: str, path: str, seen: set[str]) -> list[Problem]:
-    if ident in seen:
-        return [Problem("", path, f"id {ident!r} is used twice")]
-    seen.add(ident)
-    return []
-
-
-def _check_place(scenario: Scenario, sight: SightEngine, spec: FigureSpec,
-                 path: str) -> list[Problem]:
-    off = off_table(scenario, spec.at)
-    if off is not None:
-        return [Problem("", f"{path}.at", off)]
-    wrong = floor_problem(scenario, sight, spec.at, spec.floor)
-    return [Problem("", f"{path}.floor", wrong)] if wrong else []

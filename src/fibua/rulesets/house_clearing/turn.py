@@ -5,9 +5,6 @@ declared, and its effects applied together. The end of the game and its scoring.
 
 from __future__ import annotations
 
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon
-
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.house_clearing.firing import (
@@ -20,7 +17,7 @@ from fibua.rulesets.house_clearing.firing import (
 )
 from fibua.rulesets.house_clearing.shooting import fire_row, reach
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
-from fibua.scenario.schema import VictorySpec
+from fibua.scenario.objectives import decide, victory_points
 
 
 def start_game(state: HouseClearingState) -> None:
@@ -179,34 +176,7 @@ def score(state: HouseClearingState, reason: str) -> Result:
     if len(wiped) == 1:
         return Result(state.enemy_of(wiped[0]), f"{reason}: {wiped[0]} wiped out",
                       {s: float(kills[s]) for s in state.sides})
-    points = {side: 0.0 for side in state.sides}
-    for spec in state.scenario.victory:
-        if condition_met(state, spec, alive):
-            points[spec.side] += spec.points
+    points = victory_points(state.scenario.victory, alive)
     if not state.scenario.victory:
         points = {s: float(kills[s]) for s in state.sides}
-    a, b = state.sides
-    if points[a] != points[b]:
-        return Result(a if points[a] > points[b] else b, f"{reason}: on points", points)
-    if kills[a] != kills[b]:
-        return Result(a if kills[a] > kills[b] else b, f"{reason}: on casualties", points)
-    return Result(None, f"{reason}: draw", points)
-
-
-def condition_met(state: HouseClearingState, spec: VictorySpec,
-                  alive: dict[str, list[Figure]]) -> bool:
-    enemy = state.enemy_of(spec.side)
-    if spec.kind == "eliminate":
-        return not alive[enemy]
-    if spec.kind == "survive":
-        return bool(alive[spec.side])
-    mine = any(in_objective(f, spec) for f in alive[spec.side])
-    if spec.kind == "reach":
-        return mine
-    return mine and not any(in_objective(f, spec) for f in alive[enemy])
-
-
-def in_objective(figure: Figure, spec: VictorySpec) -> bool:
-    if figure.pos.section is not None and figure.pos.section in spec.sections:
-        return True
-    return spec.zone is not None and Polygon(spec.zone).covers(ShapelyPoint(figure.pos.point))
+    return decide(reason, points, "on points", kills, "on casualties")

@@ -8,6 +8,7 @@ from typing import Any
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
+from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
@@ -26,41 +27,25 @@ class ReactionView:
 
 
 @dataclass(frozen=True)
-class SideView:
+class SideView(BaseView[Figure, Sighting]):
     """Everything a player (human or computer) of one side may know. It holds copies and
     no reference to the game state: nothing unobserved can be reached from it."""
 
-    scenario: str
-    side: str
-    enemy: str
-    turn: int
-    turns: int
     phase: Phase
     step: int
-    to_act: str | None
     order: tuple[str, ...]
-    own: tuple[Figure, ...]
-    enemies: tuple[tuple[str, Sighting], ...]
     #: (own figure, enemy) -> (fifths of the enemy it sees, fifths of itself it shows)
     exposure: dict[tuple[str, str], tuple[int, int]]
     reaction: ReactionView | None
-    sight: SightEngine  # the map is public: the side's own engine for this game
     geometry: MapGeometry  # reading `sight`
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     goal_sections: tuple[str, ...]  # building sections the side must hold (public)
     enemy_goal_sections: tuple[str, ...]  # and those the enemy must hold (public)
     defending: bool  # the side starts in its objective
     options: Options
-    result: dict[str, Any] | None
 
     def figure(self, figure_id: str) -> Figure:
-        for f in self.own:
-            if f.id == figure_id:
-                return f
-        raise KeyError(figure_id)
-
-    def visible_enemies(self) -> list[tuple[str, Sighting]]:
-        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
+        return self.unit(figure_id)
 
 
 def observe(state: HouseClearingState, side: str) -> SideView:
@@ -160,26 +145,13 @@ def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
 
 
 def view_dict(state: HouseClearingState, view: SideView) -> dict[str, Any]:
-    # the side's own log (the last LOG_LENGTH events it saw, see core.events.SideLogs); the
-    # filter again is a second lock against showing a side anything it did not see
-    log = [e.to_dict() for e in state.logs.of(view.side)]
-    return {
-        "ruleset": "house-clearing",
-        "scenario": view.scenario,
-        "side": view.side,
-        "turn": view.turn,
-        "turns": view.turns,
-        "phase": str(view.phase),
-        "step": view.step,
-        "to_act": view.to_act,
-        "order": list(view.order),
-        "own": [_own(f) for f in view.own],
-        "enemies": [_enemy(i, s) for i, s in view.enemies],
-        "reaction": None if view.reaction is None else {
-            "mover": view.reaction.mover, "firers": sorted(view.reaction.firers)},
-        "log": log,
-        "result": view.result,
-    }
+    # the side's own log: the last LOG_LENGTH events it saw (see core.events.SideLogs)
+    return contract_dict(
+        "house-clearing", view, phase=str(view.phase), own=[_own(f) for f in view.own],
+        enemies=[_enemy(i, s) for i, s in view.enemies], log=state.logs.of(view.side),
+        step=view.step, order=list(view.order),
+        reaction=None if view.reaction is None else {
+            "mover": view.reaction.mover, "firers": sorted(view.reaction.firers)})
 
 
 def _own(f: Figure) -> dict[str, Any]:

@@ -131,12 +131,6 @@ class StreetFight(RuleSet[StreetFightState]):
 
         return Tactician(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
-
 
 def _check_move(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
     plan = actions.plan_move(state, f, params)

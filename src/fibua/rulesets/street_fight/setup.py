@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
 from fibua.core.state import sight_engine
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
-from fibua.scenario.checks import floor_problem, off_table
+from fibua.scenario.checks import place_problems, two_sides, unique_id
 from fibua.scenario.schema import Scenario
 
 
@@ -51,37 +48,17 @@ def _arm(state: StreetFightState, side: str, name: str, weapon: str) -> WeaponNa
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:
-    problems: list[Problem] = []
-    if len(scenario.sides) != 2:
-        problems.append(Problem("", "sides", "Street-Fight is played by exactly two sides"))
+    problems = two_sides(scenario, "Street-Fight")
+    if problems:
         return problems
     sight = sight_engine(scenario).fork()
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for i, side in enumerate(scenario.sides):
         forces: Forces | None = scenario.known_forces(side.name)
         for j, unit in enumerate(forces.units if forces is not None else []):
             for k, fig in enumerate(unit.figures):
                 path = f"sides[{i}].forces.units[{j}].figures[{k}]"
-                problems += _check_figure(scenario, sight, fig, path, seen)
-            if unit.id in seen:
-                problems.append(Problem("", f"sides[{i}].forces.units[{j}].id",
-                                        f"id {unit.id!r} is used twice"))
-            seen[unit.id] = unit.id
-    return problems
-
-
-def _check_figure(
-    scenario: Scenario, sight: SightEngine, fig: Any, path: str, seen: dict[str, str]
-) -> list[Problem]:
-    problems = []
-    if fig.id in seen:
-        problems.append(Problem("", f"{path}.id", f"id {fig.id!r} is used twice"))
-    seen[fig.id] = fig.id
-    off = off_table(scenario, fig.at)
-    if off is not None:
-        problems.append(Problem("", f"{path}.at", off))
-        return problems
-    wrong = floor_problem(scenario, sight, fig.at, fig.floor)
-    if wrong is not None:
-        problems.append(Problem("", f"{path}.floor", wrong))
+                problems += unique_id(fig.id, f"{path}.id", seen)
+                problems += place_problems(scenario, sight, fig.at, fig.floor, path)
+            problems += unique_id(unit.id, f"sides[{i}].forces.units[{j}].id", seen)
     return problems

@@ -3,16 +3,13 @@ of the game with its scoring."""
 
 from __future__ import annotations
 
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon
-
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.combat import close_combat_phase
 from fibua.rulesets.street_fight.contact import engaged
 from fibua.rulesets.street_fight.morale import fall_back, morale_phase
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
-from fibua.scenario.schema import VictorySpec
+from fibua.scenario.objectives import decide, victory_points
 
 
 def begin_turn(state: StreetFightState) -> None:
@@ -114,35 +111,7 @@ def score(state: StreetFightState, reason: str) -> Result:
         winner = state.enemy_of(wiped[0])
         scores = {s: float(kills[s]) for s in kills}
         return Result(winner, f"{reason}: {wiped[0]} wiped out", scores)
-    points = {side: 0.0 for side in state.sides}
-    for spec in state.scenario.victory:
-        if condition_met(state, spec, alive):
-            points[spec.side] += spec.points
+    points = victory_points(state.scenario.victory, alive)
     if not state.scenario.victory:
         points = {s: float(kills[s]) for s in kills}
-    a, b = state.sides
-    if points[a] != points[b]:
-        return Result(a if points[a] > points[b] else b, f"{reason}: on points", points)
-    if kills[a] != kills[b]:
-        return Result(a if kills[a] > kills[b] else b, f"{reason}: on casualties", points)
-    return Result(None, f"{reason}: draw", points)
-
-
-def condition_met(
-    state: StreetFightState, spec: VictorySpec, alive: dict[str, list[Figure]]
-) -> bool:
-    enemy = state.enemy_of(spec.side)
-    if spec.kind == "eliminate":
-        return not alive[enemy]
-    if spec.kind == "survive":
-        return bool(alive[spec.side])
-    mine = any(_in_objective(f, spec) for f in alive[spec.side])
-    if spec.kind == "reach":
-        return mine
-    return mine and not any(_in_objective(f, spec) for f in alive[enemy])
-
-
-def _in_objective(figure: Figure, spec: VictorySpec) -> bool:
-    if figure.pos.section is not None and figure.pos.section in spec.sections:
-        return True
-    return spec.zone is not None and Polygon(spec.zone).covers(ShapelyPoint(figure.pos.point))
+    return decide(reason, points, "on points", kills, "on casualties")

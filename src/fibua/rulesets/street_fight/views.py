@@ -9,8 +9,8 @@ from shapely.geometry import Polygon
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import SightEngine
 from fibua.core.values import copier
+from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.contact import opponents
 from fibua.rulesets.street_fight.forces import Options
@@ -19,39 +19,23 @@ from fibua.scenario.objectives import objective_region
 
 
 @dataclass(frozen=True)
-class SideView:
+class SideView(BaseView[Figure, Sighting]):
     """Everything a player (human or computer) of one side may know. It holds copies and
     immutable values, and no reference to the game state: nothing unobserved can be
     reached from it, and nothing in it can change the game."""
 
-    scenario: str
-    side: str
-    enemy: str
-    turn: int
-    turns: int
     phase: Phase
-    to_act: str | None
     initiative: tuple[str, ...]
-    own: tuple[Figure, ...]
-    enemies: tuple[tuple[str, Sighting], ...]
-    sight: SightEngine  # the map is public: the side's own engine for this game
     goal: DistanceField | None  # walking distance to where the scenario sends this side
     enemy_zone: Position | None  # centre of the enemy's deployment zone (public)
     goal_sections: tuple[str, ...]  # building sections the side must hold (public)
     options: Options
-    result: dict[str, Any] | None
     #: how many times the side's memory of the enemy has changed: what a player works out
     #: from `enemies` holds until this moves
     news: int = 0
 
     def figure(self, figure_id: str) -> Figure:
-        for f in self.own:
-            if f.id == figure_id:
-                return f
-        raise KeyError(figure_id)
-
-    def visible_enemies(self) -> list[tuple[str, Sighting]]:
-        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
+        return self.unit(figure_id)
 
 
 @dataclass(frozen=True)
@@ -161,23 +145,12 @@ def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
 
 
 def view_dict(state: StreetFightState, view: SideView) -> dict[str, Any]:
-    # the side's own log (the last LOG_LENGTH events it saw, see core.events.SideLogs); the
-    # filter again is a second lock against showing a side anything it did not see
-    log = [e.to_dict() for e in state.logs.of(view.side)]
-    return {
-        "ruleset": "street-fight",
-        "scenario": view.scenario,
-        "side": view.side,
-        "turn": view.turn,
-        "turns": view.turns,
-        "phase": str(view.phase),
-        "to_act": view.to_act,
-        "initiative": list(view.initiative),
-        "own": [_own(f, _locked_with(state, f)) for f in view.own],
-        "enemies": [_enemy(i, s) for i, s in view.enemies],
-        "log": log,
-        "result": view.result,
-    }
+    # the side's own log: the last LOG_LENGTH events it saw (see core.events.SideLogs)
+    return contract_dict(
+        "street-fight", view, phase=str(view.phase),
+        own=[_own(f, _locked_with(state, f)) for f in view.own],
+        enemies=[_enemy(i, s) for i, s in view.enemies], log=state.logs.of(view.side),
+        initiative=list(view.initiative))
 
 
 def _locked_with(state: StreetFightState, f: Figure) -> list[str]:

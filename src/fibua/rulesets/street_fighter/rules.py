@@ -141,12 +141,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
 
         return Control(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
-
 
 def _end_if_idle(state: StreetFighterState) -> None:
     """Nothing left to order this turn: the side's orders are done."""

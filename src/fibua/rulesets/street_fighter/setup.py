@@ -17,7 +17,7 @@ from fibua.rulesets.street_fighter.forces import (
 )
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
-from fibua.scenario.checks import off_table
+from fibua.scenario.checks import off_table, two_sides
 from fibua.scenario.schema import Scenario
 
 
@@ -92,8 +92,9 @@ def _board(state: StreetFighterState, unit: Unit, vehicle_id: str) -> None:
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:
-    if len(scenario.sides) != 2:
-        return [Problem("", "sides", "Street Fighter is played by exactly two sides")]
+    wrong = two_sides(scenario, "Street Fighter")
+    if wrong:
+        return wrong
     sight = sight_engine(scenario).fork()
     problems: list[Problem] = []
     owner: dict[str, str] = {}

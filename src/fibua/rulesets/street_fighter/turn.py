@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from math import cos, pi, sin
 
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon
-
 from fibua.battlefield.model import Position
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
@@ -23,7 +20,7 @@ from fibua.rulesets.street_fighter.tables import (
     LANDING_LOST,
     LANDING_ON_TARGET,
 )
-from fibua.scenario.schema import VictorySpec
+from fibua.scenario.objectives import decide, victory_points
 
 EDGE = 1e-9
 
@@ -151,47 +148,10 @@ def losses_inflicted(state: StreetFighterState, side: str) -> int:
 def score(state: StreetFighterState, reason: str) -> Result:
     """Objective points; equal points go to the side that inflicted more hit points of
     loss, else a draw."""
-    points = {side: 0.0 for side in state.sides}
-    for spec in state.scenario.victory:
-        if condition_met(state, spec):
-            points[spec.side] += spec.points
+    alive = {side: state.side_units(side) for side in state.sides}
+    points = victory_points(state.scenario.victory, alive)
     for goal in state.options.destroy:
         if goal.side in points and all(not state.units[u].alive for u in goal.units):
             points[goal.side] += goal.points
-    a, b = state.sides
-    if points[a] != points[b]:
-        return Result(a if points[a] > points[b] else b, f"{reason}: on objectives", points)
-    inflicted = {s: losses_inflicted(state, s) for s in state.sides}
-    if inflicted[a] != inflicted[b]:
-        winner = a if inflicted[a] > inflicted[b] else b
-        return Result(winner, f"{reason}: on losses inflicted", points)
-    return Result(None, f"{reason}: draw", points)
-
-
-def condition_met(state: StreetFighterState, spec: VictorySpec) -> bool:
-    enemy = state.enemy_of(spec.side)
-    mine = state.side_units(spec.side)
-    theirs = state.side_units(enemy)
-    if spec.kind == "eliminate":
-        return not theirs
-    if spec.kind == "survive":
-        return bool(mine)
-    here = any(in_objective(u, spec) for u in mine)
-    if spec.kind == "reach":
-        return here
-    return here and not any(in_objective(u, spec) for u in theirs)
-
-
-def in_objective(unit: Unit, spec: VictorySpec) -> bool:
-    if unit.pos.section is not None and unit.pos.section in spec.sections:
-        return True
-    return spec.zone is not None and _zone(tuple(spec.zone)).covers(ShapelyPoint(unit.pos.point))
-
-
-_ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
-
-
-def _zone(points: tuple[tuple[float, float], ...]) -> Polygon:
-    if points not in _ZONES:
-        _ZONES[points] = Polygon(points)
-    return _ZONES[points]
+    inflicted = {s: float(losses_inflicted(state, s)) for s in state.sides}
+    return decide(reason, points, "on objectives", inflicted, "on losses inflicted")

@@ -3,12 +3,12 @@ copy a player (person or computer) decides from. Nothing unobserved can be reach
 
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
+from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.knowledge import recent_reports
 from fibua.rulesets.street_fighter.state import (
@@ -31,17 +31,9 @@ class OwnFormation:
 
 
 @dataclass(frozen=True)
-class SideView:
-    scenario: str
-    side: str
-    enemy: str
+class SideView(BaseView[Unit, Sighting]):
     doctrine: str
-    turn: int
-    turns: int
-    to_act: str | None
-    own: tuple[Unit, ...]
     formations: tuple[OwnFormation, ...]
-    enemies: tuple[tuple[str, Sighting], ...]
     reports: tuple[Report, ...]
     log: tuple[Event, ...]  # the side's latest events (state.remember), addressed to it
     markers: tuple[Marker, ...]
@@ -49,17 +41,6 @@ class SideView:
     held: frozenset[str]
     objectives: tuple[VictorySpec, ...]  # the scenario's, public
     goals: tuple[str, ...]  # descriptions of the side's destroy objectives
-    sight: SightEngine  # the map is public: the side's own engine for this game
-    result: dict[str, Any] | None
-
-    def unit(self, unit_id: str) -> Unit:
-        for u in self.own:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
-
-    def visible_enemies(self) -> list[tuple[str, Sighting]]:
-        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
 
 
 def observe(state: StreetFighterState, side: str) -> SideView:
@@ -102,29 +83,20 @@ def side_sight(state: StreetFighterState, side: str) -> SightEngine:
 
 
 def view_dict(view: SideView) -> dict[str, Any]:
-    return {
-        "ruleset": "street-fighter",
-        "scenario": view.scenario,
-        "side": view.side,
-        "turn": view.turn,
-        "turns": view.turns,
-        "phase": "orders",
-        "to_act": view.to_act,
-        "own": [_own(u) for u in view.own],
-        "formations": [{"id": f.id, "name": f.name, "commander": f.commander,
+    return contract_dict(
+        "street-fighter", view, phase="orders", own=[_own(u) for u in view.own],
+        enemies=[_enemy(i, s) for i, s in view.enemies], log=view.log,
+        formations=[{"id": f.id, "name": f.name, "commander": f.commander,
                         "units": list(f.units), "demoralised": f.demoralised}
-                       for f in view.formations],
-        "enemies": [_enemy(i, s) for i, s in view.enemies],
-        "fired_on": [{"unit": r.unit, "direction": r.direction, "turn": r.turn, "hits": r.hits}
-                     for r in view.reports],
-        "fire_markers": [{"by": m.by, "x": m.x, "y": m.y, "turn": m.turn} for m in view.markers],
-        "artillery_missions": view.artillery,
-        "held_sections": sorted(view.held),
-        "log": [deepcopy(e.to_dict()) for e in view.log],
-        "objectives": [v.description or f"{v.side}: {v.kind}" for v in view.objectives]
+                    for f in view.formations],
+        fired_on=[{"unit": r.unit, "direction": r.direction, "turn": r.turn, "hits": r.hits}
+                  for r in view.reports],
+        fire_markers=[{"by": m.by, "x": m.x, "y": m.y, "turn": m.turn} for m in view.markers],
+        artillery_missions=view.artillery,
+        held_sections=sorted(view.held),
+        objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives]
         + list(view.goals),
-        "result": view.result,
-    }
+    )
 
 
 def _own(u: Unit) -> dict[str, Any]:
