@@ -136,11 +136,6 @@ class Buildings(RuleSet[BuildingsState]):
 
         return SimpleChooser(side, seed, units)
 
-    def random_player(self, side: str, seed: int) -> Player:
-        from fibua.players.random_player import RandomPlayer
-
-        return RandomPlayer(seed)
-
 
 def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:

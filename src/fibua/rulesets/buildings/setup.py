@@ -16,7 +16,7 @@ from fibua.rulesets.buildings.forces import Forces, Options, UnitSpec
 from fibua.rulesets.buildings.geometry import centroid
 from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
 from fibua.rulesets.buildings.tables import DEFAULT_TURNS, BuildingKind, UnitKind
-from fibua.scenario.checks import off_table
+from fibua.scenario.checks import place_problems, two_sides, unique_id
 from fibua.scenario.schema import Scenario
 
 MADE_OPENING_WIDTH = 1.0  # inches: a made opening is a window this wide at mid-wall
@@ -107,9 +107,10 @@ def unit_of(field: Battlefield, side: str, spec: UnitSpec) -> Unit:
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:
-    if len(scenario.sides) != 2:
-        return [Problem("", "sides", "Buildings is played by exactly two sides")]
-    problems: list[Problem] = []
+    problems = two_sides(scenario, "Buildings")
+    if problems:
+        return problems
+    sight = sight_engine(scenario).fork()
     seen: set[str] = set()
     rooms: dict[tuple[str, int], str] = {}
     made_on: set[tuple[str, int, int]] = set()
@@ -117,13 +118,19 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
         forces: Forces | None = scenario.known_forces(side.name)
         for k, spec in enumerate(forces.units if forces is not None else []):
             path = f"sides[{i}].forces.units[{k}]"
-            if spec.id in seen:
-                problems.append(Problem("", f"{path}.id", f"id {spec.id!r} is used twice"))
-            seen.add(spec.id)
+            problems += unique_id(spec.id, f"{path}.id", seen)
             for m, model in enumerate(spec.models):
-                off = off_table(scenario, model.at)
-                if off is not None:
-                    problems.append(Problem("", f"{path}.models[{m}].at", off))
+                where = f"{path}.models[{m}]"
+                placed = place_problems(scenario, sight, model.at, 0, where)
+                problems += placed
+                if placed or spec.inside is not None or scenario.unread_at(model.at):
+                    continue
+                inside = sight.section_at(model.at)
+                if inside is not None:
+                    problems.append(Problem("", f"{where}.at", f"({model.at[0]:g}, "
+                                            f"{model.at[1]:g}) is inside section "
+                                            f"{inside!r}: a unit set up in a building "
+                                            "names it with `inside`"))
             if spec.inside is not None:
                 problems += _check_inside(scenario, side.deployment, spec, f"{path}.inside",
                                           rooms, made_on)

@@ -5,16 +5,13 @@ and the scoring."""
 
 from __future__ import annotations
 
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon
-
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.buildings.knowledge import refresh
 from fibua.rulesets.buildings.morale import kept_down
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind
-from fibua.scenario.schema import VictorySpec
+from fibua.scenario.objectives import decide, victory_points
 
 KEEPS = frozenset({OrderKind.DOWN, OrderKind.AMBUSH})
 
@@ -109,50 +106,11 @@ def finish(state: BuildingsState, reason: str) -> None:
 def score(state: BuildingsState, reason: str) -> Result:
     """A side with no units left loses; else objective points, then more enemy units
     destroyed, else a draw."""
-    points = {side: 0.0 for side in state.sides}
-    a, b = state.sides
-    gone = [s for s in state.sides if not state.side_units(s)]
+    alive = {side: state.side_units(side) for side in state.sides}
+    gone = [s for s in state.sides if not alive[s]]
     if len(gone) == 1:
-        winner = state.enemy_of(gone[0])
-        return Result(winner, f"{reason}: {gone[0]} has no units left", points)
-    for spec in state.scenario.victory:
-        if condition_met(state, spec):
-            points[spec.side] += spec.points
-    if points[a] != points[b]:
-        return Result(a if points[a] > points[b] else b, f"{reason}: on objectives", points)
-    killed = {s: state.destroyed_by.get(s, 0) for s in state.sides}
-    if killed[a] != killed[b]:
-        return Result(a if killed[a] > killed[b] else b,
-                      f"{reason}: on enemy units destroyed", points)
-    return Result(None, f"{reason}: draw", points)
-
-
-def condition_met(state: BuildingsState, spec: VictorySpec) -> bool:
-    mine = state.side_units(spec.side)
-    theirs = state.side_units(state.enemy_of(spec.side))
-    if spec.kind == "eliminate":
-        return not theirs
-    if spec.kind == "survive":
-        return bool(mine)
-    here = any(in_objective(u, spec) for u in mine)
-    if spec.kind == "reach":
-        return here
-    return here and not any(in_objective(u, spec) for u in theirs)
-
-
-def in_objective(unit: Unit, spec: VictorySpec) -> bool:
-    """A unit on any floor of one of the sections, or with its first model in the zone."""
-    if unit.section is not None and unit.section in spec.sections:
-        return True
-    if spec.zone is None or not unit.models:
-        return False
-    return bool(_zone(tuple(spec.zone)).covers(ShapelyPoint(unit.lead.x, unit.lead.y)))
-
-
-_ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
-
-
-def _zone(points: tuple[tuple[float, float], ...]) -> Polygon:
-    if points not in _ZONES:
-        _ZONES[points] = Polygon(points)
-    return _ZONES[points]
+        return Result(state.enemy_of(gone[0]), f"{reason}: {gone[0]} has no units left",
+                      {side: 0.0 for side in state.sides})
+    points = victory_points(state.scenario.victory, alive)
+    killed = {s: float(state.destroyed_by.get(s, 0)) for s in state.sides}
+    return decide(reason, points, "on objectives", killed, "on enemy units destroyed")

@@ -4,44 +4,25 @@ plain to all), the dice left in the bag, its log. Nothing unobserved is reachabl
 
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
+from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
 from fibua.scenario.schema import VictorySpec
 
 
 @dataclass(frozen=True)
-class SideView:
-    scenario: str
-    side: str
-    enemy: str
-    turn: int
-    turns: int
-    to_act: str | None
+class SideView(BaseView[Unit, Sighting]):
     drawn: str | None
-    #: the unit shot at that may answer with Down (its side's decision), if any
+    #: the unit of this side shot at that may answer with Down, if any
     shot_at: str | None
-    own: tuple[Unit, ...]
-    enemies: tuple[tuple[str, Sighting], ...]
-    sections: tuple[tuple[str, str], ...]  # (section, state)
+    sections: tuple[tuple[str, str], ...]  # (section, state): public, plain to all
     bag: tuple[tuple[str, int], ...]
     log: tuple[Event, ...]
     objectives: tuple[VictorySpec, ...]
-    sight: SightEngine  # the side's own fork of the engine for this game
-    result: dict[str, Any] | None
-
-    def unit(self, unit_id: str) -> Unit:
-        for u in self.own:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
-
-    def visible_enemies(self) -> list[tuple[str, Sighting]]:
-        return [(i, s) for i, s in self.enemies if s.visible and s.alive]
 
 
 def _copy(u: Unit) -> Unit:
@@ -78,24 +59,12 @@ def side_sight(state: BuildingsState, side: str) -> SightEngine:
 
 
 def view_dict(view: SideView) -> dict[str, Any]:
-    return {
-        "ruleset": "buildings",
-        "scenario": view.scenario,
-        "side": view.side,
-        "turn": view.turn,
-        "turns": view.turns,
-        "phase": "reaction" if view.shot_at else "orders",
-        "to_act": view.to_act,
-        "drawn": view.drawn,
-        "shot_at": view.shot_at,
-        "bag": dict(view.bag),
-        "own": [_own(u) for u in view.own],
-        "enemies": [_enemy(i, s) for i, s in view.enemies],
-        "sections": dict(view.sections),
-        "log": [deepcopy(e.to_dict()) for e in view.log],
-        "objectives": [v.description or f"{v.side}: {v.kind}" for v in view.objectives],
-        "result": view.result,
-    }
+    return contract_dict(
+        "buildings", view, phase="reaction" if view.shot_at else "orders",
+        own=[_own(u) for u in view.own], enemies=[_enemy(i, s) for i, s in view.enemies],
+        log=view.log, drawn=view.drawn, shot_at=view.shot_at, bag=dict(view.bag),
+        sections=dict(view.sections),
+        objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives])
 
 
 def _own(u: Unit) -> dict[str, Any]:
