@@ -28,6 +28,11 @@ def row(x: float, y: float, n: int, step: float = 1.0) -> list[dict[str, Any]]:
     return [{"at": [x + step * k, y]} for k in range(n)]
 
 
+def line(x: float, y: float, n: int, step: float = 1.0) -> list[tuple[float, float]]:
+    """n points in a row eastwards from (x, y), `step` apart (for `put`)."""
+    return [(x + step * k, y) for k in range(n)]
+
+
 def unit(uid: str, models: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"id": uid, "name": uid.replace("-", " ").title(), "models": models}
     out.update(extra)

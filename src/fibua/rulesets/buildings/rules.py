@@ -141,7 +141,7 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
         OrderKind.FIRE: {"target"},
-        OrderKind.ADVANCE: {"to", "floor", "section", "target"},
+        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault"},
         OrderKind.AMBUSH: set(),
         OrderKind.RALLY: set(),

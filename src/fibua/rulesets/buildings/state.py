@@ -159,9 +159,13 @@ class BuildingsState(BaseState[Options]):
         return [u for u in self.units.values() if u.side == side and u.alive]
 
     def bag(self) -> Bag:
-        """The dice left in the bag: one for each unit with no order yet this turn."""
-        return Bag.of({side: sum(1 for u in self.side_units(side) if u.order is None)
-                       for side in self.sides})
+        """The dice left in the bag: one for each unit with no order yet this turn, less
+        the die drawn and not yet given to a unit."""
+        counts = {side: sum(1 for u in self.side_units(side) if u.order is None)
+                  for side in self.sides}
+        if self.drawn is not None and self.waiting is None and counts[self.drawn]:
+            counts[self.drawn] -= 1
+        return Bag.of(counts)
 
     def occupant(self, section: str, floor: int) -> Unit | None:
         for u in self.units.values():

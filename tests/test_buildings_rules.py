@@ -1,0 +1,330 @@
+"""Buildings orders with forced dice on the test table (tests/bld_helpers.py): order tests,
+blunders and rout, entering, moving inside and leaving, shooting into a building, HE that
+brings a section down, assaults, the bag and the scenario checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from bld_helpers import (
+    act,
+    draw_for,
+    force,
+    forced_game,
+    kinds,
+    line,
+    make_scenario,
+    put,
+    row,
+    unit,
+)
+
+from fibua.battlefield.model import SectionState
+from fibua.core.errors import IllegalOrder, ScenarioError
+from fibua.core.game import Game
+from fibua.core.orders import Order
+from fibua.core.ruleset import find_ruleset
+from fibua.rulesets.buildings.tables import OrderKind
+
+
+def game(faces: list[int] | None = None, **kw: Any) -> Game:
+    """The test table with the first draw forced to the allies (face 1 of the bag)."""
+    g = forced_game(make_scenario(**kw), [1])
+    force(g, faces or [])
+    return g
+
+
+def rolls_of(events: list[Any], kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.kind == kind]
+
+
+# ------------------------------------------------------------------ the bag and the turn
+
+
+def test_the_first_die_is_drawn_from_a_bag_of_one_die_a_unit() -> None:
+    g = forced_game(make_scenario(), [3])
+    draw = rolls_of(g.log, "order-die")[0]
+    assert draw["roll"]["dice"] == "d4" and draw["roll"]["faces"] == [3]
+    assert draw["side"] == "axis" and g.to_act() == "axis"
+    assert draw["left"] == {"allies": 2, "axis": 1}
+    assert {e.kind for e in g.log if e.kind == "order-die"} and \
+        all(set(e.to) == {"allies", "axis"} for e in g.log if e.kind == "order-die")
+
+
+def test_a_unit_with_an_order_takes_no_other() -> None:
+    g = game([1])
+    act(g, "down", "rifles")
+    draw_for(g, "allies")
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "rally", "rifles")
+    assert refused.value.code == "has-order"
+
+
+def test_a_kept_down_die_stays_out_of_the_next_bag_and_loses_d3_pins() -> None:
+    g = game([1])
+    g.state.units["rifles"].pins = 3
+    act(g, "down", "rifles", keep=True)
+    state = g.state
+    for u in state.units.values():  # everyone else has had an order: the turn ends
+        if u.order is None:
+            u.order = OrderKind.FIRE
+    draw_for(g, "allies")
+    force(g, [1])  # turn 2: the bag holds three dice (rifles kept theirs)
+    g.apply(Order("allies", "end"))
+    assert state.turn == 2 and state.units["rifles"].kept
+    assert state.bag().count("allies") == 0 and state.bag().total == 2  # smgs' drawn
+    for u in state.units.values():
+        if u.order is None:
+            u.order = OrderKind.FIRE
+    force(g, [2, 1])  # end of turn 2: the kept Down loses D3 (face 2: 1 pin); turn 3 draw
+    draw_for(g, "allies")
+    events = g.apply(Order("allies", "end"))
+    kept = rolls_of(events, "kept-down")
+    assert kept and kept[0]["unit"] == "rifles" and state.units["rifles"].pins == 2
+
+
+# ------------------------------------------------------------------ order tests
+
+
+def test_a_pinned_unit_passes_its_order_test_and_loses_a_pin() -> None:
+    g = game([3, 3, 4, 1])  # order test 6 <= 9 - 2; rally D6 4; next draw
+    g.state.units["rifles"].pins = 2
+    events = act(g, "rally", "rifles")
+    test = rolls_of(events, "order-test")[0]
+    assert test["passed"] and test["roll"]["need"] == 7 and test["roll"]["at_most"]
+    assert g.state.units["rifles"].pins == 0  # one for the pass, four rallied away
+
+
+def test_a_failed_order_test_goes_down_instead() -> None:
+    g = game([5, 4, 1])  # 9 > 7
+    g.state.units["rifles"].pins = 2
+    events = act(g, "rally", "rifles")
+    assert "down-instead" in kinds(events)
+    u = g.state.units["rifles"]
+    assert u.order is OrderKind.DOWN and u.pins == 2
+
+
+def test_a_double_six_is_a_blunder_that_adds_a_pin() -> None:
+    g = game([6, 6, 1])
+    g.state.units["rifles"].pins = 1
+    events = act(g, "rally", "rifles")
+    assert rolls_of(events, "order-test")[0]["blunder"]
+    assert g.state.units["rifles"].pins == 2 and g.state.units["rifles"].order is OrderKind.DOWN
+
+
+def test_pins_reaching_morale_rout_the_unit() -> None:
+    g = game([6, 6, 1])
+    g.state.units["rifles"].pins = 8  # regular: morale 9
+    events = act(g, "rally", "rifles")
+    assert "rout" in kinds(events)
+    assert not g.state.units["rifles"].alive
+    assert g.state.bag().count("allies") == 0  # its die left the bag with it
+
+
+def test_down_needs_no_test() -> None:
+    g = game([1])
+    g.state.units["rifles"].pins = 5
+    events = act(g, "down", "rifles")
+    assert "order-test" not in kinds(events)
+
+
+# ------------------------------------------------------------------ buildings: in and out
+
+
+def test_a_run_enters_a_building_by_a_ground_floor_door() -> None:
+    g = game([1])
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "smgs", enter="brick")
+    assert refused.value.code == "enter-run"
+    act(g, "run", "smgs", enter="brick")
+    u = g.state.units["smgs"]
+    assert (u.section, u.floor) == ("brick", 0)
+
+
+def test_entering_an_occupied_ground_floor_is_refused() -> None:
+    g = game()
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "smgs", enter="brick")
+    assert refused.value.code == "occupied"
+
+
+def test_an_advance_moves_one_floor_and_a_run_two_at_most() -> None:
+    g = game([1])
+    put(g, "smgs", section="brick", floor=0)
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "smgs", floor=2)
+    assert refused.value.code == "no-floor" or refused.value.code == "too-far"
+    act(g, "advance", "smgs", floor=1)
+    assert g.state.units["smgs"].floor == 1
+
+
+def test_a_unit_leaves_only_from_the_ground_floor() -> None:
+    g = game([1])
+    put(g, "smgs", section="brick", floor=1)
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "smgs", to=[17, 7])
+    assert refused.value.code == "not-ground"
+    put(g, "smgs", section="brick", floor=0)
+    act(g, "advance", "smgs", to=[17, 7])
+    u = g.state.units["smgs"]
+    assert u.section is None and (u.lead.x, u.lead.y) == (17, 7)
+
+
+def test_a_model_cannot_walk_into_a_standing_building() -> None:
+    g = game()
+    put(g, "smgs", line(12, 12, 4, 0.5))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "smgs", to=[15, 12])
+    assert refused.value.code in ("in-building", "blocked")
+
+
+# ------------------------------------------------------------------ shooting
+
+
+def lone_rifle() -> list[dict[str, Any]]:
+    return [unit("rifle", [{"at": [2, 5]}], weapon="rifle"),
+            unit("smgs", row(2, 16, 4), weapon="smg")]
+
+
+def test_shooting_into_a_building_hard_cover_and_extra_protection() -> None:
+    g = game([4, 5, 1], allies=lone_rifle())
+    put(g, "rifle", [(22, 6)])
+    events = act(g, "fire", "rifle", target="grenadiers")
+    assert "shot-at" in kinds(events) and g.to_act() == "axis"  # may go Down first
+    events = g.apply(Order("axis", "end"))
+    hit = rolls_of(events, "to-hit")[0]
+    basis = dict(hit["rolls"][0]["basis"])
+    assert basis["hard cover"] == 2 and basis["point blank"] == -1
+    assert hit["rolls"][0]["need"] == 4 and hit["hit"]
+    damage = rolls_of(events, "damage")[0]["roll"]
+    assert damage["need"] == 5  # regular 4 + extra protection 1
+    grenadiers = g.state.units["grenadiers"]
+    assert len(grenadiers.models) == 5 and grenadiers.pins == 1
+
+
+def test_a_target_shot_at_may_go_down_first() -> None:
+    g = game([5, 1], allies=lone_rifle())
+    put(g, "rifle", [(22, 6)])
+    act(g, "fire", "rifle", target="grenadiers")
+    events = g.apply(Order("axis", "down", "grenadiers"))
+    hit = rolls_of(events, "to-hit")[0]
+    assert hit["rolls"][0]["need"] == 6 and not hit["hit"]  # 4, and 2 for a target Down
+    assert g.state.units["grenadiers"].order is OrderKind.DOWN
+
+
+def test_no_shot_without_sight() -> None:
+    g = game(allies=lone_rifle())
+    put(g, "rifle", [(28, 1)])  # south of the house: its south wall has no opening
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "rifle", target="grenadiers")
+    assert refused.value.code == "no-sight"
+
+
+def howitzer() -> list[dict[str, Any]]:
+    return [unit("gun", row(20, 6, 5, 0.5), type="medium-howitzer"),
+            unit("smgs", row(2, 16, 4), weapon="smg")]
+
+
+def test_he_that_brings_a_section_down_destroys_everyone_inside() -> None:
+    g = game([3, 5, 5, 1], allies=howitzer())
+    events = act(g, "fire", "gun", target="grenadiers")
+    events += g.apply(Order("axis", "end"))
+    he = rolls_of(events, "he-in-building")[0]
+    assert he["collapsed"] and he["hits"]["dice"] == "2d6" and he["hits"]["value"] == 10
+    assert g.state.sight.section_state("house") is SectionState.RUBBLE
+    assert not g.state.units["grenadiers"].alive
+    view = g.view("allies")
+    assert view["sections"]["house"] == "rubble"
+
+
+def test_he_short_of_collapse_rolls_pins_and_damage() -> None:
+    g = game([3, 2, 1, 1, 4, 4, 1, 1], allies=howitzer())
+    act(g, "fire", "gun", target="grenadiers")
+    events = g.apply(Order("axis", "end"))
+    he = rolls_of(events, "he-in-building")[0]
+    assert not he["collapsed"] and he["hits"]["value"] == 3 and he["pins"]["value"] == 1
+    # regular 4+ less the template's +3 penetration, no extra protection: 2+
+    assert [d["success"] for d in he["damage"]] == [True, True, False]
+    assert len(g.state.units["grenadiers"].models) == 4
+
+
+# ------------------------------------------------------------------ assault
+
+
+def test_an_assault_in_the_open_from_close_by_is_a_surprise_and_destroys_the_loser() -> None:
+    g = game([4, 4, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(28, 14, 4, 0.8))
+    events = act(g, "run", "smgs", assault="mg")
+    assert "reaction-fire" not in kinds(events)
+    assert not g.state.units["mg"].alive and g.state.units["smgs"].alive
+
+
+def test_an_assault_on_a_ground_floor_is_simultaneous_and_the_winner_takes_the_floor() -> None:
+    g = game([6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(23, 6, 4, 0.5))
+    events = act(g, "run", "smgs", assault="grenadiers")
+    rnd = rolls_of(events, "assault-round")[0]
+    assert len(rnd["attacks"]) == 4 and len(rnd["back"]) == 6  # all strike at once
+    assert not g.state.units["grenadiers"].alive
+    smgs = g.state.units["smgs"]
+    assert (smgs.section, smgs.floor) == ("house", 0)
+
+
+def test_from_outside_only_the_ground_floor_is_assaulted() -> None:
+    g = game()
+    put(g, "grenadiers", section="brick", floor=1)
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "smgs", assault="grenadiers")
+    assert refused.value.code == "not-ground"
+
+
+# ------------------------------------------------------------------ the end
+
+
+def test_a_side_with_no_units_left_loses() -> None:
+    g = game([6, 6])
+    state = g.state
+    state.units["smgs"].destroyed = True
+    state.units["rifles"].pins = 8
+    act(g, "rally", "rifles")
+    result = g.result()
+    assert result is not None and result.winner == "axis"
+
+
+# ------------------------------------------------------------------ scenario checks
+
+
+def problems(**kw: Any) -> list[str] | str:
+    """The field paths of the problems the rule set finds in the test table so changed."""
+    try:
+        scenario = make_scenario(**kw)
+    except ScenarioError as error:
+        return str(error)
+    return [p.path for p in find_ruleset("buildings").check_scenario(scenario)]
+
+
+def test_one_unit_a_floor_at_set_up() -> None:
+    axis = [unit("a", row(27, 5, 2), inside={"section": "house"}),
+            unit("b", row(27, 6, 2), inside={"section": "house"})]
+    assert "sides[1].forces.units[1].inside.floor: a is already on floor 0" in problems(axis=axis)
+
+
+def test_a_made_opening_needs_a_bare_wall_and_is_cut_into_the_map() -> None:
+    bad = [unit("a", row(27, 5, 2), inside={"section": "house", "made_opening": 3})]
+    assert "sides[1].forces.units[0].inside.made_opening: an opening" in problems(axis=bad)
+    good = [unit("a", row(27, 5, 2), inside={"section": "house", "made_opening": 0}),
+            unit("mg", row(32, 14, 3), type="mmg-team")]
+    assert problems(axis=good) == []
+    g = forced_game(make_scenario(axis=good), [1])
+    openings = g.state.battlefield.section("house").openings
+    assert len(openings) == 3 and openings[-1].wall == 0
+
+
+def test_a_model_set_up_inside_a_footprint_must_say_so() -> None:
+    allies = [unit("a", row(15, 12, 2)), unit("b", row(2, 16, 2))]
+    assert "sides[0].forces.units[0].models[0].at: (15, 12) is inside" in problems(allies=allies)
