@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from bld_helpers import (
     act,
     draw_for,
@@ -19,7 +20,6 @@ from bld_helpers import (
     row,
     unit,
 )
-
 from fibua.battlefield.model import SectionState
 from fibua.core.errors import IllegalOrder, ScenarioError
 from fibua.core.game import Game
