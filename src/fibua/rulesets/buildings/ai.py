@@ -72,9 +72,21 @@ class SimpleChooser:
         enter = [o for o in orders if o.kind == "run" and o.params.get("enter") in wanted]
         return enter[0] if enter else None
 
+    def _held(self, view: SideView) -> set[str]:
+        return {s for spec in view.objectives if spec.side == view.side
+                and spec.kind == "hold" for s in spec.sections}
+
     def _move(self, view: SideView, orders: list[Order]) -> Order | None:
+        """The move that brings a unit nearest its goal; a unit already holding one of its
+        side's sections stays and watches (Ambush)."""
+        held = self._held(view)
+        staying = {u.id for u in view.own if u.section is not None and u.section in held}
+        for o in orders:
+            if o.kind == "ambush" and o.unit in staying:
+                return o
         goal = self._goal(view)
-        moves = [o for o in orders if o.kind in ("advance", "run") and "to" in o.params]
+        moves = [o for o in orders if o.kind in ("advance", "run") and "to" in o.params
+                 and o.unit not in staying]
         if goal is None or not moves:
             return None
 
@@ -82,10 +94,4 @@ class SimpleChooser:
             to = o.params["to"]
             return dist((float(to[0]), float(to[1])), goal)
 
-        best = min(moves, key=after)
-        here = view.unit(best.unit or "")
-        if here.section is not None and view.unit(best.unit or "").section in {
-                s for spec in view.objectives if spec.side == view.side
-                for s in spec.sections}:
-            return None  # holding its objective: stay
-        return best
+        return min(moves, key=after)

@@ -183,7 +183,7 @@ def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> 
                                   "hit": made.hit}, state.sides)
             if not made.hit:
                 continue
-            if he:
+            if he and target.vehicle is None:
                 he_hit(state, target, f.weapon)
                 he_pins = True
             else:
@@ -231,15 +231,14 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
 
 
 def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
-    """An HE hit: inside a building the damage dice of the template (and collapse); in the
-    open the models under the template; on armour, one hit at its penetration."""
+    """An HE hit on troops: inside a building the damage dice of the template (and
+    collapse); in the open the models under the template. (On a vehicle it is one hit at
+    the template's penetration: `damage`.)"""
     size = WEAPONS[weapon].he
     assert size is not None
     down = target.order is OrderKind.DOWN
     if target.section is not None:
         he_at_section(state, target.section, target.floor, size, down)
-        return
-    if target.vehicle is not None:
         return
     under = models_under(target, float(size))
     pins, rolls = he_in_open(state.rng, size, under, Target(target.quality), down)
