@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import random
 from functools import partial
+from typing import Any
 
 import pytest
 
-from bld_helpers import make_scenario
+from bld_helpers import make_scenario, row, unit
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game, LegalOrders, play_out
 from fibua.core.orders import Order
@@ -24,9 +25,27 @@ SEEDS = range(4)
 NAME = "buildings-test-table"
 
 
-@pytest.fixture(scope="module")
-def table() -> Scenario:
-    return make_scenario()
+def mixed_allies() -> list[dict[str, Any]]:
+    """Infantry, a carrier with a squad aboard, and an anti-tank gun."""
+    return [unit("rifles", row(2, 5, 5) + row(2, 6, 5), type="rifle-squad"),
+            unit("carrier", [{"at": [6, 12]}], type="carrier"),
+            unit("smgs", row(6, 12, 4), weapon="smg", aboard="carrier"),
+            unit("atg", row(3, 20, 3), type="light-anti-tank-gun")]
+
+
+def mixed_axis() -> list[dict[str, Any]]:
+    return [unit("grenadiers", row(27, 5, 6), weapon="rifle",
+                 inside={"section": "house", "made_opening": 0}),
+            unit("mg", row(32, 14, 3), type="mmg-team"),
+            unit("tank", [{"at": [33, 20]}], type="medium-tank", facing=180.0)]
+
+
+TABLES = {"plain": {}, "mixed": {"allies": mixed_allies(), "axis": mixed_axis()}}
+
+
+@pytest.fixture(scope="module", params=sorted(TABLES))
+def table(request: pytest.FixtureRequest) -> Scenario:
+    return make_scenario(**TABLES[request.param])
 
 
 def test_buildings_is_registered() -> None:

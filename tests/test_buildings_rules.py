@@ -328,3 +328,55 @@ def test_a_made_opening_needs_a_bare_wall_and_is_cut_into_the_map() -> None:
 def test_a_model_set_up_inside_a_footprint_must_say_so() -> None:
     allies = [unit("a", row(15, 12, 2)), unit("b", row(2, 16, 2))]
     assert "sides[0].forces.units[0].models[0].at: (15, 12) is inside" in problems(allies=allies)
+
+
+# ------------------------------------------------------------------ transports
+
+
+def with_carrier() -> list[dict[str, Any]]:
+    return [unit("rifles", row(2, 5, 5) + row(2, 6, 5), type="rifle-squad"),
+            unit("carrier", [{"at": [6, 12]}], type="carrier"),
+            unit("smgs", row(6, 12, 4), weapon="smg", aboard="carrier")]
+
+
+def test_passengers_are_off_the_table_and_dismount_from_their_transport() -> None:
+    g = game([1], allies=with_carrier())
+    smgs = g.state.units["smgs"]
+    assert smgs.aboard == "carrier" and (smgs.lead.x, smgs.lead.y) == (6, 12)
+    put(g, "carrier", [(23, 6)])
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "smgs", target="grenadiers")
+    assert refused.value.code == "no-sight"
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "smgs", to=[12, 12])  # measured from the carrier, not the squad
+    assert refused.value.code == "too-far"
+    act(g, "advance", "smgs", to=[21, 3])
+    assert smgs.aboard is None and g.state.units["carrier"].carrying is None
+    assert (smgs.lead.x, smgs.lead.y) == (21, 3)
+
+
+def test_a_run_within_an_inch_of_a_transport_mounts_it_and_it_carries_them() -> None:
+    g = game([1, 1], allies=with_carrier())
+    put(g, "carrier", [(6, 12)])
+    g.state.units["carrier"].carrying = None
+    g.state.units["smgs"].aboard = None
+    put(g, "smgs", line(8, 16, 4, 0.8))
+    act(g, "run", "smgs", mount="carrier")
+    assert g.state.units["smgs"].aboard == "carrier"
+    draw_for(g, "allies")
+    act(g, "advance", "carrier", to=[12, 12])
+    assert (g.state.units["smgs"].lead.x, g.state.units["smgs"].lead.y) == (12, 12)
+
+
+def test_passengers_of_an_immobilised_transport_bail_out_pinned_and_down() -> None:
+    from fibua.rulesets.buildings.firing import Firer, damage
+    from fibua.rulesets.buildings.tables import WeaponName
+
+    g = game([6, 3], allies=with_carrier())  # penetrates (6+4 >= 7), chart 3: immobilised
+    state = g.state
+    damage(state, state.units["grenadiers"], state.units["carrier"],
+           Firer(WeaponName.PANZERSCHRECK, 10.0, 0))
+    smgs = state.units["smgs"]
+    assert state.units["carrier"].immobilised and smgs.aboard is None
+    assert smgs.pins == 1 and smgs.order is OrderKind.DOWN
+    assert all(abs(m.x - 6) ** 2 + abs(m.y - 12) ** 2 <= 9 + 1e-9 for m in smgs.models)

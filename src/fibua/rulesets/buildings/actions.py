@@ -44,6 +44,7 @@ from fibua.rulesets.buildings.tables import (
     OrderKind,
     UnitKind,
 )
+from fibua.rulesets.buildings.transport import bail_out, carry, follow, passenger_of
 
 EDGE = 1e-6
 SPACING = 0.9  # inches between models placed on leaving a building (within coherency)
@@ -58,6 +59,7 @@ class Move:
     section: str | None
     floor: int
     length: float
+    mount: str | None = None  # the transport the unit gets into
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +153,11 @@ def check_move(state: BuildingsState, unit: Unit, params: dict[str, Any],
     reach = allowance(unit.mobility, kind)
     if reach is None or (unit.kind is UnitKind.GUN and unit.section is not None):
         raise _refuse(f"{unit.name} cannot move on a {kind} order", "cannot-move")
+    if unit.aboard is not None and "to" not in params:
+        raise _refuse(f"{unit.name} is aboard a transport: it dismounts with to=X,Y",
+                      "aboard")
+    if "mount" in params:
+        return _check_mount(state, unit, params["mount"], kind, reach)
     if "enter" in params:
         return _check_enter(state, unit, params["enter"], kind, reach)
     if "floor" in params or "section" in params:
@@ -159,6 +166,8 @@ def check_move(state: BuildingsState, unit: Unit, params: dict[str, Any],
         raise _refuse("a move names to=X,Y, enter=SECTION, or floor=N / section=S",
                       "bad-parameter")
     to = point(params["to"], "to")
+    if unit.aboard is not None:
+        return _check_dismount(state, unit, to, reach)
     if unit.section is not None:
         return _check_leave(state, unit, to, reach)
     return _check_outside(state, unit, to, reach)
@@ -205,6 +214,47 @@ def _check_places(state: BuildingsState, unit: Unit, start: list[tuple[float, fl
                           "blocked")
     if not coherent(points, state.options.coherency):
         raise _refuse("the models would not keep together", "coherency")
+
+
+def _check_mount(state: BuildingsState, unit: Unit, tid: Any, kind: OrderKind,
+                 reach: float) -> Move:
+    if kind is not OrderKind.RUN:
+        raise _refuse("a unit mounts a transport only with a Run", "mount-run")
+    ride = state.units.get(tid) if isinstance(tid, str) else None
+    if ride is None or ride.side != unit.side or not ride.alive or ride.vehicle is None:
+        raise _refuse(f"{tid!r} is no vehicle of {unit.side}", "no-transport")
+    transport = state.units[ride.id]
+    from fibua.rulesets.buildings.forces import Forces
+
+    forces: Forces = state.scenario.forces_of(unit.side)
+    if not any(s.id == transport.id and s.carries for s in forces.units):
+        raise _refuse(f"{transport.name} carries no troops", "no-transport")
+    if unit.kind is not UnitKind.INFANTRY or unit.section is not None \
+            or unit.aboard is not None:
+        raise _refuse("only infantry in the open mount a transport", "mount-infantry")
+    if transport.carrying is not None and passenger_of(state, transport) is not None:
+        raise _refuse(f"{transport.name} already carries a unit", "occupied")
+    here = (transport.lead.x, transport.lead.y)
+    for m in unit.models:
+        if dist((m.x, m.y), here) > reach + ENTER_WITHIN + EDGE:
+            raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of "
+                          f"{transport.name}", "too-far")
+    return Move(tuple(here for _ in unit.models), None, 0, dist((unit.lead.x, unit.lead.y), here),
+                mount=transport.id)
+
+
+def _check_dismount(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                    reach: float) -> Move:
+    assert unit.aboard is not None
+    ride = state.units[unit.aboard]
+    start = (ride.lead.x, ride.lead.y)
+    length = dist(start, to)
+    if length > reach + EDGE:
+        raise _refuse(f"{length:.1f}in from {ride.name} is beyond {reach:g}in", "too-far")
+    points = tuple((to[0] + SPACING * (k % 4), to[1] + SPACING * (k // 4))
+                   for k in range(len(unit.models)))
+    _check_places(state, unit, [start] * len(points), points)
+    return Move(points, None, 0, length)
 
 
 def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
@@ -333,6 +383,8 @@ def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
 
 
 def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
+    if unit.aboard is not None:
+        raise _refuse(f"{unit.name} is aboard a transport: it dismounts first", "aboard")
     if unit.kind is not UnitKind.INFANTRY:
         raise _refuse("only infantry assault here", "assault-infantry")
     reach = allowance(unit.mobility, OrderKind.RUN)
@@ -430,7 +482,7 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     if plan.assault is not None:
         fight(state, unit, state.units[plan.assault], move)
         return
-    place(unit, move)
+    place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
                          "length": round(move.length, 2)}, state.sides)
@@ -444,10 +496,20 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
 
 
-def place(unit: Unit, move: Move) -> None:
+def place(state: BuildingsState, unit: Unit, move: Move) -> None:
+    """Put the unit where the move ends; a transport takes its passengers along, a
+    passenger that mounts or dismounts changes vehicle."""
     for m, (x, y) in zip(unit.models, move.points, strict=False):
         m.x, m.y = x, y
     unit.section, unit.floor = move.section, move.floor
+    if unit.aboard is not None and move.mount is None:
+        ride = state.units[unit.aboard]
+        ride.carrying, unit.aboard = None, None
+    if move.mount is not None:
+        carry(state.units[move.mount], unit)
+    rider = passenger_of(state, unit)
+    if rider is not None:
+        follow(rider, unit)
 
 
 def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
@@ -505,8 +567,9 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
         _reaction_fire(state, target, unit)
     if not unit.alive or not target.alive:
         return
-    place(unit, move)
+    place(state, unit, move)
     if target.vehicle is not None:
+        bail_out(state, target)  # passengers get out (they do not fight here yet)
         for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
             state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
                                          "damage": None if attack.damage is None
@@ -524,8 +587,8 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
             destroy(state, loser, f"lost the assault with {winner.name}")
             if winner is unit and target.section is not None and winner.alive:
                 cx, cy = centroid(state.battlefield.section(target.section))
-                place(unit, Move(tuple((cx, cy) for _ in unit.models), target.section,
-                                 target.floor, 0.0))
+                place(state, unit, Move(tuple((cx, cy) for _ in unit.models),
+                                        target.section, target.floor, 0.0))
                 state.emit("takes-floor", {"unit": unit.id, "section": target.section,
                                            "floor": target.floor}, state.sides)
             return

@@ -34,6 +34,7 @@ from fibua.rulesets.buildings.tables import (
     UnitKind,
     WeaponName,
 )
+from fibua.rulesets.buildings.transport import bail_out
 from fibua.rulesets.buildings.vehicles import roll_chart, stops_vehicle
 
 
@@ -223,8 +224,10 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
                                   "result": str(result)}, state.sides)
     if stops_vehicle(result) and str(result) == "knocked-out":
         destroy(state, target, "knocked out")
+        bail_out(state, target)
     elif stops_vehicle(result):
         target.immobilised = True
+        bail_out(state, target)
     else:
         target.shaken = True
         add_pins(state, target, 1, "crew shaken")

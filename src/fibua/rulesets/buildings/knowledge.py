@@ -12,6 +12,8 @@ from fibua.rulesets.buildings.state import BuildingsState, Sighting, Unit
 def places(state: BuildingsState, unit: Unit) -> list[Position]:
     """Where a unit sees from and is seen at: its models outside; inside, the openings of
     its floor (a roof: along its edge)."""
+    if unit.aboard is not None:
+        return []  # off the table, inside its transport
     if unit.section is None:
         return unit.positions()
     return [p.pos for p in ports(state.battlefield.section(unit.section), unit.floor)]

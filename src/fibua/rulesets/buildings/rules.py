@@ -142,7 +142,7 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
     takes = {
         OrderKind.FIRE: {"target"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
-        OrderKind.RUN: {"to", "floor", "section", "enter", "assault"},
+        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount"},
         OrderKind.AMBUSH: set(),
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
@@ -194,6 +194,8 @@ def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
                           round(unit.lead.y + d * sin(angle), 2)]
                     out.append(Order(side, kind, uid, {"to": to}))
         out += [Order(side, "run", uid, {"enter": sid}) for sid in state.battlefield.section_ids]
+        out += [Order(side, "run", uid, {"mount": v.id}) for v in state.side_units(side)
+                if v.vehicle is not None and v.carrying is None]
     else:
         section = state.battlefield.section(unit.section)
         for kind in ("advance", "run"):

@@ -16,6 +16,7 @@ from fibua.rulesets.buildings.forces import Forces, Options, UnitSpec
 from fibua.rulesets.buildings.geometry import centroid
 from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
 from fibua.rulesets.buildings.tables import DEFAULT_TURNS, BuildingKind, UnitKind
+from fibua.rulesets.buildings.transport import carry
 from fibua.scenario.checks import place_problems, two_sides, unique_id
 from fibua.scenario.schema import Scenario
 
@@ -88,8 +89,10 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> BuildingsState:
     for side in (a, b):
         forces: Forces = scenario.forces_of(side)
         for spec in forces.units:
-            if spec.aboard is None:  # passengers come with the transports (not yet played)
-                state.units[spec.id] = unit_of(field, side, spec)
+            state.units[spec.id] = unit_of(field, side, spec)
+        for spec in forces.units:
+            if spec.aboard is not None:
+                carry(state.units[spec.aboard], state.units[spec.id])
     return state
 
 

@@ -68,6 +68,8 @@ class Unit:
     immobilised: bool = False
     shaken: bool = False  # its next order is Down
     spent: list[int] = field(default_factory=list)  # models whose one-shot weapon is fired
+    aboard: str | None = None  # the transport it rides in (off the table)
+    carrying: str | None = None  # the unit a transport carries
 
     @property
     def alive(self) -> bool:
@@ -103,6 +105,7 @@ class Unit:
             "keep_down": self.keep_down, "destroyed": self.destroyed,
             "half_tested": self.half_tested, "immobilised": self.immobilised,
             "shaken": self.shaken, "facing": self.facing, "spent": list(self.spent),
+            "aboard": self.aboard, "carrying": self.carrying,
         }
 
 
