@@ -88,6 +88,6 @@ def contract_dict(ruleset: str, view: BaseView[Any, Any], *, phase: str,
     }
 
 
-#: the keys `contract_dict` fills, which every view carries
-CONTRACT_KEYS = frozenset({"ruleset", "scenario", "side", "turn", "turns", "phase", "to_act",
-                           "own", "enemies", "log", "result"})
+#: the keys every view promises (`RuleSet.view`); `contract_dict` fills them and `turns`
+CONTRACT_KEYS = frozenset({"ruleset", "scenario", "side", "turn", "phase", "to_act", "own",
+                           "enemies", "log", "result"})

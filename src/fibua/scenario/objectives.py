@@ -4,14 +4,15 @@ tie-break."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.navigation import Region
+from fibua.battlefield.navigation import DistanceField, Region
+from fibua.battlefield.sight import SightEngine
 from fibua.core.ruleset import Result
 from fibua.scenario.schema import Scenario, VictorySpec
 
@@ -32,6 +33,25 @@ def objective_region(scenario: Scenario, side: str, enemy: str) -> Region | None
     if not sections and not areas:
         return None
     return Region(frozenset(sections), tuple(areas))
+
+
+def goal_field(scenario: Scenario, side: str, enemy: str, sight: SightEngine,
+               passable: Callable[[SightEngine, Position, Position], bool],
+               key: str) -> DistanceField | None:
+    """Walking distances to the side's `objective_region`, worked out once per scenario
+    (the scenario is public) and kept in its memo under `key` (one per rule set: each has
+    its own `passable`, whether a unit goes straight from a to b on a given engine). A
+    fork of `sight` of its own builds it, not the game's engine."""
+    memo = scenario.memo.setdefault(key, {})
+    if side not in memo:
+        region = objective_region(scenario, side, enemy)
+        if region is None:
+            memo[side] = None
+        else:
+            fork = sight.fork()
+            memo[side] = DistanceField(fork, region, lambda a, b: passable(fork, a, b))
+    found: DistanceField | None = memo[side]
+    return found
 
 
 class Placed(Protocol):

@@ -13,7 +13,7 @@ from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
 from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
-from fibua.scenario.objectives import objective_region
+from fibua.scenario.objectives import goal_field as objective_field
 
 
 @dataclass(frozen=True)
@@ -125,20 +125,12 @@ def easy_step(state_sight: SightEngine, figure_height: float, a: Position, b: Po
 def goal_field(state: HouseClearingState, side: str) -> DistanceField | None:
     """Walking distances to the side's hold or reach objectives (else toward the enemy's
     deployment zone), worked out once per scenario: the scenario is public."""
-    memo = state.scenario.memo.setdefault("house-clearing-goals", {})
-    if side not in memo:
-        memo[side] = _build_goal(state, side)
-    found: DistanceField | None = memo[side]
-    return found
+    height = state.options.figure_height
+    return objective_field(state.scenario, side, state.enemy_of(side), state.sight,
+                           lambda sight, a, b: easy_step(sight, height, a, b),
+                           "house-clearing-goals")
 
 
-def _build_goal(state: HouseClearingState, side: str) -> DistanceField | None:
-    region = objective_region(state.scenario, side, state.enemy_of(side))
-    if region is None:
-        return None
-    # the field is the scenario's: a fork of its own builds it, not the game's engine
-    sight, height = state.sight.fork(), state.options.figure_height
-    return DistanceField(sight, region, lambda a, b: easy_step(sight, height, a, b))
 
 
 # ---------------------------------------------------------------- JSON

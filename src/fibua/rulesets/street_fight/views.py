@@ -9,13 +9,14 @@ from shapely.geometry import Polygon
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.sight import SightEngine
 from fibua.core.values import copier
 from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.contact import opponents
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
-from fibua.scenario.objectives import objective_region
+from fibua.scenario.objectives import goal_field as objective_field
 
 
 @dataclass(frozen=True)
@@ -116,11 +117,8 @@ _copy_figure = copier(Figure)
 def goal_field(state: StreetFightState, side: str) -> DistanceField | None:
     """Walking distances to the side's hold or reach objectives (else to the enemy's
     deployment zone), worked out once per scenario: the scenario is public."""
-    memo = state.scenario.memo.setdefault("street-fight-goals", {})
-    if side not in memo:
-        memo[side] = _build_goal(state, side)
-    found: DistanceField | None = memo[side]
-    return found
+    return objective_field(state.scenario, side, state.enemy_of(side), state.sight,
+                           _passable, "street-fight-goals")
 
 
 def _zone_centre(state: StreetFightState, side: str) -> Position | None:
@@ -131,17 +129,8 @@ def _zone_centre(state: StreetFightState, side: str) -> Position | None:
     return Position(centre.x, centre.y)
 
 
-def _build_goal(state: StreetFightState, side: str) -> DistanceField | None:
-    region = objective_region(state.scenario, side, state.enemy_of(side))
-    if region is None:
-        return None
-
-    sight = state.sight.fork()  # the field is the scenario's: no game's engine builds it
-
-    def passable(a: Position, b: Position) -> bool:
-        return leg_blocked(sight, a, b) is None
-
-    return DistanceField(sight, region, passable)
+def _passable(sight: SightEngine, a: Position, b: Position) -> bool:
+    return leg_blocked(sight, a, b) is None
 
 
 def view_dict(state: StreetFightState, view: SideView) -> dict[str, Any]:
