@@ -380,3 +380,45 @@ def test_passengers_of_an_immobilised_transport_bail_out_pinned_and_down() -> No
     assert state.units["carrier"].immobilised and smgs.aboard is None
     assert smgs.pins == 1 and smgs.order is OrderKind.DOWN
     assert all(abs(m.x - 6) ** 2 + abs(m.y - 12) ** 2 <= 9 + 1e-9 for m in smgs.models)
+
+
+# ------------------------------------------------------------------ tanks into buildings
+
+
+def heavy_tank(kind: str = "heavy-tank") -> list[dict[str, Any]]:
+    return [unit("tank", [{"at": [22, 6]}], type=kind),
+            unit("smgs", row(2, 16, 4), weapon="smg")]
+
+
+def test_a_heavy_tank_that_beats_a_wooden_house_brings_it_down_on_its_occupants() -> None:
+    # the grenadiers fire first (two rifles at the door: 1, 1 miss); tank 3 + 10 against
+    # the house's 2D6 of 2, 2
+    g = game([1, 1, 3, 2, 2, 1], allies=heavy_tank())
+    events = act(g, "run", "tank", enter="house")
+    assert "reaction-fire" in kinds(events)
+    rolled = rolls_of(events, "tank-assault-roll")[0]
+    assert rolled["tank"]["total"] == 13 and rolled["building"]["total"] == 4
+    assert rolled["outcome"] == "tank-wins"
+    state = g.state
+    assert state.sight.section_state("house") is SectionState.RUBBLE
+    assert not state.units["grenadiers"].alive
+    tank = state.units["tank"]
+    assert tank.order is OrderKind.DOWN and tank.pins == 1
+
+
+def test_a_wooden_house_that_holds_gives_the_tank_only_superficial_damage() -> None:
+    # rifles miss (1, 1); tank 1 + 10 = 11 against 6 + 6; superficial D6 2: nothing more
+    g = game([1, 1, 1, 6, 6, 2, 1], allies=heavy_tank())
+    act(g, "run", "tank", enter="house")
+    state = g.state
+    tank = state.units["tank"]
+    assert state.sight.section_state("house") is SectionState.INTACT
+    assert tank.alive and not tank.immobilised and tank.pins == 2  # superficial, survived
+    assert state.units["grenadiers"].alive
+
+
+def test_only_heavy_tanks_drive_into_buildings() -> None:
+    g = game(allies=heavy_tank("medium-tank"))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "tank", enter="house")
+    assert refused.value.code == "not-heavy"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from math import dist, hypot
 from typing import Any
 
-from fibua.battlefield.model import Position, SectionState
+from fibua.battlefield.model import Position, Section, SectionState
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import point
 from fibua.rulesets.buildings.assault import (
@@ -26,10 +26,11 @@ from fibua.rulesets.buildings.assault import (
     strike_vehicle,
     surprise,
 )
-from fibua.rulesets.buildings.firing import firers, resolve
+from fibua.rulesets.buildings.firing import collapse, firers, resolve
 from fibua.rulesets.buildings.geometry import (
     centroid,
     distance_to_section,
+    distance_to_segment,
     ground_doors,
 )
 from fibua.rulesets.buildings.knowledge import refresh, sees
@@ -44,7 +45,14 @@ from fibua.rulesets.buildings.tables import (
     OrderKind,
     UnitKind,
 )
-from fibua.rulesets.buildings.transport import bail_out, carry, follow, passenger_of
+from fibua.rulesets.buildings.transport import (
+    bail_out,
+    carry,
+    follow,
+    passenger_of,
+    vehicle_result,
+)
+from fibua.rulesets.buildings.vehicles import check_tank_assault, tank_assault
 
 EDGE = 1e-6
 SPACING = 0.9  # inches between models placed on leaving a building (within coherency)
@@ -60,6 +68,7 @@ class Move:
     floor: int
     length: float
     mount: str | None = None  # the transport the unit gets into
+    ram: str | None = None  # the section a heavy tank drives into
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,10 +266,27 @@ def _check_dismount(state: BuildingsState, unit: Unit, to: tuple[float, float],
     return Move(points, None, 0, length)
 
 
+def _check_ram(state: BuildingsState, unit: Unit, sid: Any, reach: float) -> Move:
+    """A heavy tank's Run into contact with one intact wooden or brick section."""
+    assert unit.vehicle is not None
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+    section = state.battlefield.section(sid)
+    check_tank_assault(unit.vehicle, section.construction)
+    gap = distance_to_section((unit.lead.x, unit.lead.y), section)
+    if gap > reach + EDGE:
+        raise _refuse(f"{sid} is {gap:.1f}in away, beyond the {reach:g}in Run", "too-far")
+    return Move(((unit.lead.x, unit.lead.y),), None, 0, gap, ram=sid)
+
+
 def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
                  reach: float) -> Move:
     if kind is not OrderKind.RUN:
         raise _refuse("a unit enters a building only with a Run", "enter-run")
+    if unit.vehicle is not None:
+        return _check_ram(state, unit, sid, reach)
     if unit.kind is not UnitKind.INFANTRY:
         raise _refuse("only infantry enter buildings", "enter-infantry")
     if unit.section is not None:
@@ -482,6 +508,9 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     if plan.assault is not None:
         fight(state, unit, state.units[plan.assault], move)
         return
+    if move.ram is not None:
+        ram(state, unit, move.ram)
+        return
     place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
@@ -594,6 +623,55 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
             return
         if not unit.alive or not target.alive:
             return
+
+
+def ram(state: BuildingsState, tank: Unit, sid: str) -> None:
+    """A heavy tank drives into a section: the units inside may fire first, then the
+    tank's D6 and damage value against the building's dice."""
+    section = state.battlefield.section(sid)
+    state.emit("tank-assault", {"unit": tank.id, "section": sid}, state.sides)
+    for unit in sorted(state.units.values(), key=lambda u: (u.floor, u.id)):
+        if unit.alive and unit.section == sid and unit.side != tank.side \
+                and unit.order in (None, OrderKind.AMBUSH):
+            _reaction_fire(state, unit, tank)
+    if not tank.alive:
+        return
+    assert tank.vehicle is not None
+    done = tank_assault(state.rng, tank.vehicle, section.construction, state.options)
+    state.emit("tank-assault-roll", {
+        "unit": tank.id, "section": sid, "tank": done.tank_roll.to_dict(),
+        "building": done.building_roll.to_dict(), "outcome": str(done.outcome),
+        "damage": None if done.damage is None else {"roll": done.damage[0].to_dict(),
+                                                    "result": str(done.damage[1])},
+        "penetrating": done.penetrating}, state.sides)
+    if done.damage is not None:
+        vehicle_result(state, tank, done.damage[1], superficial=not done.penetrating)
+    if done.collapsed:
+        collapse(state, sid)
+        if tank.alive:
+            cx, cy = centroid(section)
+            place(state, tank, Move(((cx, cy),), None, 0, 0.0))
+            tank.order = OrderKind.DOWN
+    else:
+        _stop_at(state, tank, section)
+    if tank.alive:
+        add_pins(state, tank, 1, "drove into a building")
+
+
+def _stop_at(state: BuildingsState, tank: Unit, section: Section) -> None:
+    """A tank that failed stops in contact: half an inch out from the nearest wall."""
+    here = (tank.lead.x, tank.lead.y)
+    best = min(range(len(section.footprint)),
+               key=lambda k: distance_to_segment(here, *section.wall(k)))
+    (x0, y0), (x1, y1) = section.wall(best)
+    dx, dy = x1 - x0, y1 - y0
+    t = max(0.0, min(1.0, ((here[0] - x0) * dx + (here[1] - y0) * dy)
+                     / max(1e-12, dx * dx + dy * dy)))
+    px, py = x0 + t * dx, y0 + t * dy
+    gap = max(1e-9, hypot(here[0] - px, here[1] - py))
+    off = min(0.5, gap)
+    to = (px + (here[0] - px) / gap * off, py + (here[1] - py) / gap * off)
+    place(state, tank, Move((to,), None, 0, 0.0))
 
 
 def _round(state: BuildingsState, unit: Unit, target: Unit, together: bool,

@@ -34,8 +34,8 @@ from fibua.rulesets.buildings.tables import (
     UnitKind,
     WeaponName,
 )
-from fibua.rulesets.buildings.transport import bail_out
-from fibua.rulesets.buildings.vehicles import roll_chart, stops_vehicle
+from fibua.rulesets.buildings.transport import vehicle_result
+from fibua.rulesets.buildings.vehicles import roll_chart
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,15 +222,7 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     chart, result = roll_chart(state.rng, state.options)
     state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
                                   "result": str(result)}, state.sides)
-    if stops_vehicle(result) and str(result) == "knocked-out":
-        destroy(state, target, "knocked out")
-        bail_out(state, target)
-    elif stops_vehicle(result):
-        target.immobilised = True
-        bail_out(state, target)
-    else:
-        target.shaken = True
-        add_pins(state, target, 1, "crew shaken")
+    vehicle_result(state, target, result, superficial=False)
 
 
 def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from math import cos, pi, sin
 
-from fibua.rulesets.buildings.losses import add_pins
+from fibua.rulesets.buildings.losses import add_pins, destroy
 from fibua.rulesets.buildings.state import BuildingsState, Unit
-from fibua.rulesets.buildings.tables import OrderKind
+from fibua.rulesets.buildings.tables import OrderKind, VehicleResult
 
 SPACING = 0.9  # inches between models placed around a transport
 
@@ -59,8 +59,6 @@ def around(state: BuildingsState, x: float, y: float, n: int,
 def bail_out(state: BuildingsState, transport: Unit) -> None:
     """The passengers of a stopped transport get out: within `bail_out` in of it, a pin and
     Down (a unit with no place to stand is destroyed)."""
-    from fibua.rulesets.buildings.losses import destroy
-
     passenger = passenger_of(state, transport)
     transport.carrying = None
     if passenger is None:
@@ -76,3 +74,19 @@ def bail_out(state: BuildingsState, transport: Unit) -> None:
     state.emit("bail-out", {"unit": passenger.id, "from": transport.id}, state.sides)
     passenger.order = OrderKind.DOWN
     add_pins(state, passenger, 1, f"bailed out of {transport.name}")
+
+
+def vehicle_result(state: BuildingsState, vehicle: Unit, result: VehicleResult,
+                   superficial: bool) -> None:
+    """A result on the vehicle chart (superficial damage: a pin first)."""
+    if superficial:
+        add_pins(state, vehicle, 1, "superficial damage")
+    if result is VehicleResult.KNOCKED_OUT:
+        destroy(state, vehicle, "knocked out")
+        bail_out(state, vehicle)
+    elif result is VehicleResult.IMMOBILISED:
+        vehicle.immobilised = True
+        bail_out(state, vehicle)
+    elif result is VehicleResult.SHAKEN:
+        vehicle.shaken = True
+        add_pins(state, vehicle, 1, "crew shaken")
