@@ -23,18 +23,22 @@ NAME = "buildings-test-table"
 
 
 def mixed_allies() -> list[dict[str, Any]]:
-    """Infantry, a carrier with a squad aboard, and an anti-tank gun."""
+    """Infantry, a carrier with a squad aboard, an anti-tank gun, a mortar and an air
+    observer."""
     return [unit("rifles", row(2, 5, 5) + row(2, 6, 5), type="rifle-squad"),
             unit("carrier", [{"at": [6, 12]}], type="carrier"),
             unit("smgs", row(6, 12, 4), weapon="smg", aboard="carrier"),
-            unit("atg", row(3, 20, 3), type="light-anti-tank-gun")]
+            unit("atg", row(3, 20, 3), type="light-anti-tank-gun"),
+            unit("mortar", row(2, 22, 3), type="medium-mortar-team"),
+            unit("obs", row(6, 22, 2), type="air-observer")]
 
 
 def mixed_axis() -> list[dict[str, Any]]:
     return [unit("grenadiers", row(27, 5, 6), weapon="rifle",
                  inside={"section": "house", "made_opening": 0}),
             unit("mg", row(32, 14, 3), type="mmg-team"),
-            unit("tank", [{"at": [33, 20]}], type="medium-tank", facing=180.0)]
+            unit("tank", [{"at": [33, 20]}], type="heavy-tank", facing=180.0),
+            unit("fo", row(31, 2, 2), type="artillery-observer")]
 
 
 TABLES = {"plain": {}, "mixed": {"allies": mixed_allies(), "axis": mixed_axis()}}

@@ -422,3 +422,65 @@ def test_only_heavy_tanks_drive_into_buildings() -> None:
     with pytest.raises(IllegalOrder) as refused:
         act(g, "run", "tank", enter="house")
     assert refused.value.code == "not-heavy"
+
+
+# ------------------------------------------------------------------ indirect fire, observers
+
+
+def mortar() -> list[dict[str, Any]]:
+    return [unit("mortar", row(2, 20, 3), type="medium-mortar-team"),
+            unit("obs", row(3, 22, 2), type="air-observer")]
+
+
+def test_a_mortar_fires_only_indirect_and_its_first_try_needs_a_six() -> None:
+    # the MG may go Down (it takes it); a 6 hits; D3 pins 1; damage 2+ each: 1, 4, 4
+    g = game([6, 2, 1, 4, 4, 3, 3, 1], allies=mortar())  # and a morale test at half
+    act(g, "fire", "mortar", target="mg")
+    events = g.apply(Order("axis", "end"))
+    fired = rolls_of(events, "indirect-fire")[0]
+    assert fired["roll"]["need"] == 6 and fired["roll"]["success"]
+    he = rolls_of(events, "he")[0]
+    assert he["template"] == 2 and he["under"] == 3
+    assert [d["need"] for d in he["damage"]] == [2, 2, 2]  # regular 4, penetration +2
+    assert len(g.state.units["mg"].models) == 1
+
+
+def test_each_later_try_from_the_same_place_is_one_better_and_a_hit_ranges_in() -> None:
+    from fibua.rulesets.buildings.indirect import fire_indirect
+
+    g = game([5, 5, 1, 1, 1, 1, 1], allies=mortar())
+    state = g.state
+    firer, target = state.units["mortar"], state.units["mg"]
+    fire_indirect(state, firer, target)  # 5 misses the first try's 6
+    fire_indirect(state, firer, target)  # 5 hits the second try's 5+
+    assert state.ranging["mortar>mg"].ranged_in and state.ranging["mortar>mg"].tries == 2
+    rolls = rolls_of(state.pending, "indirect-fire")
+    assert [r["roll"]["need"] for r in rolls] == [6, 5]
+
+
+def test_a_shell_on_a_building_bursts_from_the_top_floor_down() -> None:
+    from fibua.rulesets.buildings.indirect import fire_indirect
+
+    g = game([6, 3, 2, 1, 1, 1], allies=mortar())  # hit; floor 1: 3 falls; ground: D6 2
+    state = g.state
+    put(g, "grenadiers", section="brick", floor=1)
+    fire_indirect(state, state.units["mortar"], state.units["grenadiers"])
+    burst = rolls_of(state.pending, "burst")[0]
+    assert burst["floor"] == 0 and len(burst["rolls"]) == 1
+    he = rolls_of(state.pending, "he-in-building")[0]
+    assert he["floor"] == 0 and he["unit"] is None  # the grenadiers are upstairs
+
+
+def test_an_air_strike_called_arrives_next_turn_and_pins_units_nearby() -> None:
+    from fibua.rulesets.buildings.indirect import arrivals
+
+    g = game([1], allies=mortar())
+    act(g, "fire", "obs", target="mg", call=True)
+    state = g.state
+    assert [c.by for c in state.calls] == ["obs"]
+    put(g, "grenadiers", line(30, 17, 6, 0.5))  # within 6in of the MG
+    state.turn += 1
+    force(g, [5, 1, 2, 2, 2, 2, 2])  # it strikes; D6 pins 1; the MG's three hits damage
+    arrivals(state)
+    assert not state.units["mg"].alive
+    assert state.units["grenadiers"].pins == 1 and not state.calls

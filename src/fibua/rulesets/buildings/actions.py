@@ -33,12 +33,19 @@ from fibua.rulesets.buildings.geometry import (
     distance_to_segment,
     ground_doors,
 )
+from fibua.rulesets.buildings.indirect import (
+    check_call,
+    check_indirect,
+    fire_indirect,
+    only_indirect,
+    place_call,
+)
 from fibua.rulesets.buildings.knowledge import refresh, sees
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import needs_test, order_test, rally
 from fibua.rulesets.buildings.movement import allowance, coherent
 from fibua.rulesets.buildings.shooting import Target
-from fibua.rulesets.buildings.state import BuildingsState, Unit, Waiting
+from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
     BuildingKind,
@@ -78,6 +85,8 @@ class Plan:
     target: str | None = None
     assault: str | None = None
     keep: bool = False
+    indirect: bool = False
+    call: Call | None = None
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -102,10 +111,25 @@ def _ready(state: BuildingsState, unit: Unit) -> None:
 # ------------------------------------------------------------------ checks
 
 
+def _flag(params: dict[str, Any], name: str) -> bool:
+    value = params.get(name, False)
+    if not isinstance(value, bool):
+        raise _refuse(f"{name} is true or false", "bad-parameter")
+    return value
+
+
 def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
     _ready(state, unit)
-    target = _check_target(state, unit, params, advanced=False)
-    return Plan(OrderKind.FIRE, target=target)
+    if _flag(params, "call"):
+        return Plan(OrderKind.FIRE, call=check_call(state, unit, params))
+    if "at" in params:
+        raise _refuse("at=X,Y is for an artillery observer's call=true", "bad-parameter")
+    if _flag(params, "indirect") or only_indirect(unit):
+        target = _enemy(state, unit, params, "target")
+        check_indirect(state, unit, target)
+        return Plan(OrderKind.FIRE, target=target.id, indirect=True)
+    target_id = _check_target(state, unit, params, advanced=False)
+    return Plan(OrderKind.FIRE, target=target_id)
 
 
 def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
@@ -495,9 +519,11 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         unit.pins = left
         state.emit("rally", {"unit": unit.id, "roll": made.to_dict(), "pins": left},
                    state.sides)
+    elif plan.kind is OrderKind.FIRE and plan.call is not None:
+        place_call(state, unit, plan.call)
     elif plan.kind is OrderKind.FIRE:
         assert plan.target is not None
-        shoot(state, unit, state.units[plan.target], advanced=False)
+        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect)
     elif plan.kind in (OrderKind.ADVANCE, OrderKind.RUN):
         _carry_move(state, unit, plan)
 
@@ -541,14 +567,23 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
         follow(rider, unit)
 
 
-def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
+def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+          indirect: bool = False) -> None:
     """A target with no order yet (or on Ambush) may go Down first: the shot waits for its
     side's answer."""
     if target.order is None or target.order is OrderKind.AMBUSH:
-        state.waiting = Waiting(unit.id, target.id, advanced)
+        state.waiting = Waiting(unit.id, target.id, advanced, indirect)
         state.emit("shot-at", {"unit": target.id, "by": unit.id}, state.sides)
         return
-    resolve(state, unit, target, advanced)
+    _fire_now(state, unit, target, advanced, indirect)
+
+
+def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+              indirect: bool) -> None:
+    if indirect:
+        fire_indirect(state, unit, target)
+    else:
+        resolve(state, unit, target, advanced)
 
 
 def _react_down(state: BuildingsState, unit: Unit, plan: Plan) -> None:
@@ -567,7 +602,7 @@ def take_shot(state: BuildingsState) -> None:
     state.waiting = None
     firer, target = state.units[waiting.firer], state.units[waiting.target]
     if firer.alive and target.alive:
-        resolve(state, firer, target, waiting.advanced)
+        _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
 
 
 def spring_ambush(state: BuildingsState, mover: Unit) -> None:

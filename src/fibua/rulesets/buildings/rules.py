@@ -16,6 +16,7 @@ from fibua.rulesets.buildings import actions, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.indirect import indirect_weapons
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.morale import order_need
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
@@ -37,7 +38,9 @@ class Buildings(RuleSet[BuildingsState]):
     options_model = Options
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
     order_syntax: ClassVar[dict[str, str]] = {
-        "fire": "fire UNIT target=ID: no move, shoot at an enemy unit in sight",
+        "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
+                "sight (mortars always indirect); an observer: fire UNIT target=ID "
+                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage)",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1",
@@ -113,6 +116,9 @@ class Buildings(RuleSet[BuildingsState]):
             "turn": state.turn, "limit": state.limit, "extra_rolled": state.extra_rolled,
             "drawn": state.drawn, "rng": state.rng.snapshot(),
             "waiting": state.waiting.snapshot() if state.waiting else None,
+            "ranging": {k: r.snapshot() for k, r in sorted(state.ranging.items())},
+            "calls": [c.snapshot() for c in state.calls],
+            "barrages_called": dict(sorted(state.barrages_called.items())),
             "units": [u.snapshot() for u in state.units.values()],
             "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},
             "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
@@ -140,7 +146,7 @@ class Buildings(RuleSet[BuildingsState]):
 def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
-        OrderKind.FIRE: {"target"},
+        OrderKind.FIRE: {"target", "indirect", "call", "at"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount"},
         OrderKind.AMBUSH: set(),
@@ -183,6 +189,13 @@ def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
         out.append(Order(side, "rally", uid))
     enemies = [e for e in state.side_units(state.enemy_of(side)) if sees(state, unit, e)]
     out += [Order(side, "fire", uid, {"target": e.id}) for e in enemies]
+    if indirect_weapons(unit):
+        out += [Order(side, "fire", uid, {"target": e.id, "indirect": True})
+                for e in state.side_units(state.enemy_of(side))]
+    if unit.observer is not None:
+        out += [Order(side, "fire", uid, {"target": e.id, "call": True}) for e in enemies]
+        out += [Order(side, "fire", uid, {"at": [round(e.lead.x, 2), round(e.lead.y, 2)],
+                                          "call": True}) for e in enemies]
     out += [Order(side, "run", uid, {"assault": e.id})
             for e in state.side_units(state.enemy_of(side))]
     if unit.section is None:

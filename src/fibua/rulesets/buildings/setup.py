@@ -106,7 +106,7 @@ def unit_of(field: Battlefield, side: str, spec: UnitSpec) -> Unit:
         models = [Model(cx, cy, m.weapon) for m in models]
     return Unit(spec.id, spec.name, side, spec.unit_kind, spec.quality, spec.unit_mobility,
                 models, len(models), tuple(spec.unit_mounts()), spec.vehicle_kind,
-                spec.facing, section, floor, opening)
+                spec.facing, section, floor, opening, observer=spec.observes)
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:

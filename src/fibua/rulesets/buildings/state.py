@@ -15,6 +15,7 @@ from fibua.rulesets.buildings.forces import Options
 from fibua.rulesets.buildings.tables import (
     MORALE,
     Mobility,
+    ObserverKind,
     OrderKind,
     Quality,
     UnitKind,
@@ -68,6 +69,7 @@ class Unit:
     immobilised: bool = False
     shaken: bool = False  # its next order is Down
     spent: list[int] = field(default_factory=list)  # models whose one-shot weapon is fired
+    observer: ObserverKind | None = None
     aboard: str | None = None  # the transport it rides in (off the table)
     carrying: str | None = None  # the unit a transport carries
 
@@ -106,6 +108,7 @@ class Unit:
             "half_tested": self.half_tested, "immobilised": self.immobilised,
             "shaken": self.shaken, "facing": self.facing, "spent": list(self.spent),
             "aboard": self.aboard, "carrying": self.carrying,
+            "observer": None if self.observer is None else str(self.observer),
         }
 
 
@@ -133,15 +136,51 @@ class Sighting:
 
 
 @dataclass(slots=True)
+class Ranging:
+    """An indirect firer's tries at one target from one place: its earlier tries, and
+    whether it has hit (ranged in); it starts again once the firer moves or the target
+    changes floor."""
+
+    place: tuple[float, float]
+    floor: int
+    section: str | None
+    tries: int = 0
+    ranged_in: bool = False
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"place": list(self.place), "floor": self.floor, "section": self.section,
+                "tries": self.tries, "ranged_in": self.ranged_in}
+
+
+@dataclass(slots=True)
+class Call:
+    """An air strike or a barrage called this turn, to arrive at the start of the next."""
+
+    side: str
+    by: str
+    kind: ObserverKind
+    turn: int
+    target: str | None  # a unit (air strike)
+    section: str | None  # a section (air strike)
+    point: tuple[float, float]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"side": self.side, "by": self.by, "kind": str(self.kind), "turn": self.turn,
+                "target": self.target, "section": self.section, "point": list(self.point)}
+
+
+@dataclass(slots=True)
 class Waiting:
     """A shot held while its target's side answers: go Down (a die spent) or take it."""
 
     firer: str
     target: str
     advanced: bool
+    indirect: bool = False
 
     def snapshot(self) -> dict[str, Any]:
-        return {"firer": self.firer, "target": self.target, "advanced": self.advanced}
+        return {"firer": self.firer, "target": self.target, "advanced": self.advanced,
+                "indirect": self.indirect}
 
 
 @dataclass(slots=True)
@@ -156,6 +195,10 @@ class BuildingsState(BaseState[Options]):
     extra_rolled: bool = False
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
     destroyed_by: dict[str, int] = field(default_factory=dict)  # enemy units destroyed
+    #: indirect fire: each firer's tries at a target ("firer>target")
+    ranging: dict[str, Ranging] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    barrages_called: dict[str, int] = field(default_factory=dict)  # by observer
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def side_units(self, side: str) -> list[Unit]:

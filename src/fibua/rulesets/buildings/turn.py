@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
+from fibua.rulesets.buildings.indirect import arrivals
 from fibua.rulesets.buildings.knowledge import refresh
 from fibua.rulesets.buildings.morale import kept_down
 from fibua.rulesets.buildings.state import BuildingsState, Unit
@@ -34,6 +35,11 @@ def begin_turn(state: BuildingsState) -> None:
             unit.order = None
         unit.keep_down = False
     state.emit("turn", {"turn": state.turn, "bag": dict(state.bag().dice)}, state.sides)
+    arrivals(state)
+    refresh(state)
+    if decided(state):
+        finish(state, "a side has no units left")
+        return
     draw(state)
 
 
