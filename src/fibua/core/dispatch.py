@@ -13,18 +13,23 @@ function that checks it) and its `check` asks `Dispatcher.check`, which
 5. refuses any parameter the kind does not take (`bad-parameter`), then
 6. calls the kind's checker, which returns what carries the order out, changing nothing.
 
-Every `IllegalOrder` raised on the way carries the order.
+Every `IllegalOrder` raised on the way carries the order. `DispatchedRuleSet` wires a
+dispatcher into a `RuleSet` whose state is a `BaseState`.
 """
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from fibua.core.errors import IllegalOrder
+from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
+from fibua.core.ruleset import Result, RuleSet
+from fibua.core.state import BaseState
 
 #: what carries a checked order out
 Carry = Callable[[], None]
@@ -125,3 +130,36 @@ def _params(params: object) -> dict[str, Any]:
         return params if type(params) is dict else dict(params)
     raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
                        code="bad-parameter")
+
+
+ST = TypeVar("ST", bound=BaseState[Any])
+
+
+class DispatchedRuleSet(RuleSet[ST], Generic[ST, U]):
+    """A rule set on the common plumbing: its state a `BaseState`, its `check` a
+    `Dispatcher`. It gives `to_act`, `result`, `check` and `apply` (check, carry out, the
+    rule set's `after_order`, hand out the events); the rule set gives `dispatcher`."""
+
+    @property
+    @abstractmethod
+    def dispatcher(self) -> Dispatcher[ST, U]:
+        """The rule set's order kinds and how its units are found."""
+
+    def to_act(self, state: ST) -> str | None:
+        return state.acting_side
+
+    def result(self, state: ST) -> Result | None:
+        return state.result
+
+    def check(self, state: ST, order: Order) -> Carry:
+        return self.dispatcher.check(state, order)
+
+    def apply(self, state: ST, order: Order) -> list[Event]:
+        carry = self.check(state, order)
+        carry()
+        self.after_order(state, order)
+        return drain(state)
+
+    def after_order(self, state: ST, order: Order) -> None:
+        """What follows every order carried out (sight refreshed, the step passed on when
+        no one is left to act): nothing by default."""

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
-from fibua.core.dispatch import Dispatcher, Kind
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.core.ruleset import OddsQuery, Player, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
@@ -28,7 +28,7 @@ MOVE_SAMPLES = (1.0, 3.0, 6.0, 9.0)
 Action = Callable[[], None]
 
 
-class HouseClearing(RuleSet[HouseClearingState]):
+class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
     name: ClassVar[str] = "house-clearing"
     title: ClassVar[str] = "House-Clearing: D100 skirmish with initiative and body cover"
     forces_model = Forces
@@ -63,14 +63,12 @@ class HouseClearing(RuleSet[HouseClearingState]):
         turn.start_game(state)
         return drain(state)
 
-    def to_act(self, state: HouseClearingState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[HouseClearingState, Figure]:
+        return _DISPATCH
 
-    def apply(self, state: HouseClearingState, order: Order) -> list[Event]:
-        action = self.check(state, order)
-        action()
+    def after_order(self, state: HouseClearingState, order: Order) -> None:
         turn.after_order(state)
-        return drain(state)
 
     def preview(self, state: HouseClearingState, order: Order) -> str:
         self.check(state, order)
@@ -84,10 +82,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
                 return _reaction_preview(state, figure, shot)
             return _fire_preview(state, figure, shot)
         return f"{order}: allowed"
-
-    def check(self, state: HouseClearingState, order: Order) -> Action:
-        """Check an order completely and return the function that carries it out."""
-        return _DISPATCH.check(state, order)
 
     def legal_orders(self, state: HouseClearingState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -116,9 +110,6 @@ class HouseClearing(RuleSet[HouseClearingState]):
                      for side, mem in sorted(state.seen.items())},
             "result": state.result.to_dict() if state.result else None,
         }
-
-    def result(self, state: HouseClearingState) -> Result | None:
-        return state.result
 
     def after_action(self, state: HouseClearingState) -> list[str]:
         lines = []

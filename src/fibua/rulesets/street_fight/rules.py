@@ -5,11 +5,11 @@ from __future__ import annotations
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
-from fibua.core.dispatch import NO_PARAMETERS, Dispatcher, Kind
+from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
+from fibua.core.ruleset import OddsQuery, Player, register
 from fibua.rulesets.street_fight import actions, setup, turn
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
@@ -26,7 +26,7 @@ MOVE_HEADINGS = 8
 MOVE_SAMPLES = (2.5, MOVE_NORMAL, MOVE_MAX)
 
 
-class StreetFight(RuleSet[StreetFightState]):
+class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
     name: ClassVar[str] = "street-fight"
     title: ClassVar[str] = "Street-Fight: fast d10 skirmish"
     forces_model = Forces
@@ -58,14 +58,12 @@ class StreetFight(RuleSet[StreetFightState]):
         turn.begin_turn(state)
         return drain(state)
 
-    def to_act(self, state: StreetFightState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[StreetFightState, Figure]:
+        return _DISPATCH
 
-    def apply(self, state: StreetFightState, order: Order) -> list[Event]:
-        action = self.check(state, order)
-        action()
+    def after_order(self, state: StreetFightState, order: Order) -> None:
         state.version += 1
-        return drain(state)
 
     def preview(self, state: StreetFightState, order: Order) -> str:
         self.check(state, order)
@@ -87,7 +85,7 @@ class StreetFight(RuleSet[StreetFightState]):
         last = state.last_check
         if last is not None and last[0] == state.version and last[1] is order:
             return last[2]
-        action = _DISPATCH.check(state, order)
+        action = super().check(state, order)
         state.last_check = (state.version, order, action)
         return action
 
@@ -119,9 +117,6 @@ class StreetFight(RuleSet[StreetFightState]):
                      for side, mem in sorted(state.seen.items())},
             "result": state.result.to_dict() if state.result else None,
         }
-
-    def result(self, state: StreetFightState) -> Result | None:
-        return state.result
 
     def after_action(self, state: StreetFightState) -> list[str]:
         return after_action_report(state)

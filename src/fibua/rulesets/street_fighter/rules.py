@@ -6,12 +6,12 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
-from fibua.core.dispatch import Dispatcher, Kind
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, Seat, register
+from fibua.core.ruleset import OddsQuery, Player, Seat, register
 from fibua.rulesets.street_fighter import actions, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
@@ -26,7 +26,7 @@ HEADINGS = 8
 Carry = Callable[[], None]
 
 
-class StreetFighter(RuleSet[StreetFighterState]):
+class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
     name: ClassVar[str] = "street-fighter"
     title: ClassVar[str] = "Street Fighter: platoon FIBUA against a hidden enemy, Control umpires"
     forces_model = Forces
@@ -62,16 +62,14 @@ class StreetFighter(RuleSet[StreetFighterState]):
         turn.begin_turn(state)
         return drain(state)
 
-    def to_act(self, state: StreetFighterState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[StreetFighterState, Unit]:
+        return _DISPATCH
 
-    def apply(self, state: StreetFighterState, order: Order) -> list[Event]:
-        carry = self.check(state, order)
-        carry()
+    def after_order(self, state: StreetFighterState, order: Order) -> None:
         if state.result is None and order.kind != "end":
             refresh(state)
             _end_if_idle(state)
-        return drain(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
         self.check(state, order)
@@ -84,10 +82,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
                 at = actions.plan_move(state, unit, order.params, Activity.MOVED_FIRED).legs[-1]
             return preview_shot(state, unit, order, at)
         return f"{order}: allowed"
-
-    def check(self, state: StreetFighterState, order: Order) -> Carry:
-        """Check an order completely and return what carries it out."""
-        return _DISPATCH.check(state, order)
 
     def legal_orders(self, state: StreetFighterState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -118,9 +112,6 @@ class StreetFighter(RuleSet[StreetFighterState]):
             "artillery": dict(sorted(state.artillery.items())),
             "result": state.result.to_dict() if state.result else None,
         }
-
-    def result(self, state: StreetFighterState) -> Result | None:
-        return state.result
 
     def after_action(self, state: StreetFighterState) -> list[str]:
         return after_action_report(state)
