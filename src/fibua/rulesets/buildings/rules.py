@@ -7,11 +7,11 @@ from math import cos, hypot, pi, sin
 from typing import Any, ClassVar
 
 from fibua.battlefield.model import Section
-from fibua.core.dispatch import Dispatcher, Kind
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, Result, RuleSet, register
+from fibua.core.ruleset import OddsQuery, Player, register
 from fibua.rulesets.buildings import actions, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
@@ -31,7 +31,7 @@ ADVANCE_STEPS = (3.0, 6.0)
 RUN_STEPS = (6.0, 12.0)
 
 
-class Buildings(RuleSet[BuildingsState]):
+class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     name: ClassVar[str] = "buildings"
     title: ClassVar[str] = "Buildings: order-dice WWII skirmish in and around buildings"
     forces_model = Forces
@@ -69,17 +69,12 @@ class Buildings(RuleSet[BuildingsState]):
         turn.start_game(state)
         return drain(state)
 
-    def to_act(self, state: BuildingsState) -> str | None:
-        return state.acting_side
+    @property
+    def dispatcher(self) -> Dispatcher[BuildingsState, Unit]:
+        return _DISPATCH
 
-    def check(self, state: BuildingsState, order: Order) -> Action:
-        return _DISPATCH.check(state, order)
-
-    def apply(self, state: BuildingsState, order: Order) -> list[Event]:
-        action = self.check(state, order)
-        action()
+    def after_order(self, state: BuildingsState, order: Order) -> None:
         turn.after_order(state)
-        return drain(state)
 
     def preview(self, state: BuildingsState, order: Order) -> str:
         self.check(state, order)
@@ -126,9 +121,6 @@ class Buildings(RuleSet[BuildingsState]):
             "destroyed_by": dict(sorted(state.destroyed_by.items())),
             "result": state.result.to_dict() if state.result else None,
         }
-
-    def result(self, state: BuildingsState) -> Result | None:
-        return state.result
 
     def after_action(self, state: BuildingsState) -> list[str]:
         return [f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
