@@ -23,14 +23,15 @@ NAME = "buildings-test-table"
 
 
 def mixed_allies() -> list[dict[str, Any]]:
-    """Infantry, a carrier with a squad aboard, an anti-tank gun, a mortar and an air
-    observer."""
+    """Infantry, a carrier with a squad aboard, an anti-tank gun, a mortar, an air
+    observer and a flamethrower."""
     return [unit("rifles", row(2, 5, 5) + row(2, 6, 5), type="rifle-squad"),
             unit("carrier", [{"at": [6, 12]}], type="carrier"),
             unit("smgs", row(6, 12, 4), weapon="smg", aboard="carrier"),
             unit("atg", row(3, 20, 3), type="light-anti-tank-gun"),
             unit("mortar", row(2, 22, 3), type="medium-mortar-team"),
-            unit("obs", row(6, 22, 2), type="air-observer")]
+            unit("obs", row(6, 22, 2), type="air-observer"),
+            unit("flamer", row(4, 2, 2), type="flamethrower-team")]
 
 
 def mixed_axis() -> list[dict[str, Any]]:

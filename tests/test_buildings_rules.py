@@ -484,3 +484,42 @@ def test_an_air_strike_called_arrives_next_turn_and_pins_units_nearby() -> None:
     arrivals(state)
     assert not state.units["mg"].alive
     assert state.units["grenadiers"].pins == 1 and not state.calls
+
+
+# ------------------------------------------------------------------ flamethrowers and fire
+
+
+def flamer() -> list[dict[str, Any]]:
+    return [unit("flamer", row(24, 6, 2, 0.5), type="flamethrower-team"),
+            unit("smgs", row(2, 16, 4), weapon="smg")]
+
+
+def test_a_flamethrower_sets_the_house_alight_and_its_occupants_flee() -> None:
+    # hit on 4 (no cover counts); D6 2 hits, both damage on 3; D3+1 = 2 pins; morale
+    # test 4 <= 7 passes; fire roll 4 sets the wooden house alight
+    g = game([4, 2, 3, 3, 1, 2, 2, 4, 1], allies=flamer())
+    act(g, "fire", "flamer", target="grenadiers")
+    events = g.apply(Order("axis", "end"))
+    hit = rolls_of(events, "to-hit")[0]["rolls"][0]
+    assert "hard cover" not in dict(hit["basis"]) and hit["need"] == 2
+    assert rolls_of(events, "flame-hits")[0]["roll"]["total"] == 2
+    assert [d["roll"]["need"] for d in rolls_of(events, "damage")] == [2, 2]  # 4 less +3
+    assert rolls_of(events, "morale-test")[0]["passed"]
+    state = g.state
+    assert state.sight.section_state("house") is SectionState.BURNING
+    grenadiers = state.units["grenadiers"]
+    assert grenadiers.alive and grenadiers.section is None
+    assert grenadiers.order is OrderKind.DOWN and grenadiers.pins == 3
+    assert len(grenadiers.models) == 4
+    with pytest.raises(IllegalOrder) as refused:
+        draw_for(g, "allies")
+        act(g, "run", "smgs", enter="house")
+    assert refused.value.code in ("not-intact", "too-far")
+
+
+def test_a_failed_morale_test_after_a_flamethrower_destroys_the_unit() -> None:
+    g = game([1, 6, 5, 1, 1], allies=flamer())  # a miss; morale 11 > 9; fire roll 1
+    act(g, "fire", "flamer", target="grenadiers")
+    g.apply(Order("axis", "end"))
+    assert not g.state.units["grenadiers"].alive
+    assert g.state.sight.section_state("house") is SectionState.INTACT

@@ -9,10 +9,17 @@ from dataclasses import dataclass
 from math import dist
 
 from fibua.battlefield.model import Position, SectionState, TerrainKind
-from fibua.rulesets.buildings.blast import he_in_building, he_in_open
-from fibua.rulesets.buildings.geometry import ports
+from fibua.rulesets.buildings.blast import (
+    fire_roll,
+    flame_hits,
+    flame_pins,
+    he_in_building,
+    he_in_open,
+)
+from fibua.rulesets.buildings.geometry import ground_doors, ports
 from fibua.rulesets.buildings.knowledge import places
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
+from fibua.rulesets.buildings.morale import morale_test
 from fibua.rulesets.buildings.movement import facing_of, most_firers, plunging
 from fibua.rulesets.buildings.shooting import (
     Shot,
@@ -30,6 +37,7 @@ from fibua.rulesets.buildings.tables import (
     ARMOURED,
     WEAPONS,
     Cover,
+    Facing,
     OrderKind,
     UnitKind,
     WeaponName,
@@ -182,6 +190,9 @@ def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> 
                                   "weapon": str(f.weapon), "range": round(f.range, 2),
                                   "rolls": [r.to_dict() for r in made.rolls],
                                   "hit": made.hit}, state.sides)
+            if WEAPONS[f.weapon].flame:
+                flame(state, unit, target, f, made.hit)
+                continue
             if not made.hit:
                 continue
             if he and target.vehicle is None:
@@ -196,6 +207,86 @@ def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> 
         add_pins(state, target, 1, f"hit by {unit.name}")
 
 
+def flame(state: BuildingsState, unit: Unit, target: Unit, f: Firer, hit: bool) -> None:
+    """A flamethrower's attack: a hit is D6 hits (D6+1 from a vehicle's) at the top armour
+    of a vehicle, and D3+1 pins; hit or miss, troops take a morale test and a building the
+    target is in may catch fire."""
+    section = target.section
+    if hit:
+        from_vehicle = f.weapon is WeaponName.VEHICLE_FLAMETHROWER
+        hits = flame_hits(state.rng, from_vehicle)
+        state.emit("flame-hits", {"unit": target.id, "roll": hits.to_dict()}, state.sides)
+        for _ in range(hits.total):
+            damage(state, unit, target, f)
+        pins = flame_pins(state.rng)
+        add_pins(state, target, pins.total, f"flamethrower of {unit.name}")
+    if target.alive and target.vehicle is None:
+        test = morale_test(state.rng, target.quality, target.pins)
+        state.emit("morale-test", {"unit": target.id, "roll": test.roll.to_dict(),
+                                   "passed": test.passed, "why": "flamethrower"}, state.sides)
+        if not test.passed:
+            destroy(state, target, "failed its morale test under a flamethrower")
+    if section is not None and state.sight.section_state(section) is SectionState.INTACT:
+        made = fire_roll(state.rng, state.battlefield.section(section).construction)
+        if made is not None:
+            state.emit("fire-roll", {"section": section, "roll": made.to_dict()},
+                       state.sides)
+            if made.success:
+                set_alight(state, section)
+
+
+def set_alight(state: BuildingsState, sid: str) -> None:
+    """A burning section: impassable and blocking sight; its units get out at once by a
+    ground-floor opening, within 3in of it and over 1in from enemies, each with a pin and
+    Down (artillery inside, or a unit with no room, is destroyed)."""
+    state.sight.set_section_state(sid, SectionState.BURNING)
+    for fork in state.side_sight.values():
+        fork.set_section_state(sid, SectionState.BURNING)
+    state.emit("burning", {"section": sid}, state.sides)
+    section = state.battlefield.section(sid)
+    doors = ground_doors(section)
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if not unit.alive or unit.section != sid:
+            continue
+        unit.section, unit.floor = None, 0
+        spots = _escape(state, unit, doors)
+        if unit.kind is UnitKind.GUN or spots is None:
+            destroy(state, unit, f"caught in the fire in {sid}")
+            continue
+        for m, (x, y) in zip(unit.models, spots, strict=False):
+            m.x, m.y = x, y
+        unit.order = OrderKind.DOWN
+        state.emit("abandons", {"unit": unit.id, "section": sid}, state.sides)
+        add_pins(state, unit, 1, f"fled the fire in {sid}")
+
+
+def _escape(state: BuildingsState, unit: Unit,
+            doors: list[tuple[float, float]]) -> list[tuple[float, float]] | None:
+    from math import cos, pi, sin
+
+    enemies = [(m.x, m.y) for e in state.side_units(state.enemy_of(unit.side))
+               if e.section is None and e.aboard is None for m in e.models]
+    table = state.battlefield.table
+    for door in doors:
+        found: list[tuple[float, float]] = []
+        for ring in (0.5, 1.5, 2.5):
+            for k in range(16):
+                a = 2 * pi * k / 16
+                p = (door[0] + ring * cos(a), door[1] + ring * sin(a))
+                sid = state.sight.section_at(p)
+                if sid is not None and state.sight.section_state(sid) is not \
+                        SectionState.RUBBLE:
+                    continue
+                if not (0 <= p[0] <= table.width and 0 <= p[1] <= table.height):
+                    continue
+                if any(dist(p, q) <= 1.0 for q in enemies):
+                    continue
+                found.append(p)
+                if len(found) == len(unit.models):
+                    return found
+    return None
+
+
 def _spend(unit: Unit, weapon: WeaponName) -> None:
     for i, m in enumerate(unit.models):
         if m.weapon is weapon and i not in unit.spent:
@@ -207,7 +298,8 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     if target.destroyed:
         return
     armoured = target.vehicle in ARMOURED
-    facing = facing_of((target.lead.x, target.lead.y), target.facing, (unit.lead.x, unit.lead.y))
+    facing = Facing.TOP if WEAPONS[f.weapon].flame else facing_of(
+        (target.lead.x, target.lead.y), target.facing, (unit.lead.x, unit.lead.y))
     hit = hit_of(f.weapon, f.range, facing,
                  plunging(f.weapon, f.floor, f.range, armoured))
     victim = (Target(None, target.vehicle) if target.vehicle is not None
