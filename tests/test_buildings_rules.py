@@ -523,3 +523,15 @@ def test_a_failed_morale_test_after_a_flamethrower_destroys_the_unit() -> None:
     g.apply(Order("axis", "end"))
     assert not g.state.units["grenadiers"].alive
     assert g.state.sight.section_state("house") is SectionState.INTACT
+
+
+def test_a_gun_shield_guards_its_crew_from_the_front_only() -> None:
+    from fibua.rulesets.buildings.firing import behind_shield
+
+    g = game(allies=[unit("atg", row(4, 12, 3), type="light-anti-tank-gun", facing=0.0),
+                     unit("smgs", row(2, 16, 4), weapon="smg")])
+    state = g.state
+    atg, mg = state.units["atg"], state.units["mg"]
+    assert behind_shield(atg, mg)  # the MG is east of the gun, which faces east
+    atg.facing = 180.0
+    assert not behind_shield(atg, mg)

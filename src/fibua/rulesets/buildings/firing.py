@@ -5,6 +5,7 @@ pins. The chances themselves are shooting.py's, shared with the odds."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import dist
 
@@ -44,6 +45,8 @@ from fibua.rulesets.buildings.tables import (
 )
 from fibua.rulesets.buildings.transport import vehicle_result
 from fibua.rulesets.buildings.vehicles import roll_chart
+
+SHIELD_ARC = 45.0  # degrees either side of a gun's facing that its shield covers
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +306,8 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     hit = hit_of(f.weapon, f.range, facing,
                  plunging(f.weapon, f.floor, f.range, armoured))
     victim = (Target(None, target.vehicle) if target.vehicle is not None
-              else Target(target.quality, inside=target.section is not None))
+              else Target(target.quality, inside=target.section is not None,
+                          behind_shield=behind_shield(target, unit)))
     made = roll_damage(state.rng, hit, victim)
     state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
     if not made.success:
@@ -315,6 +319,15 @@ def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
                                   "result": str(result)}, state.sides)
     vehicle_result(state, target, result, superficial=False)
+
+
+def behind_shield(target: Unit, firer: Unit) -> bool:
+    """A gun's crew in the open is behind its shield from the gun's front 90 degrees."""
+    if not target.shield or target.section is not None or not target.models:
+        return False
+    bearing = math.degrees(math.atan2(firer.lead.y - target.lead.y,
+                                      firer.lead.x - target.lead.x))
+    return abs((bearing - target.facing + 180.0) % 360.0 - 180.0) <= SHIELD_ARC + 1e-9
 
 
 def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:

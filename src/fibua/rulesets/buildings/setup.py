@@ -106,7 +106,8 @@ def unit_of(field: Battlefield, side: str, spec: UnitSpec) -> Unit:
         models = [Model(cx, cy, m.weapon) for m in models]
     return Unit(spec.id, spec.name, side, spec.unit_kind, spec.quality, spec.unit_mobility,
                 models, len(models), tuple(spec.unit_mounts()), spec.vehicle_kind,
-                spec.facing, section, floor, opening, observer=spec.observes)
+                spec.facing, section, floor, opening, observer=spec.observes,
+                shield=spec.shielded)
 
 
 def check_scenario(scenario: Scenario) -> list[Problem]:

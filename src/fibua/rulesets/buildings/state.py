@@ -70,6 +70,7 @@ class Unit:
     shaken: bool = False  # its next order is Down
     spent: list[int] = field(default_factory=list)  # models whose one-shot weapon is fired
     observer: ObserverKind | None = None
+    shield: bool = False  # a gun shield
     aboard: str | None = None  # the transport it rides in (off the table)
     carrying: str | None = None  # the unit a transport carries
 
@@ -109,6 +110,7 @@ class Unit:
             "shaken": self.shaken, "facing": self.facing, "spent": list(self.spent),
             "aboard": self.aboard, "carrying": self.carrying,
             "observer": None if self.observer is None else str(self.observer),
+            "shield": self.shield,
         }
 
 
