@@ -225,7 +225,7 @@ def test_no_shot_without_sight() -> None:
 
 
 def howitzer() -> list[dict[str, Any]]:
-    return [unit("gun", row(20, 6, 5, 0.5), type="medium-howitzer"),
+    return [unit("gun", row(18, 6, 5, 0.5), type="medium-howitzer"),
             unit("smgs", row(2, 16, 4), weapon="smg")]
 
 
@@ -535,3 +535,20 @@ def test_a_gun_shield_guards_its_crew_from_the_front_only() -> None:
     assert behind_shield(atg, mg)  # the MG is east of the gun, which faces east
     atg.facing = 180.0
     assert not behind_shield(atg, mg)
+
+
+def test_he_at_an_empty_section_needs_a_three_and_can_bring_it_down() -> None:
+    # 3 hits (no cover: the firer's own terms only); 2D6 of 6, 6 on the ground floor
+    g = game([3, 6, 6, 1], allies=howitzer())
+    put(g, "grenadiers", line(32, 4, 6, 0.5))
+    events = act(g, "fire", "gun", section="house")
+    hit = rolls_of(events, "to-hit")[0]["rolls"][0]
+    assert hit["need"] == 3 and dict(hit["basis"]) == {"base": 3}
+    assert g.state.sight.section_state("house") is SectionState.RUBBLE
+
+
+def test_only_an_empty_section_is_fired_at_as_a_building() -> None:
+    g = game(allies=howitzer())
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "gun", section="house")
+    assert refused.value.code == "not-empty"

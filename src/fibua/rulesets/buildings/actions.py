@@ -26,7 +26,13 @@ from fibua.rulesets.buildings.assault import (
     strike_vehicle,
     surprise,
 )
-from fibua.rulesets.buildings.firing import collapse, firers, resolve
+from fibua.rulesets.buildings.firing import (
+    collapse,
+    firers,
+    resolve,
+    resolve_section,
+    section_firers,
+)
 from fibua.rulesets.buildings.geometry import (
     centroid,
     distance_to_section,
@@ -87,6 +93,7 @@ class Plan:
     keep: bool = False
     indirect: bool = False
     call: Call | None = None
+    section: tuple[str, int] | None = None  # an empty section fired at, and the floor
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -124,12 +131,32 @@ def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Pla
         return Plan(OrderKind.FIRE, call=check_call(state, unit, params))
     if "at" in params:
         raise _refuse("at=X,Y is for an artillery observer's call=true", "bad-parameter")
+    if "section" in params:
+        return _check_at_section(state, unit, params)
     if _flag(params, "indirect") or only_indirect(unit):
         target = _enemy(state, unit, params, "target")
         check_indirect(state, unit, target)
         return Plan(OrderKind.FIRE, target=target.id, indirect=True)
     target_id = _check_target(state, unit, params, advanced=False)
     return Plan(OrderKind.FIRE, target=target_id)
+
+
+def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default)."""
+    sid, floor = params["section"], params.get("floor", 0)
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    if not isinstance(floor, int) or isinstance(floor, bool) or \
+            not 0 <= floor < state.battlefield.section(sid).levels:
+        raise _refuse(f"{sid} has no floor {floor!r}", "no-floor")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+    if unit.section == sid or any(u.alive and u.section == sid for u in state.units.values()):
+        raise _refuse(f"{sid} is not empty: fire at the unit in it", "not-empty")
+    if not section_firers(state, unit, sid):
+        raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
+                      "sees", "out-of-range")
+    return Plan(OrderKind.FIRE, section=(sid, floor))
 
 
 def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
@@ -521,6 +548,8 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
                    state.sides)
     elif plan.kind is OrderKind.FIRE and plan.call is not None:
         place_call(state, unit, plan.call)
+    elif plan.kind is OrderKind.FIRE and plan.section is not None:
+        resolve_section(state, unit, *plan.section)
     elif plan.kind is OrderKind.FIRE:
         assert plan.target is not None
         shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect)

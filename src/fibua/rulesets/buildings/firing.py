@@ -17,7 +17,7 @@ from fibua.rulesets.buildings.blast import (
     he_in_building,
     he_in_open,
 )
-from fibua.rulesets.buildings.geometry import ground_doors, ports
+from fibua.rulesets.buildings.geometry import ground_doors, outside_marks, ports
 from fibua.rulesets.buildings.knowledge import places
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import morale_test
@@ -398,3 +398,49 @@ def chance_line(state: BuildingsState, unit: Unit, target: Unit, advanced: bool)
         shot = shot_of(state, unit, target, f, advanced)
         parts.append(f"{f.weapon} at {f.range:.1f}in: {float(hit_chance(shot)):.0%}")
     return f"{unit.name} at {target.name}: " + ", ".join(parts)
+
+
+def section_firers(state: BuildingsState, unit: Unit, sid: str) -> list[Firer]:
+    """The HE and flame weapons of the unit that reach a wall of the section it sees."""
+    marks = outside_marks(state.battlefield.section(sid))
+    # guns and vehicles fire from their first model, as at units
+    mine = places(state, unit) if unit.kind is UnitKind.INFANTRY or unit.section else [
+        unit.pos]
+    seen = [(dist(p.point, m.point), p) for p in mine for m in marks
+            if state.sight.visible(p, m)]
+    if not seen:
+        return []
+    near = min(d for d, _ in seen)
+    arms = [w for w in weapons_of(unit, advanced=False)
+            if WEAPONS[w].he is not None or WEAPONS[w].flame]
+    return [Firer(w, near, unit.floor) for w in arms if near <= WEAPONS[w].range]
+
+
+def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> None:
+    """HE or a flamethrower at an empty section: 3+ with the firer's own modifiers; an HE
+    hit rolls its hits on the floor (toward collapse); a flamethrower takes its fire roll,
+    hit or miss."""
+    found = section_firers(state, unit, sid)
+    state.emit("fire-at-building", {"unit": unit.id, "section": sid, "floor": floor,
+                                    "weapons": [str(f.weapon) for f in found]}, state.sides)
+    section = state.battlefield.section(sid)
+    for f in found:
+        if state.sight.section_state(sid) is not SectionState.INTACT:
+            break
+        shot = Shot(f.weapon, f.range, unit.quality, unit.pins,
+                    one_crew=len(unit.models) <= 1, he_at_building=True)
+        made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+        state.emit("to-hit", {"unit": unit.id, "section": sid, "weapon": str(f.weapon),
+                              "range": round(f.range, 2),
+                              "rolls": [r.to_dict() for r in made.rolls], "hit": made.hit},
+                   state.sides)
+        arms = WEAPONS[f.weapon]
+        if arms.flame:
+            fired = fire_roll(state.rng, section.construction)
+            if fired is not None:
+                state.emit("fire-roll", {"section": sid, "roll": fired.to_dict()},
+                           state.sides)
+                if fired.success:
+                    set_alight(state, sid)
+        elif made.hit and arms.he is not None:
+            he_at_section(state, sid, floor, arms.he, down=False)

@@ -84,3 +84,16 @@ def distance_to_segment(p: Point, a: Point, b: Point) -> float:
 def distance_to_section(p: Point, section: Section) -> float:
     """Inches from a point outside to the nearest of the section's walls."""
     return min(distance_to_segment(p, *section.wall(k)) for k in range(len(section.footprint)))
+
+
+def outside_marks(section: Section) -> list[Position]:
+    """A point just outside the middle of each wall: what a firer outside aims at to hit a
+    section's walls."""
+    cx, cy = centroid(section)
+    out = []
+    for k in range(len(section.footprint)):
+        (x0, y0), (x1, y1) = section.wall(k)
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        d = max(1e-9, hypot(mx - cx, my - cy))
+        out.append(Position(mx + (mx - cx) / d * INSET, my + (my - cy) / d * INSET))
+    return out

@@ -28,7 +28,7 @@ from fibua.rulesets.buildings.blast import (
     roll_indirect,
 )
 from fibua.rulesets.buildings.firing import collapse, he_at_section, models_under
-from fibua.rulesets.buildings.geometry import distance_to_section
+from fibua.rulesets.buildings.geometry import distance_to_section, outside_marks
 from fibua.rulesets.buildings.knowledge import places, sees
 from fibua.rulesets.buildings.losses import add_pins, remove_models
 from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
@@ -68,16 +68,8 @@ def only_indirect(unit: Unit) -> bool:
 
 def sees_section(state: BuildingsState, unit: Unit, sid: str) -> bool:
     """Whether the unit sees some wall of the section (from just outside its middle)."""
-    section = state.battlefield.section(sid)
     mine = places(state, unit)
-    marks = []
-    for k in range(len(section.footprint)):
-        (x0, y0), (x1, y1) = section.wall(k)
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        cx = sum(p[0] for p in section.footprint) / len(section.footprint)
-        cy = sum(p[1] for p in section.footprint) / len(section.footprint)
-        d = max(1e-9, dist((mx, my), (cx, cy)))
-        marks.append(Position(mx + (mx - cx) / d * 0.05, my + (my - cy) / d * 0.05))
+    marks = outside_marks(state.battlefield.section(sid))
     return bool(mine) and bool(state.sight.visible_matrix(mine, marks).any())
 
 

@@ -40,7 +40,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     order_syntax: ClassVar[dict[str, str]] = {
         "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
                 "sight (mortars always indirect); an observer: fire UNIT target=ID "
-                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage)",
+                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage); HE or a "
+                "flamethrower at an empty building: fire UNIT section=S [floor=N]",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1",
@@ -138,7 +139,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
 def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
-        OrderKind.FIRE: {"target", "indirect", "call", "at"},
+        OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount"},
         OrderKind.AMBUSH: set(),
@@ -181,6 +182,8 @@ def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
         out.append(Order(side, "rally", uid))
     enemies = [e for e in state.side_units(state.enemy_of(side)) if sees(state, unit, e)]
     out += [Order(side, "fire", uid, {"target": e.id}) for e in enemies]
+    out += [Order(side, "fire", uid, {"section": sid})
+            for sid in state.battlefield.section_ids]
     if indirect_weapons(unit):
         out += [Order(side, "fire", uid, {"target": e.id, "indirect": True})
                 for e in state.side_units(state.enemy_of(side))]
