@@ -578,9 +578,9 @@ class PlaySession:
         else:
             self.console.print("(the map is as above; type map to draw it again)")
         mine = [f for f in figures if f.own]
-        if not full and self._seat is not None and self._seat.units is not None:
+        if not full and self._seat is not None:
             units = self._seat.units
-            mine = [f for f in mine if str(f.info.get("id")) in units] or mine
+            mine = [f for f in mine if commands(units, str(f.info.get("id")))] or mine
         self.console.print(own_table(mine, compact=not full))
         seen = [f for f in figures if not f.own]
         if seen:
