@@ -552,3 +552,15 @@ def test_only_an_empty_section_is_fired_at_as_a_building() -> None:
     with pytest.raises(IllegalOrder) as refused:
         act(g, "fire", "gun", section="house")
     assert refused.value.code == "not-empty"
+
+
+def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
+    g = game(allies=lone_rifle())
+    put(g, "rifle", [(22, 6)])
+    g.state.units["rifle"].pins = 2
+    before = g.state_hash()
+    text = g.ruleset.preview(g.state, Order("allies", "fire", "rifle",
+                                            {"target": "grenadiers"}))
+    # to hit 4+ with two pins: 6+ (1/2 -> 1/6); damage 5+ (1/3); order test 2D6 <= 7
+    assert "hits 17%" in text and "damages 33%" in text and "passes 58%" in text
+    assert g.state_hash() == before

@@ -16,7 +16,7 @@ from fibua.rulesets.buildings import actions, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
-from fibua.rulesets.buildings.indirect import indirect_weapons
+from fibua.rulesets.buildings.indirect import indirect_weapons, only_indirect
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.morale import order_need
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
@@ -78,15 +78,19 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         turn.after_order(state)
 
     def preview(self, state: BuildingsState, order: Order) -> str:
-        self.check(state, order)
+        carry = self.check(state, order)
+        del carry  # checked only: nothing is carried out
         unit = state.units.get(order.unit or "")
         if unit is None:
             return f"{order}: allowed"
         test = ""
-        if unit.pins and order.kind != "down":
-            test = f"; order test 2D6 <= {order_need(unit.quality, unit.pins)}"
+        if unit.pins and order.kind != "down" and state.waiting is None:
+            need = order_need(unit.quality, unit.pins)
+            passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need)
+            test = f"; order test 2D6 <= {need}: passes {passes / 36:.0%}"
         target = state.units.get(str(order.params.get("target", "")))
-        if order.kind == "fire" and target is not None:
+        if order.kind == "fire" and target is not None and "indirect" not in order.params \
+                and "call" not in order.params and not only_indirect(unit):
             return chance_line(state, unit, target, advanced=False) + test
         return f"{order}: allowed{test}"
 
