@@ -435,8 +435,9 @@ def mortar() -> list[dict[str, Any]]:
 def test_a_mortar_fires_only_indirect_and_its_first_try_needs_a_six() -> None:
     # the MG may go Down (it takes it); a 6 hits; D3 pins 1; damage 2+ each: 1, 4, 4
     g = game([6, 2, 1, 4, 4, 3, 3, 1], allies=mortar())  # and a morale test at half
-    act(g, "fire", "mortar", target="mg")
-    events = g.apply(Order("axis", "end"))
+    events = act(g, "fire", "mortar", target="mg")
+    assert kinds(events)[-2:] == ["indirect-fire", "shot-at"]  # Down is offered after the hit
+    events += g.apply(Order("axis", "end"))
     fired = rolls_of(events, "indirect-fire")[0]
     assert fired["roll"]["need"] == 6 and fired["roll"]["success"]
     he = rolls_of(events, "he")[0]
@@ -564,3 +565,13 @@ def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
     # to hit 4+ with two pins: 6+ (1/2 -> 1/6); damage 5+ (1/3); order test 2D6 <= 7
     assert "hits 17%" in text and "damages 33%" in text and "passes 58%" in text
     assert g.state_hash() == before
+
+
+def test_a_unit_that_goes_down_after_an_he_hit_halves_the_hits() -> None:
+    # hit on 3; the grenadiers go Down; 2D6 of 4, 1 = 5 hits, halved to 3; D3 pins 1;
+    # damage 2+ three times
+    g = game([3, 4, 1, 1, 2, 2, 2, 3, 3, 1], allies=howitzer())
+    act(g, "fire", "gun", target="grenadiers")
+    events = g.apply(Order("axis", "down", "grenadiers"))
+    he = rolls_of(events, "he-in-building")[0]
+    assert he["hits"]["value"] == 5 and len(he["damage"]) == 3

@@ -29,8 +29,11 @@ from fibua.rulesets.buildings.assault import (
 from fibua.rulesets.buildings.firing import (
     collapse,
     firers,
+    he_only,
+    land_he,
     resolve,
     resolve_section,
+    roll_he,
     section_firers,
 )
 from fibua.rulesets.buildings.geometry import (
@@ -43,6 +46,8 @@ from fibua.rulesets.buildings.indirect import (
     check_call,
     check_indirect,
     fire_indirect,
+    indirect_land,
+    indirect_roll,
     only_indirect,
     place_call,
 )
@@ -57,6 +62,7 @@ from fibua.rulesets.buildings.tables import (
     BuildingKind,
     OrderKind,
     UnitKind,
+    WeaponName,
 )
 from fibua.rulesets.buildings.transport import (
     bail_out,
@@ -598,13 +604,24 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
 
 def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
           indirect: bool = False) -> None:
-    """A target with no order yet (or on Ambush) may go Down first: the shot waits for its
-    side's answer."""
-    if target.order is None or target.order is OrderKind.AMBUSH:
-        state.waiting = Waiting(unit.id, target.id, advanced, indirect)
-        state.emit("shot-at", {"unit": target.id, "by": unit.id}, state.sides)
+    """A target with no order yet (or on Ambush) may go Down: its side answers before the
+    to-hit roll against small arms, after the hit against HE and indirect fire."""
+    if target.order is not None and target.order is not OrderKind.AMBUSH:
+        _fire_now(state, unit, target, advanced, indirect)
         return
-    _fire_now(state, unit, target, advanced, indirect)
+    landing: tuple[WeaponName, ...] = ()
+    if indirect:
+        weapon = indirect_roll(state, unit, target)
+        if weapon is None:
+            return
+        landing = (weapon,)
+    elif he_only(state, unit, target, advanced):
+        landing = tuple(roll_he(state, unit, target, advanced))
+        if not landing:
+            return
+    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing)
+    state.emit("shot-at", {"unit": target.id, "by": unit.id,
+                           "hit": bool(landing)}, state.sides)
 
 
 def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
@@ -630,7 +647,13 @@ def take_shot(state: BuildingsState) -> None:
     assert waiting is not None
     state.waiting = None
     firer, target = state.units[waiting.firer], state.units[waiting.target]
-    if firer.alive and target.alive:
+    if not target.alive:
+        return
+    if waiting.indirect and waiting.landing:
+        indirect_land(state, target, waiting.landing[0])
+    elif waiting.landing:
+        land_he(state, target, list(waiting.landing))
+    elif firer.alive:
         _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
 
 

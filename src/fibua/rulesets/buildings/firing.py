@@ -293,6 +293,39 @@ def _escape(state: BuildingsState, unit: Unit,
     return None
 
 
+def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> bool:
+    """Whether every weapon firing at the target fires HE at it (a target may then go Down
+    after the hit, before the hits are rolled)."""
+    found = firers(state, unit, target, advanced)
+    return bool(found) and target.vehicle is None and all(
+        fires_he(f.weapon, target) for f in found)
+
+
+def roll_he(state: BuildingsState, unit: Unit, target: Unit,
+            advanced: bool) -> list[WeaponName]:
+    """The to-hit rolls of HE shots at troops: the weapons that hit."""
+    found = firers(state, unit, target, advanced)
+    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
+                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    hit: list[WeaponName] = []
+    for f in found:
+        shot = shot_of(state, unit, target, f, advanced)
+        made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+        state.emit("to-hit", {"unit": unit.id, "target": target.id,
+                              "weapon": str(f.weapon), "range": round(f.range, 2),
+                              "rolls": [r.to_dict() for r in made.rolls],
+                              "hit": made.hit}, state.sides)
+        if made.hit:
+            hit.append(f.weapon)
+    return hit
+
+
+def land_he(state: BuildingsState, target: Unit, weapons: list[WeaponName]) -> None:
+    for weapon in weapons:
+        if target.alive:
+            he_hit(state, target, weapon)
+
+
 def _spend(unit: Unit, weapon: WeaponName) -> None:
     for i, m in enumerate(unit.models):
         if m.weapon is weapon and i not in unit.spent:

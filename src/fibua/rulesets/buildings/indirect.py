@@ -102,12 +102,19 @@ def check_indirect(state: BuildingsState, unit: Unit, target: Unit) -> WeaponNam
 
 
 def fire_indirect(state: BuildingsState, unit: Unit, target: Unit) -> None:
+    weapon = indirect_roll(state, unit, target)
+    if weapon is not None:
+        indirect_land(state, target, weapon)
+
+
+def indirect_roll(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName | None:
+    """The to-hit roll of indirect fire: the weapon if it hit, else None."""
     try:
         weapon = check_indirect(state, unit, target)
     except IllegalOrder as why:  # the target moved out of reach while its side answered
         state.emit("no-shot", {"unit": unit.id, "target": target.id, "why": why.reason},
                    state.sides)
-        return
+        return None
     key = f"{unit.id}>{target.id}"
     here = (unit.lead.x, unit.lead.y)
     ranging = state.ranging.get(key)
@@ -119,10 +126,18 @@ def fire_indirect(state: BuildingsState, unit: Unit, target: Unit) -> None:
     state.emit("indirect-fire", {"unit": unit.id, "target": target.id,
                                  "weapon": str(weapon), "roll": made.to_dict()}, state.sides)
     if not made.success:
-        return
+        return None
     ranging.ranged_in = True
+    return weapon
+
+
+def indirect_land(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
+    """A shell that hit: on the building's floors from the top down, or the template on
+    the unit's models in the open."""
     size = WEAPONS[weapon].he
     assert size is not None
+    if not target.alive:
+        return
     down = target.order is OrderKind.DOWN
     if target.section is not None:
         fall_on_building(state, target.section, size)

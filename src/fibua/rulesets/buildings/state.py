@@ -173,16 +173,19 @@ class Call:
 
 @dataclass(slots=True)
 class Waiting:
-    """A shot held while its target's side answers: go Down (a die spent) or take it."""
+    """A shot held while its target's side answers: go Down (a die spent) or take it.
+    Small arms wait before the to-hit roll; HE and indirect fire after the hit."""
 
     firer: str
     target: str
     advanced: bool
     indirect: bool = False
+    #: HE that has hit, its hits still to roll (empty: the shot is not yet rolled)
+    landing: tuple[WeaponName, ...] = ()
 
     def snapshot(self) -> dict[str, Any]:
         return {"firer": self.firer, "target": self.target, "advanced": self.advanced,
-                "indirect": self.indirect}
+                "indirect": self.indirect, "landing": [str(w) for w in self.landing]}
 
 
 @dataclass(slots=True)
