@@ -575,3 +575,14 @@ def test_a_unit_that_goes_down_after_an_he_hit_halves_the_hits() -> None:
     events = g.apply(Order("axis", "down", "grenadiers"))
     he = rolls_of(events, "he-in-building")[0]
     assert he["hits"]["value"] == 5 and len(he["damage"]) == 3
+
+
+def test_the_enemy_is_told_of_a_move_only_if_it_sees_the_unit() -> None:
+    g = game([1])
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "mg", section="house", floor=0)
+    put(g, "smgs", line(2, 22, 4))
+    events = act(g, "advance", "smgs", to=[3, 22])
+    moved = [e for e in events if e.kind in ("moved", "order")]
+    assert moved and all(e.to == ("allies",) for e in moved)
+    assert "smgs" not in {k for k, s in g.state.seen.get("axis", {}).items() if s.visible}

@@ -51,7 +51,7 @@ from fibua.rulesets.buildings.indirect import (
     only_indirect,
     place_call,
 )
-from fibua.rulesets.buildings.knowledge import refresh, sees
+from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import needs_test, order_test, rally
 from fibua.rulesets.buildings.movement import allowance, coherent
@@ -513,24 +513,25 @@ def _take_order(state: BuildingsState, unit: Unit, kind: OrderKind) -> bool:
     it carries the order out; a fail (or a shaken crew) goes Down instead."""
     unit.order = kind
     state.emit("order", {"unit": unit.id, "name": unit.name, "order": str(kind)},
-               state.sides)
+               watchers(state, unit))
     if unit.shaken:
         unit.shaken = False
         unit.order = OrderKind.DOWN
-        state.emit("down-instead", {"unit": unit.id, "why": "crew shaken"}, state.sides)
+        state.emit("down-instead", {"unit": unit.id, "why": "crew shaken"}, watchers(state, unit))
         return False
     if kind is OrderKind.DOWN or not needs_test(unit.pins):
         return True
     test = order_test(state.rng, unit.quality, unit.pins,
                       blunders=state.options.blunder)
     state.emit("order-test", {"unit": unit.id, "roll": test.roll.to_dict(),
-                              "passed": test.passed, "blunder": test.blunder}, state.sides)
+                              "passed": test.passed, "blunder": test.blunder},
+               watchers(state, unit))
     if test.passed:
         unit.pins -= 1
         return True
     unit.order = OrderKind.DOWN
     state.emit("down-instead", {"unit": unit.id, "why": "failed its order test"},
-               state.sides)
+               watchers(state, unit))
     if test.blunder:
         add_pins(state, unit, state.options.blunder_pins, "blunder")
     return False
@@ -551,7 +552,7 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         made, left = rally(state.rng, unit.pins)
         unit.pins = left
         state.emit("rally", {"unit": unit.id, "roll": made.to_dict(), "pins": left},
-                   state.sides)
+                   watchers(state, unit))
     elif plan.kind is OrderKind.FIRE and plan.call is not None:
         place_call(state, unit, plan.call)
     elif plan.kind is OrderKind.FIRE and plan.section is not None:
@@ -575,7 +576,7 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
-                         "length": round(move.length, 2)}, state.sides)
+                         "length": round(move.length, 2)}, watchers(state, unit))
     refresh(state)
     spring_ambush(state, unit)
     if plan.target is not None and unit.alive:
@@ -706,7 +707,7 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
                 place(state, unit, Move(tuple((cx, cy) for _ in unit.models),
                                         target.section, target.floor, 0.0))
                 state.emit("takes-floor", {"unit": unit.id, "section": target.section,
-                                           "floor": target.floor}, state.sides)
+                                           "floor": target.floor}, watchers(state, unit))
             return
         if not unit.alive or not target.alive:
             return
@@ -808,5 +809,5 @@ def end_side(state: BuildingsState) -> None:
     for unit in state.units.values():
         if unit.side == side and unit.alive and unit.order is None:
             unit.order = OrderKind.FIRE
-            state.emit("holds", {"unit": unit.id}, state.sides)
+            state.emit("holds", {"unit": unit.id}, watchers(state, unit))
             return

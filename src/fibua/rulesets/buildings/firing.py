@@ -19,7 +19,7 @@ from fibua.rulesets.buildings.blast import (
     he_in_open,
 )
 from fibua.rulesets.buildings.geometry import ground_doors, outside_marks, ports
-from fibua.rulesets.buildings.knowledge import places
+from fibua.rulesets.buildings.knowledge import places, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import morale_test
 from fibua.rulesets.buildings.movement import facing_of, most_firers, plunging
@@ -262,7 +262,7 @@ def set_alight(state: BuildingsState, sid: str) -> None:
         for m, (x, y) in zip(unit.models, spots, strict=False):
             m.x, m.y = x, y
         unit.order = OrderKind.DOWN
-        state.emit("abandons", {"unit": unit.id, "section": sid}, state.sides)
+        state.emit("abandons", {"unit": unit.id, "section": sid}, watchers(state, unit))
         add_pins(state, unit, 1, f"fled the fire in {sid}")
 
 

@@ -3,6 +3,7 @@ morale test, and a unit destroyed (its die leaves the bag with it)."""
 
 from __future__ import annotations
 
+from fibua.rulesets.buildings.knowledge import watchers
 from fibua.rulesets.buildings.morale import half_strength, morale_test, routs
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import WeaponName
@@ -34,7 +35,7 @@ def remove_models(state: BuildingsState, unit: Unit, n: int, why: str) -> None:
                        key=lambda i: (i == 0, unit.models[i].weapon not in _PLAIN, -i))
         unit.models.pop(order[0])
     state.emit("casualties", {"unit": unit.id, "lost": n, "left": len(unit.models),
-                              "why": why}, state.sides)
+                              "why": why}, watchers(state, unit))
     if not unit.models:
         destroy(state, unit, why)
         return
@@ -42,7 +43,7 @@ def remove_models(state: BuildingsState, unit: Unit, n: int, why: str) -> None:
         unit.half_tested = True
         test = morale_test(state.rng, unit.quality, unit.pins)
         state.emit("morale-test", {"unit": unit.id, "roll": test.roll.to_dict(),
-                                   "passed": test.passed}, state.sides)
+                                   "passed": test.passed}, watchers(state, unit))
         if not test.passed:
             destroy(state, unit, "failed its morale test at half strength")
 
@@ -52,7 +53,7 @@ def add_pins(state: BuildingsState, unit: Unit, n: int, why: str) -> None:
         return
     unit.pins += n
     state.emit("pins", {"unit": unit.id, "added": n, "pins": unit.pins, "why": why},
-               state.sides)
+               watchers(state, unit))
     if routs(unit.quality, unit.pins):
-        state.emit("rout", {"unit": unit.id, "pins": unit.pins}, state.sides)
+        state.emit("rout", {"unit": unit.id, "pins": unit.pins}, watchers(state, unit))
         destroy(state, unit, "routed: pins reached its morale")

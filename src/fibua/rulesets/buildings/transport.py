@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from math import cos, pi, sin
 
+from fibua.rulesets.buildings.knowledge import watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind, VehicleResult
@@ -71,7 +72,7 @@ def bail_out(state: BuildingsState, transport: Unit) -> None:
         return
     for m, (x, y) in zip(passenger.models, places, strict=False):
         m.x, m.y = x, y
-    state.emit("bail-out", {"unit": passenger.id, "from": transport.id}, state.sides)
+    state.emit("bail-out", {"unit": passenger.id, "from": transport.id}, watchers(state, passenger))
     passenger.order = OrderKind.DOWN
     add_pins(state, passenger, 1, f"bailed out of {transport.name}")
 

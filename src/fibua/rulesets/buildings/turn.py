@@ -8,7 +8,7 @@ from __future__ import annotations
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.buildings.indirect import arrivals
-from fibua.rulesets.buildings.knowledge import refresh
+from fibua.rulesets.buildings.knowledge import refresh, watchers
 from fibua.rulesets.buildings.morale import kept_down
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind
@@ -93,7 +93,7 @@ def end_turn(state: BuildingsState) -> None:
             made, left = kept_down(state.rng, unit.pins)
             unit.pins = left
             state.emit("kept-down", {"unit": unit.id, "roll": made.to_dict(),
-                                     "pins": left}, state.sides)
+                                     "pins": left}, watchers(state, unit))
     state.emit("turn-end", {"turn": state.turn}, state.sides)
     begin_turn(state)
 
