@@ -586,3 +586,22 @@ def test_the_enemy_is_told_of_a_move_only_if_it_sees_the_unit() -> None:
     moved = [e for e in events if e.kind in ("moved", "order")]
     assert moved and all(e.to == ("allies",) for e in moved)
     assert "smgs" not in {k for k, s in g.state.seen.get("axis", {}).items() if s.visible}
+
+
+def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -> None:
+    from fibua.rulesets.buildings.indirect import arrivals
+
+    allies = [unit("fo", row(24, 2, 2), type="artillery-observer"),
+              unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game([1], allies=allies)
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "mg", section="brick", floor=1)
+    act(g, "fire", "fo", at=[21, 12], call=True)
+    state = g.state
+    state.turn += 1
+    # fo: nothing; grenadiers: heavy, 9 hits (pins 1, no damage); mg: heavy, 5 hits (pins
+    # 1, no damage); the empty house: nothing. 9 + 5 = 14 brings the brick house down.
+    force(g, [1, 6, 3, 3, 3, 1, *[1] * 9, 6, 2, 2, 1, 1, *[1] * 5, 1])
+    arrivals(state)
+    assert state.sight.section_state("brick") is SectionState.RUBBLE
+    assert not state.units["grenadiers"].alive and not state.units["mg"].alive

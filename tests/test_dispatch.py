@@ -69,6 +69,7 @@ def refusal(order: Order) -> IllegalOrder:
     (Order("blue", "end", None, {"now": True}), "bad-parameter", "takes no parameters"),
     (Order("blue", "step", "b1", {"far": True}), "too-far", "too far"),
     (Order("blue", "step", "b1", ["far"]), "bad-parameter", "name=value"),  # type: ignore[arg-type]
+    (Order("blue", "end", [0]), "no-unit", "by its id"),  # type: ignore[arg-type]
 ])
 def test_each_refusal_has_its_code_and_carries_the_order(order: Order, code: str,
                                                          words: str) -> None:

@@ -4,8 +4,8 @@ its kind looks at it, in one place and with one set of refusal codes.
 A rule set describes its orders as data (`Kind`: the parameters an order takes and the
 function that checks it) and its `check` asks `Dispatcher.check`, which
 
-1. refuses an order out of turn (`not-your-turn`) and parameters that are not name=value
-   pairs (`bad-parameter`),
+1. refuses an order out of turn (`not-your-turn`), parameters that are not name=value
+   pairs (`bad-parameter`) and a unit named by anything but an id (`no-unit`),
 2. carries out `end` (it takes no parameters),
 3. names the known kinds, from `order_syntax`, for any other (`unknown`),
 4. finds the side's own unit the order names (`no-unit`; `out-of-action` once it can no
@@ -98,6 +98,9 @@ class Dispatcher(Generic[S, U]):
         if order.side != acting:
             raise IllegalOrder(f"it is {acting}'s turn", order, "not-your-turn")
         params = _params(order.params)
+        if order.unit is not None and not isinstance(order.unit, str):
+            raise IllegalOrder(f"an order names its {self.noun} by its id, not "
+                               f"{order.unit!r}", order, "no-unit")
         kind = order.kind
         if kind == "end":
             only(params, NO_PARAMETERS)

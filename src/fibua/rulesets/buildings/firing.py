@@ -385,7 +385,8 @@ def models_under(target: Unit, radius: float) -> int:
 
 
 def he_at_section(state: BuildingsState, section_id: str, floor: int, size: int,
-                  down: bool) -> None:
+                  down: bool) -> int:
+    """One HE hit on a floor of a section; the hits rolled (before halving)."""
     section = state.battlefield.section(section_id)
     occupant = state.occupant(section_id, floor)
     victim = None if occupant is None else Target(occupant.quality, inside=True)
@@ -398,11 +399,12 @@ def he_at_section(state: BuildingsState, section_id: str, floor: int, size: int,
         "damage": [r.to_dict() for r in done.damage]}, state.sides)
     if done.collapsed:
         collapse(state, section_id)
-        return
+        return done.hits_roll.value
     if occupant is not None:
         remove_models(state, occupant, done.casualties, "HE in the building")
         if done.pins is not None:
             add_pins(state, occupant, done.pins.value, "HE in the building")
+    return done.hits_roll.value
 
 
 def collapse(state: BuildingsState, section_id: str) -> None:

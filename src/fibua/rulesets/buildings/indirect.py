@@ -260,9 +260,11 @@ def _near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
 
 def _barrage(state: BuildingsState, call: Call) -> None:
     """Every unit within the radius rolls; an empty section in range rolls once, its heavy
-    hits counting toward collapse only."""
+    hits counting toward collapse only; the heavy hits of the barrage on each section add
+    up toward its collapse."""
     radius = state.options.barrage_radius
     state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
+    totals: dict[str, int] = {}
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         if not unit.alive or unit.aboard is not None:
             continue
@@ -279,7 +281,10 @@ def _barrage(state: BuildingsState, call: Call) -> None:
         if result is BarrageResult.PINS and pins is not None:
             add_pins(state, unit, pins.value, "barrage")
         elif result is BarrageResult.HEAVY_HIT:
-            _heavy(state, unit)
+            sid = unit.section
+            hits = _heavy(state, unit)
+            if sid is not None:
+                totals[sid] = totals.get(sid, 0) + hits
     for sid in state.battlefield.section_ids:
         if state.sight.section_state(sid) is SectionState.RUBBLE:
             continue
@@ -290,21 +295,26 @@ def _barrage(state: BuildingsState, call: Call) -> None:
                 state.sight.section_at(call.point) != sid:
             continue
         made, result, _ = roll_barrage(state.rng, state.options)
-        hits = None
+        rolled = None
         if result is BarrageResult.HEAVY_HIT:
-            hits = he_in_building(state.rng, BARRAGE_HE, section.construction, None).hits_roll
-        state.emit("barrage-on-building", {"section": sid, "roll": made.to_dict(),
-                                           "hits": None if hits is None else hits.to_dict()},
-                   state.sides)
-        if hits is not None and collapses_total(hits.value, section.construction):
+            rolled = he_in_building(state.rng, BARRAGE_HE, section.construction,
+                                    None).hits_roll
+            totals[sid] = totals.get(sid, 0) + rolled.value
+        state.emit("barrage-on-building", {
+            "section": sid, "roll": made.to_dict(),
+            "hits": None if rolled is None else rolled.to_dict()}, state.sides)
+    for sid, total in sorted(totals.items()):
+        if state.sight.section_state(sid) is not SectionState.RUBBLE and collapses_total(
+                total, state.battlefield.section(sid).construction):
             collapse(state, sid)
 
 
-def _heavy(state: BuildingsState, unit: Unit) -> None:
+def _heavy(state: BuildingsState, unit: Unit) -> int:
+    """A heavy howitzer hit of a barrage on one unit; the hits rolled on a building (0 in
+    the open)."""
     down = unit.order is OrderKind.DOWN
     if unit.section is not None:
-        he_at_section(state, unit.section, unit.floor, BARRAGE_HE, down)
-        return
+        return he_at_section(state, unit.section, unit.floor, BARRAGE_HE, down)
     under = models_under(unit, float(BARRAGE_HE))
     pins, rolls = he_in_open(state.rng, BARRAGE_HE, under, Target(unit.quality), down)
     state.emit("he", {"unit": unit.id, "template": BARRAGE_HE, "under": under,
@@ -312,3 +322,4 @@ def _heavy(state: BuildingsState, unit: Unit) -> None:
                state.sides)
     remove_models(state, unit, sum(1 for r in rolls if r.success), "barrage")
     add_pins(state, unit, pins.value, "barrage")
+    return 0
