@@ -605,3 +605,16 @@ def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -
     arrivals(state)
     assert state.sight.section_state("brick") is SectionState.RUBBLE
     assert not state.units["grenadiers"].alive and not state.units["mg"].alive
+
+
+def test_a_winning_assaulter_may_regroup_up_to_six_inches_but_not_into_a_building() -> None:
+    g = game([4, 4, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(28, 14, 4, 0.8))
+    act(g, "run", "smgs", assault="mg", regroup=[28, 14])
+    smgs = g.state.units["smgs"]
+    assert (smgs.lead.x, smgs.lead.y) == (28, 14)
+    g = game([4, 4, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(24, 16, 4, 0.8))
+    put(g, "mg", line(22, 17, 3, 0.8))
+    events = act(g, "run", "smgs", assault="mg", regroup=[19, 13])  # inside the brick house
+    assert "no-regroup" in kinds(events) and g.state.units["smgs"].section is None
