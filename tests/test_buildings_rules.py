@@ -548,11 +548,14 @@ def test_he_at_an_empty_section_needs_a_three_and_can_bring_it_down() -> None:
     assert g.state.sight.section_state("house") is SectionState.RUBBLE
 
 
-def test_only_an_empty_section_is_fired_at_as_a_building() -> None:
+def test_only_a_section_with_no_unit_in_sight_is_fired_at_as_a_building() -> None:
     g = game(allies=howitzer())
     with pytest.raises(IllegalOrder) as refused:
-        act(g, "fire", "gun", section="house")
+        act(g, "fire", "gun", section="house")  # the gun sees the grenadiers at the door
     assert refused.value.code == "not-empty"
+    put(g, "grenadiers", section="brick", floor=1)
+    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    assert g.ruleset.allows(g.state, Order("allies", "fire", "gun", {"section": "brick"}))
 
 
 def test_a_preview_gives_the_odds_and_changes_nothing() -> None:

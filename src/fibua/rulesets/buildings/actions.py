@@ -50,6 +50,7 @@ from fibua.rulesets.buildings.indirect import (
     indirect_roll,
     only_indirect,
     place_call,
+    sees_section,
 )
 from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
@@ -158,8 +159,12 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
         raise _refuse(f"{sid} has no floor {floor!r}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
-    if unit.section == sid or any(u.alive and u.section == sid for u in state.units.values()):
-        raise _refuse(f"{sid} is not empty: fire at the unit in it", "not-empty")
+    # judged on what the side knows: a unit it does not see in there is hit all the same
+    known = state.seen.get(unit.side, {})
+    if any(u.alive and u.section == sid and (u.side == unit.side or (
+            u.id in known and known[u.id].visible)) for u in state.units.values()):
+        raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
+                      "not-empty")
     if not section_firers(state, unit, sid):
         raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
                       "sees", "out-of-range")
@@ -482,6 +487,10 @@ def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
         raise _refuse(f"{unit.name} cannot Run", "cannot-move")
     if unit.section is not None and target.section is not None:
         return _check_inside_assault(state, unit, target)
+    seen = sees(state, unit, target) or (
+        target.section is not None and sees_section(state, unit, target.section))
+    if not seen:
+        raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
     if target.section is not None:
         section = state.battlefield.section(target.section)
         if target.floor != 0:
