@@ -649,3 +649,12 @@ def test_an_ambush_not_sprung_keeps_its_die_out_of_the_next_bag() -> None:
     mg = state.units["mg"]
     assert state.turn == 2 and mg.kept and mg.order is OrderKind.AMBUSH
     assert state.bag().total + 1 == 3  # rifles, smgs, grenadiers; the MG kept its die
+
+
+def test_a_unit_entering_a_floor_held_by_an_unseen_enemy_is_stopped() -> None:
+    g = game([1])
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    events = act(g, "run", "smgs", enter="brick")
+    assert "bumped" in kinds(events) and g.state.units["smgs"].section is None

@@ -365,7 +365,7 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
         raise _refuse(f"no section {sid!r}", "no-section")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
-    if state.occupant(sid, 0) is not None:
+    if _known_occupant(state, unit.side, sid, 0) is not None:
         raise _refuse(f"the ground floor of {sid} holds a unit", "occupied")
     section = state.battlefield.section(sid)
     doors = ground_doors(section)
@@ -419,7 +419,7 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
             raise _refuse(f"{sid} has floors 0..{section.levels - 1}", "no-floor")
         lo, hi = sorted((unit.floor, floor))
         for f in range(lo + 1, hi):
-            other = state.occupant(sid, f)
+            other = _known_occupant(state, unit.side, sid, f)
             if other is not None and other.side != unit.side:
                 raise _refuse(f"an enemy holds floor {f}", "enemy-floor")
     else:
@@ -434,10 +434,37 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
             raise _refuse(f"{sid} has no floor {floor}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is not intact", "not-intact")
-    if state.occupant(sid, floor) is not None:
+    if _known_occupant(state, unit.side, sid, floor) is not None:
         raise _refuse(f"floor {floor} of {sid} holds a unit: one unit a floor", "occupied")
     cx, cy = centroid(state.battlefield.section(sid))
     return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0)
+
+
+def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> Unit | None:
+    """The unit on a floor as far as the side knows: its own, or an enemy it sees now (an
+    order is judged on what the side knows; `_bumped` settles the rest)."""
+    there = state.occupant(sid, floor)
+    if there is None or there.side == side:
+        return there
+    known = state.seen.get(side, {}).get(there.id)
+    return there if known is not None and known.visible else None
+
+
+def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:
+    """An enemy the side did not see that stops a move into (or through) a floor."""
+    sid = move.section
+    if sid is None or (sid == unit.section and move.floor == unit.floor):
+        return None
+    floors = [move.floor]
+    if sid == unit.section:
+        lo, hi = sorted((unit.floor, move.floor))
+        floors = list(range(lo + 1, hi + 1)) if move.floor > unit.floor else list(
+            range(lo, hi))
+    for f in floors:
+        there = state.occupant(sid, f)
+        if there is not None and there.side != unit.side:
+            return there
+    return None
 
 
 def _check_leave(state: BuildingsState, unit: Unit, to: tuple[float, float],
@@ -590,6 +617,11 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         return
     if move.ram is not None:
         ram(state, unit, move.ram)
+        return
+    blocker = _bumped(state, unit, move)
+    if blocker is not None:
+        state.emit("bumped", {"unit": unit.id, "by": blocker.id, "section": move.section,
+                              "floor": blocker.floor}, state.sides)
         return
     place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
