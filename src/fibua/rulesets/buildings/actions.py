@@ -175,7 +175,7 @@ def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
                   advanced: bool) -> str:
     target = _enemy(state, unit, params, "target")
     if not sees(state, unit, target):
-        raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if not firers(state, unit, target, advanced):
         raise _refuse(f"no weapon of {unit.name} can reach {target.name}", "out-of-range")
     return target.id
@@ -517,7 +517,7 @@ def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
     seen = sees(state, unit, target) or (
         target.section is not None and sees_section(state, unit, target.section))
     if not seen:
-        raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if target.section is not None:
         section = state.battlefield.section(target.section)
         if target.floor != 0:
