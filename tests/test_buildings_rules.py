@@ -658,3 +658,21 @@ def test_a_unit_entering_a_floor_held_by_an_unseen_enemy_is_stopped() -> None:
     g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
     events = act(g, "run", "smgs", enter="brick")
     assert "bumped" in kinds(events) and g.state.units["smgs"].section is None
+
+
+def test_an_ambush_fires_where_the_mover_comes_into_sight_along_its_path() -> None:
+    from math import dist as distance
+
+    from fibua.rulesets.buildings.actions import Move, _along_the_way
+
+    g = game([1, 1, 1, 1, 1])
+    state = g.state
+    put(g, "smgs", [(12, 12)])  # the brick house hides it from the MG
+    state.units["smgs"].models[1:] = []
+    state.units["mg"].order = OrderKind.AMBUSH
+    assert "smgs" not in {k for k, s in state.seen.get("axis", {}).items() if s.visible}
+    _along_the_way(state, state.units["smgs"], Move(((12, 22),), None, 0, 10.0))
+    shots = rolls_of(state.pending, "to-hit")
+    # at a quarter and half way (12, 14.5), (12, 17) it is still hidden; at (12, 19.5) not
+    assert shots and shots[0]["range"] == round(distance((32, 14), (12, 19.5)), 2)
+    assert (state.units["smgs"].lead.x, state.units["smgs"].lead.y) == (12, 12)

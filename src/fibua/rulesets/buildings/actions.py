@@ -623,6 +623,9 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         state.emit("bumped", {"unit": unit.id, "by": blocker.id, "section": move.section,
                               "floor": blocker.floor}, state.sides)
         return
+    _along_the_way(state, unit, move)
+    if not unit.alive:
+        return
     place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
@@ -635,6 +638,31 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
             shoot(state, unit, target, advanced=True)
         else:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
+
+
+#: the points of a move in the open where an enemy on Ambush may fire at the mover
+AMBUSH_STEPS = (0.25, 0.5, 0.75)
+
+
+def _along_the_way(state: BuildingsState, unit: Unit, move: Move) -> None:
+    """A move in the open passes points where an ambusher may see the mover come into
+    sight; the first such point is where it fires (`spring_ambush` at its end does the
+    rest)."""
+    if move.section is not None or unit.section is not None or move.mount is not None \
+            or unit.aboard is not None:
+        return
+    if not any(u.order is OrderKind.AMBUSH for u in state.side_units(
+            state.enemy_of(unit.side))):
+        return
+    start = [(m.x, m.y) for m in unit.models]
+    for t in AMBUSH_STEPS:
+        for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
+            m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        fired = spring_ambush(state, unit)
+        if fired or not unit.alive:
+            break
+    for m, (x0, y0) in zip(unit.models, start, strict=False):
+        m.x, m.y = x0, y0
 
 
 def place(state: BuildingsState, unit: Unit, move: Move) -> None:
@@ -708,9 +736,9 @@ def take_shot(state: BuildingsState) -> None:
         _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
 
 
-def spring_ambush(state: BuildingsState, mover: Unit) -> None:
+def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
     """An enemy on Ambush that sees the acting unit fires at it (the first such, by id),
-    then counts as on Fire."""
+    then counts as on Fire. True if one fired."""
     for ambusher in sorted(state.side_units(state.enemy_of(mover.side)), key=lambda u: u.id):
         if ambusher.order is not OrderKind.AMBUSH or not mover.alive:
             continue
@@ -719,7 +747,8 @@ def spring_ambush(state: BuildingsState, mover: Unit) -> None:
             ambusher.kept = False
             state.emit("ambush", {"unit": ambusher.id, "target": mover.id}, state.sides)
             resolve(state, ambusher, mover, False)
-            return
+            return True
+    return False
 
 
 def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
