@@ -39,6 +39,7 @@ from fibua.cli.textmap import (
     letter_figures,
     out_of_action,
     render_map,
+    section_states,
 )
 from fibua.cli.typed import (
     OrderSyntaxError,
@@ -573,7 +574,8 @@ class PlaySession:
         key = self._phase_key()
         if full or key != self._mapped:
             self.console.print(render_map(self.game.scenario.battlefield, figures,
-                                          notes=self._notes()))
+                                          notes=self._notes(),
+                                          states=section_states(view)))
             self._mapped = key
         else:
             self.console.print("(the map is as above; type map to draw it again)")
