@@ -11,7 +11,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from fibua.battlefield.model import SectionState
-from fibua.battlefield.svg import storeys
+from fibua.battlefield.svg import render_svg, storeys
 from fibua.cli import main as cli
 from fibua.cli.main import computer_players
 from fibua.cli.terminal import PlaySession
@@ -99,3 +99,15 @@ def test_fibua_map_shows_floors_openings_slits_and_roofs(tmp_path: Path) -> None
     assert any(e.get("class") == "slit-frame" for e in beach.iter(f"{SVG}line"))
     factory = _map("tobacco-factory", tmp_path)
     assert any(e.get("class") == "roof flat" for e in factory.iter(f"{SVG}polygon"))
+
+
+def test_fibua_map_shows_the_openings_units_made(tmp_path: Path) -> None:
+    """Village Street's 7 Section knocks a loophole in the cafe's blank east wall upstairs."""
+    def upstairs_east(root: ET.Element) -> int:
+        return sum(1 for e in root.iter(f"{SVG}line") if e.get("data-floor") == "1"
+                   and float(e.get("x1", 0)) == 21 and float(e.get("x2", 0)) == 21
+                   and 27 <= float(e.get("y1", 0)) <= 34)
+
+    scenario = load_scenario("village-street")
+    assert upstairs_east(ET.fromstring(render_svg(scenario.battlefield))) == 0
+    assert upstairs_east(_map("village-street", tmp_path)) == 1

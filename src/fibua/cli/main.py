@@ -398,7 +398,9 @@ def map_command(
     """Draw a scenario's battlefield and starting figures as SVG."""
     loaded = load_scenario(scenario)
     sides = (check_side(loaded, side),) if side else loaded.side_names
-    text = render_svg(loaded.battlefield, markers=side_markers(loaded, sides),
+    # the map as the forces leave it at set-up (Buildings: the openings units made)
+    battlefield = find_ruleset(loaded.ruleset).new_state(loaded, 0).battlefield
+    text = render_svg(battlefield, markers=side_markers(loaded, sides),
                       objectives=objective_marks(loaded))
     svg.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {svg}")
