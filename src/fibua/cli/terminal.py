@@ -573,7 +573,10 @@ class PlaySession:
         self.console.print(Rule(Text(self.status())))
         key = self._phase_key()
         if full or key != self._mapped:
-            self.console.print(render_map(self.game.scenario.battlefield, figures,
+            # the game's map: Buildings adds the openings its units made at set-up, holes
+            # in walls plain to both sides
+            field = getattr(self.game.state, "battlefield", self.game.scenario.battlefield)
+            self.console.print(render_map(field, figures,
                                           notes=self._notes(),
                                           states=section_states(view)))
             self._mapped = key
