@@ -152,8 +152,11 @@ def test_no_side_hears_of_an_enemy_unit_before_it_could_see_it(name: str) -> Non
         game = Game(scenario, seed)
         canary = Canary(game)
         sides = scenario.side_names
-        players = {sides[0]: game.ruleset.computer(sides[0], seed),
-                   sides[1]: game.ruleset.random_player(sides[1], seed + 1)}
+        # each seed its pairing: the computer against random play either way, then itself
+        kinds = (("computer", "random"), ("random", "computer"), ("computer", "computer"))[seed]
+        players = {side: game.ruleset.computer(side, seed + n) if kind == "computer"
+                   else game.ruleset.random_player(side, seed + n)
+                   for n, (side, kind) in enumerate(zip(sides, kinds, strict=True))}
         play_out(game, players, on_events=canary.after)
         told = public_names(game)
         for side in sides:
