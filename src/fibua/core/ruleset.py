@@ -199,6 +199,7 @@ BUILTIN: dict[str, str] = {
     "street-fight": "fibua.rulesets.street_fight",
     "street-fighter": "fibua.rulesets.street_fighter",
     "house-clearing": "fibua.rulesets.house_clearing",
+    "buildings": "fibua.rulesets.buildings",
 }
 
 

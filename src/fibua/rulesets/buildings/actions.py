@@ -1,0 +1,906 @@
+"""The six orders, each as `check_<kind>` (reads the parameters, returns a plan, changes
+nothing, raises IllegalOrder) and `carry_out_<kind>` (the order test, then the order, each
+roll an event); the reaction Down to a shot; Ambush fire; assaults.
+
+Movement: outside, every model of a unit moves by the same step (so it keeps its
+coherency), the first model's step no longer than the allowance, no model through a wall
+or into a standing building. Inside, the unit's models stand at the section's middle and
+the unit moves floor by floor or to a connected section; it enters with a Run to a
+ground-floor door or window and leaves from one, each model placed near the point named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import dist, hypot
+from typing import Any
+
+from fibua.battlefield.model import Position, Section, SectionState
+from fibua.core.errors import IllegalOrder
+from fibua.core.params import point
+from fibua.rulesets.buildings.assault import (
+    RoundResult,
+    casualties,
+    round_result,
+    strike,
+    strike_vehicle,
+    surprise,
+)
+from fibua.rulesets.buildings.firing import (
+    collapse,
+    firers,
+    he_only,
+    land_he,
+    resolve,
+    resolve_section,
+    roll_he,
+    section_firers,
+)
+from fibua.rulesets.buildings.geometry import (
+    centroid,
+    distance_to_section,
+    distance_to_segment,
+    ground_doors,
+)
+from fibua.rulesets.buildings.indirect import (
+    check_call,
+    check_indirect,
+    fire_indirect,
+    indirect_land,
+    indirect_roll,
+    only_indirect,
+    place_call,
+    sees_section,
+)
+from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
+from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
+from fibua.rulesets.buildings.morale import needs_test, order_test, rally
+from fibua.rulesets.buildings.movement import allowance, coherent
+from fibua.rulesets.buildings.shooting import Target
+from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
+from fibua.rulesets.buildings.tables import (
+    ENTER_WITHIN,
+    BuildingKind,
+    OrderKind,
+    UnitKind,
+    WeaponName,
+)
+from fibua.rulesets.buildings.transport import (
+    bail_out,
+    carry,
+    follow,
+    passenger_of,
+    vehicle_result,
+)
+from fibua.rulesets.buildings.vehicles import check_tank_assault, tank_assault
+
+EDGE = 1e-6
+SPACING = 0.9  # inches between models placed on leaving a building (within coherency)
+MOST_ROUNDS = 20  # a fight that ties this often ends with both sides where they are
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Where an order takes a unit: new model places outside, or a section and floor."""
+
+    points: tuple[tuple[float, float], ...]
+    section: str | None
+    floor: int
+    length: float
+    mount: str | None = None  # the transport the unit gets into
+    ram: str | None = None  # the section a heavy tank drives into
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    kind: OrderKind
+    move: Move | None = None
+    target: str | None = None
+    assault: str | None = None
+    keep: bool = False
+    indirect: bool = False
+    call: Call | None = None
+    section: tuple[str, int] | None = None  # an empty section fired at, and the floor
+    regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
+
+
+def _refuse(reason: str, code: str) -> IllegalOrder:
+    return IllegalOrder(reason, code=code)
+
+
+def _enemy(state: BuildingsState, unit: Unit, params: dict[str, Any], key: str) -> Unit:
+    ident = params.get(key)
+    target = state.units.get(ident) if isinstance(ident, str) else None
+    if target is None or target.side == unit.side or not target.alive:
+        raise _refuse(f"{ident!r} is no enemy unit in the fight", "no-target")
+    return target
+
+
+def _ready(state: BuildingsState, unit: Unit) -> None:
+    if state.waiting is not None:
+        raise _refuse("a shot waits for its target's answer: down or end", "reacting")
+    if unit.order is not None:
+        raise _refuse(f"{unit.name} already has an order this turn", "has-order")
+
+
+# ------------------------------------------------------------------ checks
+
+
+def _flag(params: dict[str, Any], name: str) -> bool:
+    value = params.get(name, False)
+    if not isinstance(value, bool):
+        raise _refuse(f"{name} is true or false", "bad-parameter")
+    return value
+
+
+def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    _ready(state, unit)
+    if _flag(params, "call"):
+        return Plan(OrderKind.FIRE, call=check_call(state, unit, params))
+    if "at" in params:
+        raise _refuse("at=X,Y is for an artillery observer's call=true", "bad-parameter")
+    if "section" in params:
+        return _check_at_section(state, unit, params)
+    if _flag(params, "indirect") or only_indirect(unit):
+        target = _enemy(state, unit, params, "target")
+        check_indirect(state, unit, target)
+        return Plan(OrderKind.FIRE, target=target.id, indirect=True)
+    target_id = _check_target(state, unit, params, advanced=False)
+    return Plan(OrderKind.FIRE, target=target_id)
+
+
+def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default)."""
+    sid, floor = params["section"], params.get("floor", 0)
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    if not isinstance(floor, int) or isinstance(floor, bool) or \
+            not 0 <= floor < state.battlefield.section(sid).levels:
+        raise _refuse(f"{sid} has no floor {floor!r}", "no-floor")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+    # judged on what the side knows: a unit it does not see in there is hit all the same
+    known = state.seen.get(unit.side, {})
+    if any(u.alive and u.section == sid and (u.side == unit.side or (
+            u.id in known and known[u.id].visible)) for u in state.units.values()):
+        raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
+                      "not-empty")
+    if not section_firers(state, unit, sid):
+        raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
+                      "sees", "out-of-range")
+    return Plan(OrderKind.FIRE, section=(sid, floor))
+
+
+def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                  advanced: bool) -> str:
+    target = _enemy(state, unit, params, "target")
+    if not sees(state, unit, target):
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
+    if not firers(state, unit, target, advanced):
+        raise _refuse(f"no weapon of {unit.name} can reach {target.name}", "out-of-range")
+    return target.id
+
+
+def check_advance(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    _ready(state, unit)
+    move = check_move(state, unit, params, OrderKind.ADVANCE)
+    target = None
+    if "target" in params:
+        # shooting is judged from where the move ends (carry_out_advance checks again)
+        target = _enemy(state, unit, params, "target").id
+    return Plan(OrderKind.ADVANCE, move=move, target=target)
+
+
+def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    _ready(state, unit)
+    if "assault" in params:
+        target = _enemy(state, unit, params, "assault")
+        if target.aboard is not None:
+            raise _refuse(f"{target.name} is aboard a vehicle: assault the vehicle",
+                          "no-target")
+        move = check_assault(state, unit, target)
+        regroup = point(params["regroup"], "regroup") if "regroup" in params else None
+        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
+    if "regroup" in params:
+        raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
+    return Plan(OrderKind.RUN, move=check_move(state, unit, params, OrderKind.RUN))
+
+
+def check_still(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                kind: OrderKind) -> Plan:
+    keep = params.get("keep", False)
+    if not isinstance(keep, bool):
+        raise _refuse("keep is true or false", "bad-parameter")
+    if kind is OrderKind.DOWN and state.waiting is not None:
+        if state.waiting.target != unit.id:
+            raise _refuse("only the unit shot at may go Down now", "reacting")
+        return Plan(kind, keep=keep)
+    _ready(state, unit)
+    if keep and kind is not OrderKind.DOWN:
+        raise _refuse("only a Down order keeps its die", "bad-parameter")
+    return Plan(kind, keep=keep)
+
+
+# ------------------------------------------------------------------ movement
+
+
+def check_move(state: BuildingsState, unit: Unit, params: dict[str, Any],
+               kind: OrderKind) -> Move:
+    if unit.immobilised:
+        raise _refuse(f"{unit.name} is immobilised", "cannot-move")
+    reach = allowance(unit.mobility, kind)
+    if reach is None or (unit.kind is UnitKind.GUN and unit.section is not None):
+        raise _refuse(f"{unit.name} cannot move on a {kind} order", "cannot-move")
+    if unit.aboard is not None and "to" not in params:
+        raise _refuse(f"{unit.name} is aboard a transport: it dismounts with to=X,Y",
+                      "aboard")
+    if "mount" in params:
+        return _check_mount(state, unit, params["mount"], kind, reach)
+    if "enter" in params:
+        return _check_enter(state, unit, params["enter"], kind, reach)
+    if "floor" in params or "section" in params:
+        return _check_inside_move(state, unit, params, kind)
+    if "to" not in params:
+        raise _refuse("a move names to=X,Y, enter=SECTION, or floor=N / section=S",
+                      "bad-parameter")
+    to = point(params["to"], "to")
+    if unit.aboard is not None:
+        return _check_dismount(state, unit, to, reach)
+    if unit.section is not None:
+        return _check_leave(state, unit, to, reach)
+    return _check_outside(state, unit, to, reach)
+
+
+def _rubble_at(state: BuildingsState, p: tuple[float, float]) -> bool:
+    from fibua.battlefield.model import TerrainKind
+
+    if state.sight.terrain_at(p) is TerrainKind.RUBBLE:
+        return True
+    sid = state.sight.section_at(p)
+    return sid is not None and state.sight.section_state(sid) is SectionState.RUBBLE
+
+
+def _check_outside(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                   reach: float) -> Move:
+    lead = unit.lead
+    dx, dy = to[0] - lead.x, to[1] - lead.y
+    length = hypot(dx, dy)
+    if _rubble_at(state, to):
+        rubble = allowance(unit.mobility, OrderKind.ADVANCE, rubble=True)
+        if rubble is None:
+            raise _refuse(f"{unit.name} cannot enter rubble", "rubble")
+        reach = min(reach, rubble)
+    if length > reach + EDGE:
+        raise _refuse(f"{length:.1f}in is beyond {unit.name}'s {reach:g}in", "too-far")
+    points = tuple((m.x + dx, m.y + dy) for m in unit.models)
+    _check_places(state, unit, [(m.x, m.y) for m in unit.models], points)
+    return Move(points, None, 0, length)
+
+
+def _check_places(state: BuildingsState, unit: Unit, start: list[tuple[float, float]],
+                  points: tuple[tuple[float, float], ...]) -> None:
+    table = state.battlefield.table
+    for a, b in zip(start, points, strict=True):
+        if not (0 <= b[0] <= table.width and 0 <= b[1] <= table.height):
+            raise _refuse(f"({b[0]:.1f}, {b[1]:.1f}) is off the table", "off-table")
+        sid = state.sight.section_at(b)
+        if sid is not None and state.sight.section_state(sid) is not SectionState.RUBBLE:
+            raise _refuse(f"({b[0]:.1f}, {b[1]:.1f}) is inside {sid}: enter with Run "
+                          "enter=SECTION", "in-building")
+        if state.sight.move_blocked(Position(a[0], a[1]), Position(b[0], b[1])):
+            raise _refuse(f"a model's path to ({b[0]:.1f}, {b[1]:.1f}) goes through a wall",
+                          "blocked")
+    if not coherent(points, state.options.coherency):
+        raise _refuse("the models would not keep together", "coherency")
+
+
+def _check_mount(state: BuildingsState, unit: Unit, tid: Any, kind: OrderKind,
+                 reach: float) -> Move:
+    if kind is not OrderKind.RUN:
+        raise _refuse("a unit mounts a transport only with a Run", "mount-run")
+    ride = state.units.get(tid) if isinstance(tid, str) else None
+    if ride is None or ride.side != unit.side or not ride.alive or ride.vehicle is None:
+        raise _refuse(f"{tid!r} is no vehicle of {unit.side}", "no-transport")
+    transport = state.units[ride.id]
+    from fibua.rulesets.buildings.forces import Forces
+
+    forces: Forces = state.scenario.forces_of(unit.side)
+    if not any(s.id == transport.id and s.carries for s in forces.units):
+        raise _refuse(f"{transport.name} carries no troops", "no-transport")
+    if unit.kind is not UnitKind.INFANTRY or unit.section is not None \
+            or unit.aboard is not None:
+        raise _refuse("only infantry in the open mount a transport", "mount-infantry")
+    if transport.carrying is not None and passenger_of(state, transport) is not None:
+        raise _refuse(f"{transport.name} already carries a unit", "occupied")
+    here = (transport.lead.x, transport.lead.y)
+    for m in unit.models:
+        if dist((m.x, m.y), here) > reach + ENTER_WITHIN + EDGE:
+            raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of "
+                          f"{transport.name}", "too-far")
+    return Move(tuple(here for _ in unit.models), None, 0, dist((unit.lead.x, unit.lead.y), here),
+                mount=transport.id)
+
+
+def _check_dismount(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                    reach: float) -> Move:
+    assert unit.aboard is not None
+    ride = state.units[unit.aboard]
+    start = (ride.lead.x, ride.lead.y)
+    length = dist(start, to)
+    if length > reach + EDGE:
+        raise _refuse(f"{length:.1f}in from {ride.name} is beyond {reach:g}in", "too-far")
+    points = tuple((to[0] + SPACING * (k % 4), to[1] + SPACING * (k // 4))
+                   for k in range(len(unit.models)))
+    _check_places(state, unit, [start] * len(points), points)
+    return Move(points, None, 0, length)
+
+
+def _check_ram(state: BuildingsState, unit: Unit, sid: Any, reach: float) -> Move:
+    """A heavy tank's Run into contact with one intact wooden or brick section."""
+    assert unit.vehicle is not None
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+    section = state.battlefield.section(sid)
+    check_tank_assault(unit.vehicle, section.construction)
+    gap = distance_to_section((unit.lead.x, unit.lead.y), section)
+    if gap > reach + EDGE:
+        raise _refuse(f"{sid} is {gap:.1f}in away, beyond the {reach:g}in Run", "too-far")
+    return Move(((unit.lead.x, unit.lead.y),), None, 0, gap, ram=sid)
+
+
+def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
+                 reach: float) -> Move:
+    if kind is not OrderKind.RUN:
+        raise _refuse("a unit enters a building only with a Run", "enter-run")
+    if unit.vehicle is not None:
+        return _check_ram(state, unit, sid, reach)
+    if unit.kind is not UnitKind.INFANTRY:
+        raise _refuse("only infantry enter buildings", "enter-infantry")
+    if unit.section is not None:
+        raise _refuse(f"{unit.name} is already inside; move with floor= or section=",
+                      "inside")
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+    if _known_occupant(state, unit.side, sid, 0) is not None:
+        raise _refuse(f"the ground floor of {sid} holds a unit", "occupied")
+    section = state.battlefield.section(sid)
+    doors = ground_doors(section)
+    if not doors:
+        raise _refuse(f"{sid} has no ground-floor door or window", "no-door")
+    lead = unit.lead
+    near = min(doors, key=lambda d: dist((lead.x, lead.y), d))
+    length = dist((lead.x, lead.y), near)
+    if length > reach + EDGE:
+        raise _refuse(f"the nearest door or window of {sid} is {length:.1f}in away, "
+                      f"beyond {reach:g}in", "too-far")
+    if state.sight.move_blocked(Position(lead.x, lead.y), Position(near[0], near[1])):
+        raise _refuse(f"no clear path to the door or window of {sid}", "blocked")
+    for m in unit.models:
+        if distance_to_section((m.x, m.y), section) > reach + ENTER_WITHIN + EDGE:
+            raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of {sid}",
+                          "too-far")
+    cx, cy = centroid(section)
+    return Move(tuple((cx, cy) for _ in unit.models), sid, 0, length)
+
+
+def _connected(state: BuildingsState, a: str) -> set[str]:
+    building = state.battlefield.building_of(a)
+    out = set()
+    for x, y in building.connections:
+        if a in (x, y):
+            other = y if x == a else x
+            if state.sight.section_state(other) is SectionState.INTACT:
+                out.add(other)
+    return out
+
+
+def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                       kind: OrderKind) -> Move:
+    if unit.section is None:
+        raise _refuse(f"{unit.name} is not inside a building", "outside")
+    floor = params.get("floor", unit.floor)
+    sid = params.get("section", unit.section)
+    if not isinstance(floor, int) or isinstance(floor, bool):
+        raise _refuse("floor is a whole number", "bad-parameter")
+    if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+        raise _refuse(f"no section {sid!r}", "no-section")
+    steps = 1 if kind is OrderKind.ADVANCE else 2
+    if sid == unit.section:
+        if floor == unit.floor:
+            raise _refuse("the unit is there already", "no-move")
+        if abs(floor - unit.floor) > steps:
+            raise _refuse(f"a {kind} moves at most {steps} floor(s)", "too-far")
+        section = state.battlefield.section(sid)
+        if not 0 <= floor < section.levels:
+            raise _refuse(f"{sid} has floors 0..{section.levels - 1}", "no-floor")
+        lo, hi = sorted((unit.floor, floor))
+        for f in range(lo + 1, hi):
+            other = _known_occupant(state, unit.side, sid, f)
+            if other is not None and other.side != unit.side:
+                raise _refuse(f"an enemy holds floor {f}", "enemy-floor")
+    else:
+        if floor != unit.floor:
+            raise _refuse("a move to another section keeps to the same floor", "no-floor")
+        one = _connected(state, unit.section)
+        two = one | {s for c in one for s in _connected(state, c)} if steps == 2 else one
+        if sid not in two:
+            raise _refuse(f"{sid} is not connected to {unit.section} within {steps}",
+                          "not-connected")
+        if floor >= state.battlefield.section(sid).levels:
+            raise _refuse(f"{sid} has no floor {floor}", "no-floor")
+    if state.sight.section_state(sid) is not SectionState.INTACT:
+        raise _refuse(f"{sid} is not intact", "not-intact")
+    if _known_occupant(state, unit.side, sid, floor) is not None:
+        raise _refuse(f"floor {floor} of {sid} holds a unit: one unit a floor", "occupied")
+    cx, cy = centroid(state.battlefield.section(sid))
+    return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0)
+
+
+def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> Unit | None:
+    """The unit on a floor as far as the side knows: its own, or an enemy it sees now (an
+    order is judged on what the side knows; `_bumped` settles the rest)."""
+    there = state.occupant(sid, floor)
+    if there is None or there.side == side:
+        return there
+    known = state.seen.get(side, {}).get(there.id)
+    return there if known is not None and known.visible else None
+
+
+def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:
+    """An enemy the side did not see that stops a move into (or through) a floor."""
+    sid = move.section
+    if sid is None or (sid == unit.section and move.floor == unit.floor):
+        return None
+    floors = [move.floor]
+    if sid == unit.section:
+        lo, hi = sorted((unit.floor, move.floor))
+        floors = list(range(lo + 1, hi + 1)) if move.floor > unit.floor else list(
+            range(lo, hi))
+    for f in floors:
+        there = state.occupant(sid, f)
+        if there is not None and there.side != unit.side:
+            return there
+    return None
+
+
+def _check_leave(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                 reach: float) -> Move:
+    assert unit.section is not None
+    if unit.floor != 0:
+        raise _refuse("a unit leaves a building from its ground floor", "not-ground")
+    section = state.battlefield.section(unit.section)
+    doors = [d for d in ground_doors(section)
+             if not state.sight.move_blocked(Position(d[0], d[1]), Position(to[0], to[1]))]
+    if not doors:
+        raise _refuse("no ground-floor door or window leads there", "blocked")
+    near = min(doors, key=lambda d: dist(d, to))
+    length = dist(near, to)
+    if length > reach + EDGE:
+        raise _refuse(f"{length:.1f}in from the nearest opening is beyond {reach:g}in",
+                      "too-far")
+    points = tuple((to[0] + SPACING * (k % 4), to[1] + SPACING * (k // 4))
+                   for k in range(len(unit.models)))
+    _check_places(state, unit, [to] * len(points), points)
+    return Move(points, None, 0, length)
+
+
+# ------------------------------------------------------------------ assault
+
+
+def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
+    """Nearest model to nearest model, or to the section's walls; from inside, from the
+    exit opening."""
+    if unit.section is not None:
+        starts = ground_doors(state.battlefield.section(unit.section))
+    else:
+        starts = [(m.x, m.y) for m in unit.models]
+    if target.section is not None:
+        section = state.battlefield.section(target.section)
+        return min(distance_to_section(p, section) for p in starts)
+    return min(dist(p, (m.x, m.y)) for p in starts for m in target.models)
+
+
+def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
+    if unit.aboard is not None:
+        raise _refuse(f"{unit.name} is aboard a transport: it dismounts first", "aboard")
+    if unit.kind is not UnitKind.INFANTRY:
+        raise _refuse("only infantry assault here", "assault-infantry")
+    reach = allowance(unit.mobility, OrderKind.RUN)
+    if reach is None:
+        raise _refuse(f"{unit.name} cannot Run", "cannot-move")
+    if unit.section is not None and target.section is not None:
+        return _check_inside_assault(state, unit, target)
+    seen = sees(state, unit, target) or (
+        target.section is not None and sees_section(state, unit, target.section))
+    if not seen:
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
+    if target.section is not None:
+        section = state.battlefield.section(target.section)
+        if target.floor != 0:
+            raise _refuse("from outside only the ground floor is assaulted", "not-ground")
+        if section.construction is BuildingKind.BUNKER and not ground_doors(section):
+            raise _refuse("a bunker is assaulted only through a door", "no-door")
+    elif unit.section is not None and unit.floor != 0:
+        raise _refuse("a unit leaps out to assault only from the ground floor", "not-ground")
+    gap = assault_distance(state, unit, target)
+    if gap > reach + EDGE:
+        raise _refuse(f"{target.name} is {gap:.1f}in away, beyond the {reach:g}in Run",
+                      "too-far")
+    if target.section is not None:
+        return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, gap)
+    tx, ty = target.lead.x, target.lead.y
+    points = tuple((tx + SPACING * (1 + k % 4), ty + SPACING * (k // 4))
+                   for k in range(len(unit.models)))
+    return Move(points, None, 0, gap)
+
+
+def _check_inside_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
+    assert unit.section is not None and target.section is not None
+    same = unit.section == target.section and abs(unit.floor - target.floor) == 1
+    beside = (unit.floor == target.floor and target.section in _connected(state, unit.section))
+    if not (same or beside):
+        raise _refuse("inside, a unit assaults the floor above or below, or the same floor "
+                      "of a connected section", "not-adjacent")
+    return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, 0.0)
+
+
+# ------------------------------------------------------------------ carrying out
+
+
+def _take_order(state: BuildingsState, unit: Unit, kind: OrderKind) -> bool:
+    """Give the unit its order (its die) and take its order test if it has pins: True if
+    it carries the order out; a fail (or a shaken crew) goes Down instead."""
+    unit.order = kind
+    state.emit("order", {"unit": unit.id, "name": unit.name, "order": str(kind)},
+               watchers(state, unit))
+    if unit.shaken:
+        unit.shaken = False
+        unit.order = OrderKind.DOWN
+        state.emit("down-instead", {"unit": unit.id, "why": "crew shaken"}, watchers(state, unit))
+        return False
+    if kind is OrderKind.DOWN or not needs_test(unit.pins):
+        return True
+    test = order_test(state.rng, unit.quality, unit.pins,
+                      blunders=state.options.blunder)
+    state.emit("order-test", {"unit": unit.id, "roll": test.roll.to_dict(),
+                              "passed": test.passed, "blunder": test.blunder},
+               watchers(state, unit))
+    if test.passed:
+        unit.pins -= 1
+        return True
+    unit.order = OrderKind.DOWN
+    state.emit("down-instead", {"unit": unit.id, "why": "failed its order test"},
+               watchers(state, unit))
+    if test.blunder:
+        add_pins(state, unit, state.options.blunder_pins, "blunder")
+    return False
+
+
+def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
+    if plan.kind is OrderKind.DOWN and state.waiting is not None:
+        _react_down(state, unit, plan)
+        return
+    if not _take_order(state, unit, plan.kind):
+        return
+    spring_ambush(state, unit)
+    if not unit.alive:
+        return
+    if plan.kind is OrderKind.DOWN:
+        unit.keep_down = plan.keep
+    elif plan.kind is OrderKind.RALLY:
+        made, left = rally(state.rng, unit.pins)
+        unit.pins = left
+        state.emit("rally", {"unit": unit.id, "roll": made.to_dict(), "pins": left},
+                   watchers(state, unit))
+    elif plan.kind is OrderKind.FIRE and plan.call is not None:
+        place_call(state, unit, plan.call)
+    elif plan.kind is OrderKind.FIRE and plan.section is not None:
+        resolve_section(state, unit, *plan.section)
+    elif plan.kind is OrderKind.FIRE:
+        assert plan.target is not None
+        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect)
+    elif plan.kind in (OrderKind.ADVANCE, OrderKind.RUN):
+        _carry_move(state, unit, plan)
+
+
+def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
+    move = plan.move
+    assert move is not None
+    if plan.assault is not None:
+        won = fight(state, unit, state.units[plan.assault], move)
+        if won and plan.regroup is not None and unit.section is None:
+            regroup(state, unit, plan.regroup)
+        return
+    if move.ram is not None:
+        ram(state, unit, move.ram)
+        return
+    blocker = _bumped(state, unit, move)
+    if blocker is not None:
+        state.emit("bumped", {"unit": unit.id, "by": blocker.id, "section": move.section,
+                              "floor": blocker.floor}, state.sides)
+        return
+    _along_the_way(state, unit, move)
+    if not unit.alive:
+        return
+    place(state, unit, move)
+    state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
+                         "to": [list(p) for p in move.points[:1]],
+                         "length": round(move.length, 2)}, watchers(state, unit))
+    refresh(state)
+    spring_ambush(state, unit)
+    if plan.target is not None and unit.alive:
+        target = state.units[plan.target]
+        if target.alive and sees(state, unit, target) and firers(state, unit, target, True):
+            shoot(state, unit, target, advanced=True)
+        else:
+            state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
+
+
+#: the points of a move in the open where an enemy on Ambush may fire at the mover
+AMBUSH_STEPS = (0.25, 0.5, 0.75)
+
+
+def _along_the_way(state: BuildingsState, unit: Unit, move: Move) -> None:
+    """A move in the open passes points where an ambusher may see the mover come into
+    sight; the first such point is where it fires (`spring_ambush` at its end does the
+    rest)."""
+    if move.section is not None or unit.section is not None or move.mount is not None \
+            or unit.aboard is not None:
+        return
+    if not any(u.order is OrderKind.AMBUSH for u in state.side_units(
+            state.enemy_of(unit.side))):
+        return
+    start = [(m.x, m.y) for m in unit.models]
+    for t in AMBUSH_STEPS:
+        for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
+            m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        fired = spring_ambush(state, unit)
+        if fired or not unit.alive:
+            break
+    for m, (x0, y0) in zip(unit.models, start, strict=False):
+        m.x, m.y = x0, y0
+
+
+def place(state: BuildingsState, unit: Unit, move: Move) -> None:
+    """Put the unit where the move ends; a transport takes its passengers along, a
+    passenger that mounts or dismounts changes vehicle."""
+    for m, (x, y) in zip(unit.models, move.points, strict=False):
+        m.x, m.y = x, y
+    unit.section, unit.floor = move.section, move.floor
+    if unit.aboard is not None and move.mount is None:
+        ride = state.units[unit.aboard]
+        ride.carrying, unit.aboard = None, None
+    if move.mount is not None:
+        carry(state.units[move.mount], unit)
+    rider = passenger_of(state, unit)
+    if rider is not None:
+        follow(rider, unit)
+
+
+def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+          indirect: bool = False) -> None:
+    """A target with no order yet (or on Ambush) may go Down: its side answers before the
+    to-hit roll against small arms, after the hit against HE and indirect fire."""
+    if target.order is not None and target.order is not OrderKind.AMBUSH:
+        _fire_now(state, unit, target, advanced, indirect)
+        return
+    landing: tuple[WeaponName, ...] = ()
+    if indirect:
+        weapon = indirect_roll(state, unit, target)
+        if weapon is None:
+            return
+        landing = (weapon,)
+    elif he_only(state, unit, target, advanced):
+        landing = tuple(roll_he(state, unit, target, advanced))
+        if not landing:
+            return
+    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing)
+    state.emit("shot-at", {"unit": target.id, "by": unit.id,
+                           "hit": bool(landing)}, state.sides)
+
+
+def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+              indirect: bool) -> None:
+    if indirect:
+        fire_indirect(state, unit, target)
+    else:
+        resolve(state, unit, target, advanced)
+
+
+def _react_down(state: BuildingsState, unit: Unit, plan: Plan) -> None:
+    waiting = state.waiting
+    assert waiting is not None
+    unit.order = OrderKind.DOWN
+    unit.keep_down = plan.keep
+    state.emit("reaction-down", {"unit": unit.id}, state.sides)
+    take_shot(state)
+
+
+def take_shot(state: BuildingsState) -> None:
+    """The waiting shot is fired (the target went Down, or took it as it was)."""
+    waiting = state.waiting
+    assert waiting is not None
+    state.waiting = None
+    firer, target = state.units[waiting.firer], state.units[waiting.target]
+    if not target.alive:
+        return
+    if waiting.indirect and waiting.landing:
+        indirect_land(state, target, waiting.landing[0])
+    elif waiting.landing:
+        land_he(state, target, list(waiting.landing))
+    elif firer.alive:
+        _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
+
+
+def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
+    """An enemy on Ambush that sees the acting unit fires at it (the first such, by id),
+    then counts as on Fire. True if one fired."""
+    for ambusher in sorted(state.side_units(state.enemy_of(mover.side)), key=lambda u: u.id):
+        if ambusher.order is not OrderKind.AMBUSH or not mover.alive:
+            continue
+        if sees(state, ambusher, mover) and firers(state, ambusher, mover, False):
+            ambusher.order = OrderKind.FIRE
+            ambusher.kept = False
+            state.emit("ambush", {"unit": ambusher.id, "target": mover.id}, state.sides)
+            resolve(state, ambusher, mover, False)
+            return True
+    return False
+
+
+def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
+    """An assault: reaction fire unless a surprise, the charge, then rounds until one side
+    causes more casualties; the loser is destroyed and a winner takes the floor it cleared.
+    True if the assaulting unit won."""
+    gap = assault_distance(state, unit, target)
+    inside = unit.section is not None and target.section is not None
+    state.emit("assault", {"unit": unit.id, "target": target.id,
+                           "distance": round(gap, 2)}, state.sides)
+    if not inside and not surprise(gap) and target.order in (None, OrderKind.AMBUSH) \
+            and target.vehicle is None:
+        _reaction_fire(state, target, unit)
+    if not unit.alive or not target.alive:
+        return False
+    place(state, unit, move)
+    if target.vehicle is not None:
+        bail_out(state, target)  # passengers get out (they do not fight here yet)
+        for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
+            state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
+                                         "damage": None if attack.damage is None
+                                         else attack.damage.to_dict()}, state.sides)
+            if attack.damage is not None and attack.damage.success:
+                destroy(state, target, "knocked out in close assault")
+                break
+        return not target.alive
+    together = unit.section is not None or target.section is not None
+    for n in range(1, MOST_ROUNDS + 1):
+        result = _round(state, unit, target, together, n)
+        if result is not RoundResult.ANOTHER_ROUND:
+            loser, winner = ((target, unit) if result is RoundResult.ATTACKER_WINS
+                             else (unit, target))
+            destroy(state, loser, f"lost the assault with {winner.name}")
+            if winner is unit and target.section is not None and winner.alive:
+                cx, cy = centroid(state.battlefield.section(target.section))
+                place(state, unit, Move(tuple((cx, cy) for _ in unit.models),
+                                        target.section, target.floor, 0.0))
+                state.emit("takes-floor", {"unit": unit.id, "section": target.section,
+                                           "floor": target.floor}, watchers(state, unit))
+            return winner is unit
+        if not unit.alive or not target.alive:
+            return unit.alive
+    return False
+
+
+def regroup(state: BuildingsState, unit: Unit, to: tuple[float, float]) -> None:
+    """A winner regroups: its first model up to `regroup` inches, never into a building
+    (a place it cannot go: it stays)."""
+    try:
+        move = _check_outside(state, unit, to, state.options.regroup)
+    except IllegalOrder as why:
+        state.emit("no-regroup", {"unit": unit.id, "why": why.reason}, (unit.side,))
+        return
+    place(state, unit, move)
+    state.emit("regrouped", {"unit": unit.id, "to": list(to)}, watchers(state, unit))
+
+
+def ram(state: BuildingsState, tank: Unit, sid: str) -> None:
+    """A heavy tank drives into a section: the units inside may fire first, then the
+    tank's D6 and damage value against the building's dice."""
+    section = state.battlefield.section(sid)
+    state.emit("tank-assault", {"unit": tank.id, "section": sid}, state.sides)
+    for unit in sorted(state.units.values(), key=lambda u: (u.floor, u.id)):
+        if unit.alive and unit.section == sid and unit.side != tank.side \
+                and unit.order in (None, OrderKind.AMBUSH):
+            _reaction_fire(state, unit, tank)
+    if not tank.alive:
+        return
+    assert tank.vehicle is not None
+    done = tank_assault(state.rng, tank.vehicle, section.construction, state.options)
+    state.emit("tank-assault-roll", {
+        "unit": tank.id, "section": sid, "tank": done.tank_roll.to_dict(),
+        "building": done.building_roll.to_dict(), "outcome": str(done.outcome),
+        "damage": None if done.damage is None else {"roll": done.damage[0].to_dict(),
+                                                    "result": str(done.damage[1])},
+        "penetrating": done.penetrating}, state.sides)
+    if done.damage is not None:
+        vehicle_result(state, tank, done.damage[1], superficial=not done.penetrating)
+    if done.collapsed:
+        collapse(state, sid)
+        if tank.alive:
+            cx, cy = centroid(section)
+            place(state, tank, Move(((cx, cy),), None, 0, 0.0))
+            tank.order = OrderKind.DOWN
+    else:
+        _stop_at(state, tank, section)
+    if tank.alive:
+        add_pins(state, tank, 1, "drove into a building")
+
+
+def _stop_at(state: BuildingsState, tank: Unit, section: Section) -> None:
+    """A tank that failed stops in contact: half an inch out from the nearest wall."""
+    here = (tank.lead.x, tank.lead.y)
+    best = min(range(len(section.footprint)),
+               key=lambda k: distance_to_segment(here, *section.wall(k)))
+    (x0, y0), (x1, y1) = section.wall(best)
+    dx, dy = x1 - x0, y1 - y0
+    t = max(0.0, min(1.0, ((here[0] - x0) * dx + (here[1] - y0) * dy)
+                     / max(1e-12, dx * dx + dy * dy)))
+    px, py = x0 + t * dx, y0 + t * dy
+    gap = max(1e-9, hypot(here[0] - px, here[1] - py))
+    off = min(0.5, gap)
+    to = (px + (here[0] - px) / gap * off, py + (here[1] - py) / gap * off)
+    place(state, tank, Move((to,), None, 0, 0.0))
+
+
+def _round(state: BuildingsState, unit: Unit, target: Unit, together: bool,
+           n: int) -> RoundResult:
+    """One round: the attacker strikes first in the open; in a building both at once."""
+    theirs = Target(target.quality)
+    mine = Target(unit.quality)
+    first = strike(state.rng, len(unit.models), theirs)
+    back_models = len(target.models) if together else \
+        max(0, len(target.models) - casualties(first))
+    second = strike(state.rng, back_models, mine)
+    by_attacker, by_defender = casualties(first), casualties(second)
+    state.emit("assault-round", {"round": n, "unit": unit.id, "target": target.id,
+                                 "attacks": [r.to_dict() for r in first],
+                                 "back": [r.to_dict() for r in second]}, state.sides)
+    remove_models(state, target, by_attacker, f"assaulted by {unit.name}")
+    remove_models(state, unit, by_defender, f"fought back by {target.name}")
+    if not target.alive and not unit.alive:
+        return RoundResult.ANOTHER_ROUND
+    if not target.alive:
+        return RoundResult.ATTACKER_WINS
+    if not unit.alive:
+        return RoundResult.DEFENDER_WINS
+    return round_result(by_attacker, by_defender)
+
+
+def _reaction_fire(state: BuildingsState, target: Unit, unit: Unit) -> None:
+    """The assaulted unit fires first if it can, spending its die (an order test if
+    pinned)."""
+    if not firers(state, target, unit, False) or not sees(state, target, unit):
+        return
+    was_ambush = target.order is OrderKind.AMBUSH
+    if not was_ambush and not _take_order(state, target, OrderKind.FIRE):
+        return
+    target.order = OrderKind.FIRE
+    state.emit("reaction-fire", {"unit": target.id, "target": unit.id}, state.sides)
+    resolve(state, target, unit, False)
+
+
+def end_side(state: BuildingsState) -> None:
+    """`end`: answering a shot, take it as it is; otherwise the drawn die goes to the
+    first unit of the side without an order, which holds (a Fire order with no shot)."""
+    if state.waiting is not None:
+        take_shot(state)
+        return
+    side = state.drawn
+    for unit in state.units.values():
+        if unit.side == side and unit.alive and unit.order is None:
+            unit.order = OrderKind.FIRE
+            state.emit("holds", {"unit": unit.id}, watchers(state, unit))
+            return

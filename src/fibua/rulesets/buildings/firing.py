@@ -1,0 +1,504 @@
+"""Shooting in the game: who of a unit can fire at a target (models outside; two a door,
+window or slit of its floor, five a side from a roof), at what range and with what cover,
+and the rolls with their events: to hit, HE in the open and in buildings (collapse), damage,
+pins. The chances themselves are shooting.py's, shared with the odds."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from math import dist
+
+from fibua.battlefield.model import Position, SectionState, TerrainKind
+from fibua.rulesets.buildings.blast import (
+    fire_roll,
+    flame_hits,
+    flame_pins,
+    he_in_building,
+    he_in_open,
+)
+from fibua.rulesets.buildings.geometry import ground_doors, outside_marks, ports
+from fibua.rulesets.buildings.knowledge import places, watchers
+from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
+from fibua.rulesets.buildings.morale import morale_test
+from fibua.rulesets.buildings.movement import facing_of, most_firers, plunging
+from fibua.rulesets.buildings.shooting import (
+    Hit,
+    Shot,
+    Target,
+    cover_inside,
+    damage_chance,
+    hit_basis,
+    hit_chance,
+    hit_of,
+    hit_target,
+    roll_damage,
+    roll_hit_target,
+)
+from fibua.rulesets.buildings.state import BuildingsState, Unit
+from fibua.rulesets.buildings.tables import (
+    ARMOURED,
+    WEAPONS,
+    Cover,
+    Facing,
+    OrderKind,
+    UnitKind,
+    WeaponName,
+)
+from fibua.rulesets.buildings.transport import vehicle_result
+from fibua.rulesets.buildings.vehicles import roll_chart
+
+SHIELD_ARC = 45.0  # degrees either side of a gun's facing that its shield covers
+
+
+@dataclass(frozen=True, slots=True)
+class Firer:
+    """One weapon that fires: the model (or mount) and how far its target is."""
+
+    weapon: WeaponName
+    range: float
+    floor: int
+
+
+def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
+    """The weapons a unit fires, team and heavy weapons first; fixed weapons never on an
+    Advance; one-shot weapons already fired not again."""
+    if unit.kind is UnitKind.INFANTRY:
+        found = [m.weapon for i, m in enumerate(unit.models)
+                 if m.weapon is not None and i not in unit.spent]
+    else:
+        found = list(unit.mounts)
+    usable = [w for w in found if WEAPONS[w].range > 0
+              and not (advanced and WEAPONS[w].fixed)]
+    return sorted(usable, key=lambda w: (WEAPONS[w].shots == 1 and WEAPONS[w].pen == 0,))
+
+
+def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> list[Firer]:
+    """The weapons that can fire at the target now (in sight and in range)."""
+    aims = places(state, target)
+    if not aims:
+        return []
+    arms = weapons_of(unit, advanced)
+    if unit.section is None:
+        if unit.kind is UnitKind.INFANTRY:
+            return _outside(state, unit, target, aims, arms)
+        return _from(state, unit.pos, aims, arms, len(arms), unit.floor)
+    section = state.battlefield.section(unit.section)
+    if target.section == unit.section:
+        return []  # fights inside a section are assaults
+    best: list[Firer] = []
+    by_wall: dict[int | None, list[Position]] = {}
+    for port in ports(section, unit.floor):
+        if unit.kind is UnitKind.GUN and port.opening != unit.opening:
+            continue
+        by_wall.setdefault(port.wall, []).append(port.pos)
+    roof = section.flat_roof and unit.floor == section.floors
+    for wall_ports in by_wall.values():
+        seeing = [p for p in wall_ports if _sees_any(state, p, aims)]
+        if not seeing:
+            continue
+        room = most_firers(len(seeing), roof)
+        found: list[Firer] = []
+        for w in arms:
+            reach = [_range(state, p, aims) for p in seeing]
+            near = min(reach)
+            if near <= WEAPONS[w].range and len(found) < room:
+                found.append(Firer(w, near, unit.floor))
+        if len(found) > len(best):
+            best = found
+    return best
+
+
+def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Position],
+             arms: list[WeaponName]) -> list[Firer]:
+    found: list[Firer] = []
+    models = [m for m in unit.models if m.weapon is not None]
+    for model in models:
+        w = model.weapon
+        if w is None or w not in arms:
+            continue
+        here = Position(model.x, model.y)
+        seen = [a for a in aims if state.sight.visible(here, a)]
+        if not seen:
+            continue
+        near = min(dist(here.point, a.point) for a in seen)
+        if near <= WEAPONS[w].range:
+            found.append(Firer(w, near, 0))
+    return found
+
+
+def _from(state: BuildingsState, here: Position, aims: list[Position],
+          arms: list[WeaponName], room: int, floor: int) -> list[Firer]:
+    seen = [a for a in aims if state.sight.visible(here, a)]
+    if not seen:
+        return []
+    near = min(dist(here.point, a.point) for a in seen)
+    return [Firer(w, near, floor) for w in arms if near <= WEAPONS[w].range][:room]
+
+
+def _sees_any(state: BuildingsState, here: Position, aims: list[Position]) -> bool:
+    return any(state.sight.visible(here, a) for a in aims)
+
+
+def _range(state: BuildingsState, here: Position, aims: list[Position]) -> float:
+    seen = [dist(here.point, a.point) for a in aims if state.sight.visible(here, a)]
+    return min(seen) if seen else float("inf")
+
+
+def cover_of(state: BuildingsState, target: Unit) -> Cover:
+    if target.section is not None:
+        return cover_inside(state.battlefield.section(target.section).construction)
+    if not target.models:
+        return Cover.NONE
+    terrain = state.sight.terrain_at((target.lead.x, target.lead.y))
+    if terrain is TerrainKind.RUBBLE:
+        return Cover.HARD
+    if terrain is TerrainKind.ROUGH:
+        return Cover.SOFT
+    return Cover.NONE
+
+
+def shot_of(state: BuildingsState, unit: Unit, target: Unit, firer: Firer,
+            advanced: bool) -> Shot:
+    team_left = len(unit.models)
+    he = WEAPONS[firer.weapon].pen is None or (
+        WEAPONS[firer.weapon].he is not None and target.vehicle is None)
+    return Shot(firer.weapon, firer.range, unit.quality, unit.pins, advanced,
+                one_crew=team_left <= 1,
+                target_models=None if target.vehicle is not None else len(target.models),
+                cover=cover_of(state, target), target_down=target.order is OrderKind.DOWN,
+                he_at_building=he and target.section is not None)
+
+
+def fires_he(weapon: WeaponName, target: Unit) -> bool:
+    arms = WEAPONS[weapon]
+    return arms.pen is None or (arms.he is not None and target.vehicle is None)
+
+
+def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
+    """One unit's shooting at one target: every firer's shots, then the hits' damage and
+    the pin (or the HE template's pins)."""
+    found = firers(state, unit, target, advanced)
+    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
+                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    hits = 0
+    he_pins = False
+    for f in found:
+        if target.destroyed:
+            break
+        shot = shot_of(state, unit, target, f, advanced)
+        he = fires_he(f.weapon, target)
+        shots = 1 if he else WEAPONS[f.weapon].shots
+        for _ in range(shots):
+            made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+            state.emit("to-hit", {"unit": unit.id, "target": target.id,
+                                  "weapon": str(f.weapon), "range": round(f.range, 2),
+                                  "rolls": [r.to_dict() for r in made.rolls],
+                                  "hit": made.hit}, state.sides)
+            if WEAPONS[f.weapon].flame:
+                flame(state, unit, target, f, made.hit)
+                continue
+            if not made.hit:
+                continue
+            if he and target.vehicle is None:
+                he_hit(state, target, f.weapon)
+                he_pins = True
+            else:
+                hits += 1
+                damage(state, unit, target, f)
+        if WEAPONS[f.weapon].one_shot:
+            _spend(unit, f.weapon)
+    if hits and not he_pins:
+        add_pins(state, target, 1, f"hit by {unit.name}")
+
+
+def flame(state: BuildingsState, unit: Unit, target: Unit, f: Firer, hit: bool) -> None:
+    """A flamethrower's attack: a hit is D6 hits (D6+1 from a vehicle's) at the top armour
+    of a vehicle, and D3+1 pins; hit or miss, troops take a morale test and a building the
+    target is in may catch fire."""
+    section = target.section
+    if hit:
+        from_vehicle = f.weapon is WeaponName.VEHICLE_FLAMETHROWER
+        hits = flame_hits(state.rng, from_vehicle)
+        state.emit("flame-hits", {"unit": target.id, "roll": hits.to_dict()}, state.sides)
+        for _ in range(hits.total):
+            damage(state, unit, target, f)
+        pins = flame_pins(state.rng)
+        add_pins(state, target, pins.total, f"flamethrower of {unit.name}")
+    if target.alive and target.vehicle is None:
+        test = morale_test(state.rng, target.quality, target.pins)
+        state.emit("morale-test", {"unit": target.id, "roll": test.roll.to_dict(),
+                                   "passed": test.passed, "why": "flamethrower"}, state.sides)
+        if not test.passed:
+            destroy(state, target, "failed its morale test under a flamethrower")
+    if section is not None and state.sight.section_state(section) is SectionState.INTACT:
+        made = fire_roll(state.rng, state.battlefield.section(section).construction)
+        if made is not None:
+            state.emit("fire-roll", {"section": section, "roll": made.to_dict()},
+                       state.sides)
+            if made.success:
+                set_alight(state, section)
+
+
+def set_alight(state: BuildingsState, sid: str) -> None:
+    """A burning section: impassable and blocking sight; its units get out at once by a
+    ground-floor opening, within 3in of it and over 1in from enemies, each with a pin and
+    Down (artillery inside, or a unit with no room, is destroyed)."""
+    state.sight.set_section_state(sid, SectionState.BURNING)
+    for fork in state.side_sight.values():
+        fork.set_section_state(sid, SectionState.BURNING)
+    state.emit("burning", {"section": sid}, state.sides)
+    section = state.battlefield.section(sid)
+    doors = ground_doors(section)
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if not unit.alive or unit.section != sid:
+            continue
+        unit.section, unit.floor = None, 0
+        spots = _escape(state, unit, doors)
+        if unit.kind is UnitKind.GUN or spots is None:
+            destroy(state, unit, f"caught in the fire in {sid}")
+            continue
+        for m, (x, y) in zip(unit.models, spots, strict=False):
+            m.x, m.y = x, y
+        unit.order = OrderKind.DOWN
+        state.emit("abandons", {"unit": unit.id, "section": sid}, watchers(state, unit))
+        add_pins(state, unit, 1, f"fled the fire in {sid}")
+
+
+def _escape(state: BuildingsState, unit: Unit,
+            doors: list[tuple[float, float]]) -> list[tuple[float, float]] | None:
+    from math import cos, pi, sin
+
+    enemies = [(m.x, m.y) for e in state.side_units(state.enemy_of(unit.side))
+               if e.section is None and e.aboard is None for m in e.models]
+    table = state.battlefield.table
+    for door in doors:
+        found: list[tuple[float, float]] = []
+        for ring in (0.5, 1.5, 2.5):
+            for k in range(16):
+                a = 2 * pi * k / 16
+                p = (door[0] + ring * cos(a), door[1] + ring * sin(a))
+                sid = state.sight.section_at(p)
+                if sid is not None and state.sight.section_state(sid) is not \
+                        SectionState.RUBBLE:
+                    continue
+                if not (0 <= p[0] <= table.width and 0 <= p[1] <= table.height):
+                    continue
+                if any(dist(p, q) <= 1.0 for q in enemies):
+                    continue
+                found.append(p)
+                if len(found) == len(unit.models):
+                    return found
+    return None
+
+
+def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> bool:
+    """Whether every weapon firing at the target fires HE at it (a target may then go Down
+    after the hit, before the hits are rolled)."""
+    found = firers(state, unit, target, advanced)
+    return bool(found) and target.vehicle is None and all(
+        fires_he(f.weapon, target) for f in found)
+
+
+def roll_he(state: BuildingsState, unit: Unit, target: Unit,
+            advanced: bool) -> list[WeaponName]:
+    """The to-hit rolls of HE shots at troops: the weapons that hit."""
+    found = firers(state, unit, target, advanced)
+    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
+                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    hit: list[WeaponName] = []
+    for f in found:
+        shot = shot_of(state, unit, target, f, advanced)
+        made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+        state.emit("to-hit", {"unit": unit.id, "target": target.id,
+                              "weapon": str(f.weapon), "range": round(f.range, 2),
+                              "rolls": [r.to_dict() for r in made.rolls],
+                              "hit": made.hit}, state.sides)
+        if made.hit:
+            hit.append(f.weapon)
+    return hit
+
+
+def land_he(state: BuildingsState, target: Unit, weapons: list[WeaponName]) -> None:
+    for weapon in weapons:
+        if target.alive:
+            he_hit(state, target, weapon)
+
+
+def _spend(unit: Unit, weapon: WeaponName) -> None:
+    for i, m in enumerate(unit.models):
+        if m.weapon is weapon and i not in unit.spent:
+            unit.spent.append(i)
+            return
+
+
+def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
+    if target.destroyed:
+        return
+    hit, victim = _hit_for(unit, target, f), _victim(target, unit)
+    made = roll_damage(state.rng, hit, victim)
+    state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
+    if not made.success:
+        return
+    if target.vehicle is None:
+        remove_models(state, target, 1, f"shot by {unit.name}")
+        return
+    chart, result = roll_chart(state.rng, state.options)
+    state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
+                                  "result": str(result)}, state.sides)
+    vehicle_result(state, target, result, superficial=False)
+
+
+def behind_shield(target: Unit, firer: Unit) -> bool:
+    """A gun's crew in the open is behind its shield from the gun's front 90 degrees."""
+    if not target.shield or target.section is not None or not target.models:
+        return False
+    bearing = math.degrees(math.atan2(firer.lead.y - target.lead.y,
+                                      firer.lead.x - target.lead.x))
+    return abs((bearing - target.facing + 180.0) % 360.0 - 180.0) <= SHIELD_ARC + 1e-9
+
+
+def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
+    """An HE hit on troops: inside a building the damage dice of the template (and
+    collapse); in the open the models under the template. (On a vehicle it is one hit at
+    the template's penetration: `damage`.)"""
+    size = WEAPONS[weapon].he
+    assert size is not None
+    down = target.order is OrderKind.DOWN
+    if target.section is not None:
+        he_at_section(state, target.section, target.floor, size, down)
+        return
+    under = models_under(target, float(size))
+    pins, rolls = he_in_open(state.rng, size, under, Target(target.quality), down)
+    state.emit("he", {"unit": target.id, "template": size, "under": under,
+                      "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+               state.sides)
+    remove_models(state, target, sum(1 for r in rolls if r.success), "HE")
+    add_pins(state, target, pins.value, "HE")
+
+
+def models_under(target: Unit, radius: float) -> int:
+    """The most models of the unit a template of this radius covers, centred on a model."""
+    pts = [(m.x, m.y) for m in target.models]
+    return max((sum(1 for q in pts if dist(p, q) <= radius + 1e-9) for p in pts), default=0)
+
+
+def he_at_section(state: BuildingsState, section_id: str, floor: int, size: int,
+                  down: bool) -> int:
+    """One HE hit on a floor of a section; the hits rolled (before halving)."""
+    section = state.battlefield.section(section_id)
+    occupant = state.occupant(section_id, floor)
+    victim = None if occupant is None else Target(occupant.quality, inside=True)
+    done = he_in_building(state.rng, size, section.construction, victim, down)
+    state.emit("he-in-building", {
+        "section": section_id, "floor": floor, "template": size,
+        "unit": None if occupant is None else occupant.id,
+        "hits": done.hits_roll.to_dict(), "collapsed": done.collapsed,
+        "pins": None if done.pins is None else done.pins.to_dict(),
+        "damage": [r.to_dict() for r in done.damage]}, state.sides)
+    if done.collapsed:
+        collapse(state, section_id)
+        return done.hits_roll.value
+    if occupant is not None:
+        remove_models(state, occupant, done.casualties, "HE in the building")
+        if done.pins is not None:
+            add_pins(state, occupant, done.pins.value, "HE in the building")
+    return done.hits_roll.value
+
+
+def collapse(state: BuildingsState, section_id: str) -> None:
+    """The section becomes rubble on every fork of the game; everyone inside is destroyed."""
+    state.sight.set_section_state(section_id, SectionState.RUBBLE)
+    for fork in state.side_sight.values():
+        fork.set_section_state(section_id, SectionState.RUBBLE)
+    state.emit("collapse", {"section": section_id}, state.sides)
+    for unit in list(state.units.values()):
+        if unit.alive and unit.section == section_id:
+            destroy(state, unit, f"buried when {section_id} collapsed")
+            unit.section, unit.floor = None, 0
+
+
+def chance_line(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> str:
+    """Each firer's chance to hit and, for small arms and other shots that are not HE or
+    flame, the chance a hit damages; then the expected models removed (or penetrating hits
+    on a vehicle) of those shots."""
+    found = firers(state, unit, target, advanced)
+    if not found:
+        return f"{unit.name} has no weapon in sight and range of {target.name}"
+    parts = []
+    expected = Fraction(0)
+    for f in found:
+        shot = shot_of(state, unit, target, f, advanced)
+        chance = hit_chance(shot)
+        line = f"{f.weapon} at {f.range:.1f}in: hits {float(chance):.0%}"
+        if not fires_he(f.weapon, target) and not WEAPONS[f.weapon].flame:
+            hurt = damage_chance(_hit_for(unit, target, f), _victim(target, unit))
+            expected += WEAPONS[f.weapon].shots * chance * hurt
+            line += f", damages {float(hurt):.0%}"
+        parts.append(line)
+    what = "penetrating hits" if target.vehicle is not None else "models removed"
+    return (f"{unit.name} at {target.name}: " + "; ".join(parts)
+            + f" (expected {what} from these shots: {float(expected):.2f})")
+
+
+def _hit_for(unit: Unit, target: Unit, f: Firer) -> Hit:
+    armoured = target.vehicle in ARMOURED
+    facing = Facing.TOP if WEAPONS[f.weapon].flame else facing_of(
+        (target.lead.x, target.lead.y), target.facing, (unit.lead.x, unit.lead.y))
+    return hit_of(f.weapon, f.range, facing, plunging(f.weapon, f.floor, f.range, armoured))
+
+
+def _victim(target: Unit, firer: Unit) -> Target:
+    if target.vehicle is not None:
+        return Target(None, target.vehicle)
+    return Target(target.quality, inside=target.section is not None,
+                  behind_shield=behind_shield(target, firer))
+
+
+def section_firers(state: BuildingsState, unit: Unit, sid: str) -> list[Firer]:
+    """The HE and flame weapons of the unit that reach a wall of the section it sees."""
+    marks = outside_marks(state.battlefield.section(sid))
+    # guns and vehicles fire from their first model, as at units
+    mine = places(state, unit) if unit.kind is UnitKind.INFANTRY or unit.section else [
+        unit.pos]
+    seen = [(dist(p.point, m.point), p) for p in mine for m in marks
+            if state.sight.visible(p, m)]
+    if not seen:
+        return []
+    near = min(d for d, _ in seen)
+    arms = [w for w in weapons_of(unit, advanced=False)
+            if WEAPONS[w].he is not None or WEAPONS[w].flame]
+    return [Firer(w, near, unit.floor) for w in arms if near <= WEAPONS[w].range]
+
+
+def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> None:
+    """HE or a flamethrower at a section the firer sees no unit in: 3+ with the firer's own
+    modifiers; an HE hit rolls its hits on the floor (toward collapse, and on any unit
+    there after all); a flamethrower takes its fire roll, hit or miss."""
+    found = section_firers(state, unit, sid)
+    state.emit("fire-at-building", {"unit": unit.id, "section": sid, "floor": floor,
+                                    "weapons": [str(f.weapon) for f in found]}, state.sides)
+    section = state.battlefield.section(sid)
+    for f in found:
+        if state.sight.section_state(sid) is not SectionState.INTACT:
+            break
+        shot = Shot(f.weapon, f.range, unit.quality, unit.pins,
+                    one_crew=len(unit.models) <= 1, he_at_building=True)
+        made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
+        state.emit("to-hit", {"unit": unit.id, "section": sid, "weapon": str(f.weapon),
+                              "range": round(f.range, 2),
+                              "rolls": [r.to_dict() for r in made.rolls], "hit": made.hit},
+                   state.sides)
+        arms = WEAPONS[f.weapon]
+        if arms.flame:
+            fired = fire_roll(state.rng, section.construction)
+            if fired is not None:
+                state.emit("fire-roll", {"section": sid, "roll": fired.to_dict()},
+                           state.sides)
+                if fired.success:
+                    set_alight(state, sid)
+        elif made.hit and arms.he is not None:
+            there = state.occupant(sid, floor)
+            he_at_section(state, sid, floor, arms.he,
+                          down=there is not None and there.order is OrderKind.DOWN)

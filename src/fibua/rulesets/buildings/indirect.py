@@ -1,0 +1,325 @@
+"""Indirect fire and forward observers in the game.
+
+Indirect fire: a Fire order with `indirect=true` (the only way a mortar fires) at a unit the
+firer sees (a unit inside: the firer sees some wall of its section), within the weapon's
+indirect ranges. The first try at a target needs a 6, each later try from the same place one
+better, and 2+ once it has hit; no cover counts. A hit on a unit in the open is the HE
+template on its models; on a building it falls from the top floor (4+ bursts there, else one
+floor lower, the ground floor always) and hits whatever unit stands on that floor.
+
+Observers (*ours*): an air observer's `fire OBS target=ID call=true` calls a strike at a
+unit it sees; an artillery observer's `fire OBS at=X,Y call=true` a barrage at a point it
+sees (once a game by default). Both arrive at the start of the next turn.
+"""
+
+from __future__ import annotations
+
+from math import dist
+from typing import Any
+
+from fibua.battlefield.model import Position, SectionState
+from fibua.core.errors import IllegalOrder
+from fibua.core.params import point
+from fibua.rulesets.buildings.blast import (
+    burst_floor,
+    collapses_total,
+    he_in_building,
+    he_in_open,
+    roll_indirect,
+)
+from fibua.rulesets.buildings.firing import collapse, he_at_section, models_under
+from fibua.rulesets.buildings.geometry import distance_to_section, outside_marks
+from fibua.rulesets.buildings.knowledge import places, sees
+from fibua.rulesets.buildings.losses import add_pins, remove_models
+from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
+from fibua.rulesets.buildings.shooting import Target
+from fibua.rulesets.buildings.state import BuildingsState, Call, Ranging, Unit
+from fibua.rulesets.buildings.tables import (
+    AIR_STRIKE_HE,
+    BARRAGE_HE,
+    WEAPONS,
+    BarrageResult,
+    ObserverKind,
+    OrderKind,
+    StrikeResult,
+    UnitKind,
+    WeaponName,
+)
+
+
+def _refuse(reason: str, code: str) -> IllegalOrder:
+    return IllegalOrder(reason, code=code)
+
+
+def indirect_weapons(unit: Unit) -> list[WeaponName]:
+    found = unit.mounts if unit.kind is not UnitKind.INFANTRY else tuple(
+        m.weapon for m in unit.models if m.weapon is not None)
+    return [w for w in found if WEAPONS[w].indirect is not None]
+
+
+def only_indirect(unit: Unit) -> bool:
+    """A unit whose only weapons fire indirect (mortars): its Fire is always indirect."""
+    weapons = indirect_weapons(unit)
+    direct = [m.weapon for m in unit.models if m.weapon is not None
+              and WEAPONS[m.weapon].range > 0] if unit.kind is UnitKind.INFANTRY else [
+        w for w in unit.mounts if WEAPONS[w].range > 0]
+    return bool(weapons) and not direct
+
+
+def sees_section(state: BuildingsState, unit: Unit, sid: str) -> bool:
+    """Whether the unit sees some wall of the section (from just outside its middle)."""
+    mine = places(state, unit)
+    marks = outside_marks(state.battlefield.section(sid))
+    return bool(mine) and bool(state.sight.visible_matrix(mine, marks).any())
+
+
+def _in_sight(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    if target.section is not None:
+        return sees_section(state, unit, target.section)
+    return sees(state, unit, target)
+
+
+def check_indirect(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName:
+    """The indirect weapon that fires at the target (IllegalOrder if none may)."""
+    if unit.section is not None:
+        section = state.battlefield.section(unit.section)
+        if unit.kind is UnitKind.GUN or not (section.flat_roof
+                                             and unit.floor == section.floors):
+            raise _refuse("inside a building, mortars fire only from a flat roof and guns "
+                          "only directly", "no-indirect")
+    weapons = indirect_weapons(unit)
+    if not weapons:
+        raise _refuse(f"{unit.name} has no weapon that fires indirect", "no-indirect")
+    if target.aboard is not None or not _in_sight(state, unit, target):
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
+    gap = dist((unit.lead.x, unit.lead.y), (target.lead.x, target.lead.y))
+    for w in weapons:
+        low, high = WEAPONS[w].indirect or (0.0, 0.0)
+        if low - 1e-9 <= gap <= high + 1e-9:
+            return w
+    raise _refuse(f"{target.name} is {gap:.1f}in away, outside the indirect ranges",
+                  "out-of-range")
+
+
+def fire_indirect(state: BuildingsState, unit: Unit, target: Unit) -> None:
+    weapon = indirect_roll(state, unit, target)
+    if weapon is not None:
+        indirect_land(state, target, weapon)
+
+
+def indirect_roll(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName | None:
+    """The to-hit roll of indirect fire: the weapon if it hit, else None."""
+    try:
+        weapon = check_indirect(state, unit, target)
+    except IllegalOrder as why:  # the target moved out of reach while its side answered
+        state.emit("no-shot", {"unit": unit.id, "target": target.id, "why": why.reason},
+                   state.sides)
+        return None
+    key = f"{unit.id}>{target.id}"
+    here = (unit.lead.x, unit.lead.y)
+    ranging = state.ranging.get(key)
+    if ranging is None or ranging.place != here or ranging.floor != target.floor \
+            or ranging.section != target.section:
+        ranging = state.ranging[key] = Ranging(here, target.floor, target.section)
+    made = roll_indirect(state.rng, ranging.tries, ranging.ranged_in)
+    ranging.tries += 1
+    state.emit("indirect-fire", {"unit": unit.id, "target": target.id,
+                                 "weapon": str(weapon), "roll": made.to_dict()}, state.sides)
+    if not made.success:
+        return None
+    ranging.ranged_in = True
+    return weapon
+
+
+def indirect_land(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
+    """A shell that hit: on the building's floors from the top down, or the template on
+    the unit's models in the open."""
+    size = WEAPONS[weapon].he
+    assert size is not None
+    if not target.alive:
+        return
+    down = target.order is OrderKind.DOWN
+    if target.section is not None:
+        fall_on_building(state, target.section, size)
+        return
+    under = models_under(target, float(size))
+    pins, rolls = he_in_open(state.rng, size, under, Target(target.quality), down)
+    state.emit("he", {"unit": target.id, "template": size, "under": under,
+                      "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+               state.sides)
+    remove_models(state, target, sum(1 for r in rolls if r.success), "HE")
+    add_pins(state, target, pins.value, "HE")
+
+
+def fall_on_building(state: BuildingsState, sid: str, size: int) -> None:
+    """A shell or strike on a building bursts on a floor from the top down."""
+    section = state.battlefield.section(sid)
+    burst = burst_floor(state.rng, section.levels - 1)
+    state.emit("burst", {"section": sid, "floor": burst.floor,
+                         "rolls": [r.to_dict() for r in burst.rolls]}, state.sides)
+    occupant = state.occupant(sid, burst.floor)
+    he_at_section(state, sid, burst.floor, size,
+                  occupant is not None and occupant.order is OrderKind.DOWN)
+
+
+# ------------------------------------------------------------------ observers
+
+
+def check_call(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Call:
+    if not state.options.observers:
+        raise _refuse("forward observers are not in play (observers = false)", "no-observer")
+    if unit.observer is None:
+        raise _refuse(f"{unit.name} is no forward observer", "no-observer")
+    if any(c.by == unit.id for c in state.calls):
+        raise _refuse(f"{unit.name} has a call on its way", "called")
+    if unit.observer is ObserverKind.AIR:
+        ident = params.get("target")
+        target = state.units.get(ident) if isinstance(ident, str) else None
+        if target is None or target.side == unit.side or not target.alive:
+            raise _refuse(f"{ident!r} is no enemy unit in the fight", "no-target")
+        if not _in_sight(state, unit, target):
+            raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
+        return Call(unit.side, unit.id, ObserverKind.AIR, state.turn, target.id,
+                    target.section, (target.lead.x, target.lead.y))
+    if state.barrages_called.get(unit.id, 0) >= state.options.barrages:
+        raise _refuse(f"{unit.name} has called all its barrages", "no-barrage")
+    if "at" not in params:
+        raise _refuse("a barrage is called at=X,Y", "bad-parameter")
+    at = point(params["at"], "at")
+    sid = state.sight.section_at(at)
+    if sid is not None and state.sight.section_state(sid) is not SectionState.RUBBLE:
+        seen = sees_section(state, unit, sid)
+    else:
+        seen = any(state.sight.visible(p, Position(at[0], at[1]))
+                   for p in places(state, unit))
+    if not seen:
+        raise _refuse(f"{unit.name} cannot see ({at[0]:g}, {at[1]:g})", "no-sight")
+    return Call(unit.side, unit.id, ObserverKind.ARTILLERY, state.turn, None, sid, at)
+
+
+def place_call(state: BuildingsState, unit: Unit, call: Call) -> None:
+    state.calls.append(call)
+    if call.kind is ObserverKind.ARTILLERY:
+        state.barrages_called[unit.id] = state.barrages_called.get(unit.id, 0) + 1
+    state.emit("called", call.snapshot(), (unit.side,))
+
+
+def arrivals(state: BuildingsState) -> None:
+    """At the start of a turn, the strikes and barrages called in the last one arrive."""
+    due = [c for c in state.calls if c.turn < state.turn]
+    state.calls = [c for c in state.calls if c.turn >= state.turn]
+    for call in due:
+        if call.kind is ObserverKind.AIR:
+            _strike(state, call)
+        else:
+            _barrage(state, call)
+
+
+def _strike(state: BuildingsState, call: Call) -> None:
+    made, result = roll_strike(state.rng, state.options)
+    state.emit("air-strike", {"by": call.by, "roll": made.to_dict(), "result": str(result)},
+               state.sides)
+    target = state.units.get(call.target or "")
+    if result is StrikeResult.NO_SHOW or target is None:
+        return
+    if result is StrikeResult.FRIENDLY:
+        friends = state.side_units(call.side)
+        if not friends:
+            return
+        target = min(friends, key=lambda u: dist((u.lead.x, u.lead.y), call.point))
+    if not target.alive:
+        return
+    centre = (target.lead.x, target.lead.y)
+    section = target.section
+    if section is not None:
+        fall_on_building(state, section, AIR_STRIKE_HE)
+    elif target.aboard is None:
+        under = models_under(target, float(AIR_STRIKE_HE))
+        pins, rolls = he_in_open(state.rng, AIR_STRIKE_HE, under, Target(target.quality),
+                                 target.order is OrderKind.DOWN)
+        state.emit("he", {"unit": target.id, "template": AIR_STRIKE_HE, "under": under,
+                          "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+                   state.sides)
+        remove_models(state, target, sum(1 for r in rolls if r.success), "air strike")
+        add_pins(state, target, pins.value, "air strike")
+    for other in state.units.values():
+        if other is target or not other.alive or other.aboard is not None:
+            continue
+        if _near(state, other, centre, section, state.options.strike_pin_radius):
+            add_pins(state, other, 1, "air strike nearby")
+
+
+def _near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
+          section: str | None, radius: float) -> bool:
+    if section is not None:
+        walls = state.battlefield.section(section)
+        return unit.section == section or distance_to_section(
+            (unit.lead.x, unit.lead.y), walls) <= radius + 1e-9
+    return dist((unit.lead.x, unit.lead.y), centre) <= radius + 1e-9
+
+
+def _barrage(state: BuildingsState, call: Call) -> None:
+    """Every unit within the radius rolls; an empty section in range rolls once, its heavy
+    hits counting toward collapse only; the heavy hits of the barrage on each section add
+    up toward its collapse."""
+    radius = state.options.barrage_radius
+    state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
+    totals: dict[str, int] = {}
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if not unit.alive or unit.aboard is not None:
+            continue
+        if unit.section is not None:
+            in_range = distance_to_section(call.point, state.battlefield.section(
+                unit.section)) <= radius or state.sight.section_at(call.point) == unit.section
+        else:
+            in_range = dist((unit.lead.x, unit.lead.y), call.point) <= radius + 1e-9
+        if not in_range:
+            continue
+        made, result, pins = roll_barrage(state.rng, state.options)
+        state.emit("barrage-roll", {"unit": unit.id, "roll": made.to_dict(),
+                                    "result": str(result)}, state.sides)
+        if result is BarrageResult.PINS and pins is not None:
+            add_pins(state, unit, pins.value, "barrage")
+        elif result is BarrageResult.HEAVY_HIT:
+            sid = unit.section
+            hits = _heavy(state, unit)
+            if sid is not None:
+                totals[sid] = totals.get(sid, 0) + hits
+    for sid in state.battlefield.section_ids:
+        if state.sight.section_state(sid) is SectionState.RUBBLE:
+            continue
+        section = state.battlefield.section(sid)
+        if any(u.alive and u.section == sid for u in state.units.values()):
+            continue
+        if distance_to_section(call.point, section) > radius and \
+                state.sight.section_at(call.point) != sid:
+            continue
+        made, result, _ = roll_barrage(state.rng, state.options)
+        rolled = None
+        if result is BarrageResult.HEAVY_HIT:
+            rolled = he_in_building(state.rng, BARRAGE_HE, section.construction,
+                                    None).hits_roll
+            totals[sid] = totals.get(sid, 0) + rolled.value
+        state.emit("barrage-on-building", {
+            "section": sid, "roll": made.to_dict(),
+            "hits": None if rolled is None else rolled.to_dict()}, state.sides)
+    for sid, total in sorted(totals.items()):
+        if state.sight.section_state(sid) is not SectionState.RUBBLE and collapses_total(
+                total, state.battlefield.section(sid).construction):
+            collapse(state, sid)
+
+
+def _heavy(state: BuildingsState, unit: Unit) -> int:
+    """A heavy howitzer hit of a barrage on one unit; the hits rolled on a building (0 in
+    the open)."""
+    down = unit.order is OrderKind.DOWN
+    if unit.section is not None:
+        return he_at_section(state, unit.section, unit.floor, BARRAGE_HE, down)
+    under = models_under(unit, float(BARRAGE_HE))
+    pins, rolls = he_in_open(state.rng, BARRAGE_HE, under, Target(unit.quality), down)
+    state.emit("he", {"unit": unit.id, "template": BARRAGE_HE, "under": under,
+                      "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+               state.sides)
+    remove_models(state, unit, sum(1 for r in rolls if r.success), "barrage")
+    add_pins(state, unit, pins.value, "barrage")
+    return 0

@@ -1,0 +1,240 @@
+"""The Buildings rule set: the one interface the engine talks to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import cos, hypot, pi, sin
+from typing import Any, ClassVar
+
+from fibua.battlefield.model import Section
+from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
+from fibua.core.errors import Problem
+from fibua.core.events import Event, drain
+from fibua.core.orders import Order
+from fibua.core.ruleset import OddsQuery, Player, register
+from fibua.rulesets.buildings import actions, setup, turn
+from fibua.rulesets.buildings.firing import chance_line
+from fibua.rulesets.buildings.forces import Forces, Options
+from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.indirect import indirect_weapons, only_indirect
+from fibua.rulesets.buildings.knowledge import sees
+from fibua.rulesets.buildings.morale import order_need
+from fibua.rulesets.buildings.odds import ODDS_QUERIES
+from fibua.rulesets.buildings.state import BuildingsState, Unit
+from fibua.rulesets.buildings.tables import OrderKind
+from fibua.rulesets.buildings.views import SideView, observe, view_dict
+from fibua.scenario.schema import Scenario
+
+Action = Callable[[], None]
+HEADINGS = 8
+ADVANCE_STEPS = (3.0, 6.0)
+RUN_STEPS = (6.0, 12.0)
+
+
+class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
+    name: ClassVar[str] = "buildings"
+    title: ClassVar[str] = "Buildings: order-dice WWII skirmish in and around buildings"
+    forces_model = Forces
+    options_model = Options
+    odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
+    order_syntax: ClassVar[dict[str, str]] = {
+        "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
+                "sight (mortars always indirect); an observer: fire UNIT target=ID "
+                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage); HE or a "
+                "flamethrower at an empty building: fire UNIT section=S [floor=N]",
+        "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
+                   "normal rate (inside: one floor or one connected section; out from the "
+                   "ground floor), then shoot at -1",
+        "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
+               "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
+               "into a building or a transport, or to assault",
+        "ambush": "ambush UNIT: no move; fire at the first enemy that acts in sight",
+        "rally": "rally UNIT: no move, lose D6 pins",
+        "down": "down UNIT [keep=true]: no move, no test; shots at it -2; keep=true keeps "
+                "its die out of the next bag. Also the answer of a unit shot at",
+        "end": "end: give the drawn die to no order (the first unit without one holds); "
+               "answering a shot, take it without going Down",
+    }
+
+    def check_scenario(self, scenario: Scenario) -> list[Problem]:
+        return setup.check_scenario(scenario)
+
+    def new_state(self, scenario: Scenario, seed: int, rng: Any = None) -> BuildingsState:
+        return setup.new_state(scenario, seed, rng)
+
+    def start(self, state: BuildingsState) -> list[Event]:
+        for side in state.sides:
+            own = [{"id": u.id, "name": u.name, "models": len(u.models),
+                    "section": u.section, "floor": u.floor}
+                   for u in state.units.values() if u.side == side]
+            state.emit("deployed", {"side": side, "units": own}, (side,))
+        turn.start_game(state)
+        return drain(state)
+
+    @property
+    def dispatcher(self) -> Dispatcher[BuildingsState, Unit]:
+        return _DISPATCH
+
+    def after_order(self, state: BuildingsState, order: Order) -> None:
+        turn.after_order(state)
+
+    def preview(self, state: BuildingsState, order: Order) -> str:
+        carry = self.check(state, order)
+        del carry  # checked only: nothing is carried out
+        unit = state.units.get(order.unit or "")
+        if unit is None:
+            return f"{order}: allowed"
+        test = ""
+        if unit.pins and order.kind != "down" and state.waiting is None:
+            need = order_need(unit.quality, unit.pins)
+            passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need)
+            test = f"; order test 2D6 <= {need}: passes {passes / 36:.0%}"
+        target = state.units.get(str(order.params.get("target", "")))
+        if order.kind == "fire" and target is not None and "indirect" not in order.params \
+                and "call" not in order.params and not only_indirect(unit):
+            return chance_line(state, unit, target, advanced=False) + test
+        return f"{order}: allowed{test}"
+
+    def legal_orders(self, state: BuildingsState, side: str) -> list[Order]:
+        if state.acting_side != side:
+            return []
+        orders = [Order(side, "end")]
+        if state.waiting is not None:
+            return [*orders, Order(side, "down", state.waiting.target)]
+        for unit in state.side_units(side):
+            if turn.can_act(state, unit):
+                orders += [o for o in _candidates(state, unit) if self.allows(state, o)]
+        return orders
+
+    def observe(self, state: BuildingsState, side: str) -> SideView:
+        return observe(state, side)
+
+    def view(self, state: BuildingsState, side: str) -> dict[str, Any]:
+        return view_dict(observe(state, side))
+
+    def snapshot(self, state: BuildingsState) -> dict[str, Any]:
+        return {
+            "turn": state.turn, "limit": state.limit, "extra_rolled": state.extra_rolled,
+            "drawn": state.drawn, "rng": state.rng.snapshot(),
+            "waiting": state.waiting.snapshot() if state.waiting else None,
+            "ranging": {k: r.snapshot() for k, r in sorted(state.ranging.items())},
+            "calls": [c.snapshot() for c in state.calls],
+            "barrages_called": dict(sorted(state.barrages_called.items())),
+            "units": [u.snapshot() for u in state.units.values()],
+            "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},
+            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
+                     for side, mem in sorted(state.seen.items())},
+            "destroyed_by": dict(sorted(state.destroyed_by.items())),
+            "result": state.result.to_dict() if state.result else None,
+        }
+
+    def after_action(self, state: BuildingsState) -> list[str]:
+        return [f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
+                f"{len(u.models)}/{u.start} models, {u.pins} pins, at "
+                f"({u.lead.x:.1f}, {u.lead.y:.1f})"
+                + (f" in {u.section} floor {u.floor}" if u.section else "")
+                for u in state.units.values() if u.models]
+
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+        from fibua.rulesets.buildings.ai import SimpleChooser
+
+        return SimpleChooser(side, seed, units)
+
+
+def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
+                                             actions.Plan]) -> Kind[BuildingsState, Unit]:
+    takes = {
+        OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
+        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
+        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup"},
+        OrderKind.AMBUSH: set(),
+        OrderKind.RALLY: set(),
+        OrderKind.DOWN: {"keep"},
+    }[kind]
+
+    def checker(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Action:
+        plan = check(state, unit, params)
+        return lambda: actions.carry_out(state, unit, plan)
+
+    return Kind(frozenset(takes), checker)
+
+
+def _still(kind: OrderKind) -> Callable[[BuildingsState, Unit, dict[str, Any]], actions.Plan]:
+    return lambda state, unit, params: actions.check_still(state, unit, params, kind)
+
+
+_CHECKERS: dict[str, Kind[BuildingsState, Unit]] = {
+    "fire": _order(OrderKind.FIRE, actions.check_fire),
+    "advance": _order(OrderKind.ADVANCE, actions.check_advance),
+    "run": _order(OrderKind.RUN, actions.check_run),
+    "ambush": _order(OrderKind.AMBUSH, _still(OrderKind.AMBUSH)),
+    "rally": _order(OrderKind.RALLY, _still(OrderKind.RALLY)),
+    "down": _order(OrderKind.DOWN, _still(OrderKind.DOWN)),
+}
+
+_DISPATCH: Dispatcher[BuildingsState, Unit] = Dispatcher(
+    Buildings.order_syntax, _CHECKERS, actions.end_side,
+    lambda state, uid: state.units.get(uid), lambda u: u.alive,
+    noun="unit", out="is destroyed")
+
+
+def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
+    """A useful sample of the orders a unit might be given now (checked by the caller)."""
+    side, uid = unit.side, unit.id
+    out = [Order(side, "down", uid), Order(side, "down", uid, {"keep": True}),
+           Order(side, "ambush", uid)]
+    if unit.pins:
+        out.append(Order(side, "rally", uid))
+    enemies = [e for e in state.side_units(state.enemy_of(side)) if sees(state, unit, e)]
+    out += [Order(side, "fire", uid, {"target": e.id}) for e in enemies]
+    out += [Order(side, "fire", uid, {"section": sid})
+            for sid in state.battlefield.section_ids]
+    if indirect_weapons(unit):
+        out += [Order(side, "fire", uid, {"target": e.id, "indirect": True})
+                for e in state.side_units(state.enemy_of(side))]
+    if unit.observer is not None:
+        out += [Order(side, "fire", uid, {"target": e.id, "call": True}) for e in enemies]
+        out += [Order(side, "fire", uid, {"at": [round(e.lead.x, 2), round(e.lead.y, 2)],
+                                          "call": True}) for e in enemies]
+    out += [Order(side, "run", uid, {"assault": e.id})
+            for e in state.side_units(state.enemy_of(side))]
+    if unit.section is None:
+        for kind, steps in (("advance", ADVANCE_STEPS), ("run", RUN_STEPS)):
+            for k in range(HEADINGS):
+                angle = 2 * pi * k / HEADINGS
+                for d in steps:
+                    to = [round(unit.lead.x + d * cos(angle), 2),
+                          round(unit.lead.y + d * sin(angle), 2)]
+                    out.append(Order(side, kind, uid, {"to": to}))
+        out += [Order(side, "run", uid, {"enter": sid}) for sid in state.battlefield.section_ids]
+        out += [Order(side, "run", uid, {"mount": v.id}) for v in state.side_units(side)
+                if v.vehicle is not None and v.carrying is None]
+    else:
+        section = state.battlefield.section(unit.section)
+        for kind in ("advance", "run"):
+            out += [Order(side, kind, uid, {"floor": f}) for f in range(section.levels)
+                    if f != unit.floor]
+            building = state.battlefield.building_of(unit.section)
+            out += [Order(side, kind, uid, {"section": s.id}) for s in building.sections
+                    if s.id != unit.section]
+            out += [Order(side, kind, uid, {"to": to}) for to in _outside_doors(section)]
+    for e in enemies:
+        out.append(Order(side, "advance", uid, {"to": [round(unit.lead.x, 2),
+                                                        round(unit.lead.y, 2)],
+                                                "target": e.id}))
+    return out
+
+
+def _outside_doors(section: Section) -> list[list[float]]:
+    """Points 2in and 5in out from each ground-floor door or window, away from the middle."""
+    cx, cy = centroid(section)
+    out = []
+    for x, y in ground_doors(section):
+        norm = max(1e-9, hypot(x - cx, y - cy))
+        for d in (2.0, 5.0):
+            out.append([round(x + d * (x - cx) / norm, 2), round(y + d * (y - cy) / norm, 2)])
+    return out
+
+
+RULES = Buildings()
+register(RULES)

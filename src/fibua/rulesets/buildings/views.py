@@ -1,0 +1,96 @@
+"""What a side knows, built by allow-list from its own units and what they observed: its
+units, the enemies as last seen, the sections' states (public: a collapse or a fire is
+plain to all), the dice left in the bag, its log. Nothing unobserved is reachable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fibua.battlefield.model import SectionState
+from fibua.battlefield.sight import SightEngine
+from fibua.core.events import Event
+from fibua.core.views import BaseView, contract_dict
+from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
+from fibua.scenario.schema import VictorySpec
+
+
+@dataclass(frozen=True)
+class SideView(BaseView[Unit, Sighting]):
+    drawn: str | None
+    #: the unit of this side shot at that may answer with Down, if any
+    shot_at: str | None
+    sections: tuple[tuple[str, str], ...]  # (section, state): public, plain to all
+    bag: tuple[tuple[str, int], ...]
+    log: tuple[Event, ...]
+    objectives: tuple[VictorySpec, ...]
+
+
+def _copy(u: Unit) -> Unit:
+    return replace(u, models=[Model(m.x, m.y, m.weapon) for m in u.models],
+                   spent=list(u.spent))
+
+
+def observe(state: BuildingsState, side: str) -> SideView:
+    memory = state.seen.get(side, {})
+    waiting = state.waiting
+    return SideView(
+        scenario=state.scenario.name, side=side, enemy=state.enemy_of(side),
+        turn=state.turn, turns=state.limit, to_act=state.acting_side, drawn=state.drawn,
+        shot_at=waiting.target if waiting is not None
+        and state.units[waiting.target].side == side else None,
+        own=tuple(_copy(u) for u in state.units.values() if u.side == side),
+        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
+        sections=tuple((sid, str(st)) for sid, st in sorted(
+            state.sight.section_states.items())),
+        bag=state.bag().dice,
+        log=tuple(state.logs.of(side)),
+        objectives=tuple(state.scenario.victory),
+        sight=side_sight(state, side),
+        result=state.result.to_dict() if state.result else None,
+    )
+
+
+def side_sight(state: BuildingsState, side: str) -> SightEngine:
+    """The side's own fork of the engine (section states follow the rules' own)."""
+    found = state.side_sight.get(side)
+    if found is None:
+        found = state.side_sight[side] = state.sight.fork()
+    return found
+
+
+def view_dict(view: SideView) -> dict[str, Any]:
+    return contract_dict(
+        "buildings", view, phase="reaction" if view.shot_at else "orders",
+        own=[_own(u) for u in view.own], enemies=[_enemy(i, s) for i, s in view.enemies],
+        log=view.log, drawn=view.drawn, shot_at=view.shot_at, bag=dict(view.bag),
+        sections=dict(view.sections),
+        section_states={sid: st for sid, st in view.sections if st != SectionState.INTACT},
+        objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives])
+
+
+def _own(u: Unit) -> dict[str, Any]:
+    out = u.snapshot()
+    out["unit"] = u.id
+    out["x"], out["y"] = (u.lead.x, u.lead.y) if u.models else (0.0, 0.0)
+    out["status"] = status(u)
+    return out
+
+
+def status(u: Unit) -> str:
+    if not u.alive:
+        return "destroyed"
+    parts = [f"{len(u.models)}/{u.start} models"]
+    if u.pins:
+        parts.append(f"{u.pins} pins")
+    if u.section is not None:
+        parts.append(f"in {u.section} floor {u.floor}")
+    parts.append(f"order {u.order}" + (" (kept)" if u.kept else "") if u.order else "no order")
+    return ", ".join(parts)
+
+
+def _enemy(unit_id: str, s: Sighting) -> dict[str, Any]:
+    return {"id": unit_id, "name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
+            "floor": s.floor, "section": s.section, "models": s.models,
+            "seen_turn": s.turn, "visible_now": s.visible, "alive": s.alive,
+            "order": s.order}
