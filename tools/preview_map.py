@@ -101,12 +101,18 @@ def render(name: str, out: Path) -> None:
 
     for i, side in enumerate(raw.get("sides", [])):
         for unit in side.get("forces", {}).get("units", []):
-            for figure in unit.get("figures", []):
+            # Buildings units list bare `models`, their floor given once for the unit
+            inside = unit.get("inside", {})
+            for k, figure in enumerate(unit.get("figures", []) or unit.get("models", [])):
                 x, y = figure["at"]
-                floor = figure.get("floor", 0)
+                floor = figure.get("floor", inside.get("floor", 0))
                 ax.plot(x, y, marker="^" if floor else "o", markersize=7,
                         color=SIDE_COLOURS[i], markeredgecolor="white", zorder=9)
-                label = f"{figure['id']} {figure['weapon']}" + (f" f{floor}" if floor else "")
+                if "id" not in figure and k:
+                    continue  # a unit's models: its name once
+                name = figure.get("id", unit["id"])
+                weapon = figure.get("weapon", unit.get("type", ""))
+                label = f"{name} {weapon}" + (f" f{floor}" if floor else "")
                 ax.text(x + 0.4, y + 0.3, label, fontsize=6, color=SIDE_COLOURS[i], zorder=9,
                         fontweight="bold")
 

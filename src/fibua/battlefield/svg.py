@@ -40,7 +40,7 @@ CONSTRUCTION_FILL = {
     Construction.BUNKER: ("#7b7d6a", "#33342a"),
 }
 STATE_FILL = {
-    SectionState.BURNING: ("#ff6a2b", "#a82800"),
+    SectionState.BURNING: ("url(#burning)", "#a82800"),
     SectionState.RUBBLE: ("url(#rubble)", "#6d6458"),
 }
 OPENING_STROKE = {
@@ -48,6 +48,8 @@ OPENING_STROKE = {
     OpeningKind.WINDOW: "#7cc6ff",
     OpeningKind.SLIT: "#111111",
 }
+#: a slit is a dark slot in a pale frame, so it shows on a bunker's dark concrete
+SLIT_FRAME = "#f4f1e4"
 OBSTACLE_STYLE = {
     ObstacleKind.HIGH_WALL: ("#4d4d4d", 2.2, ""),
     ObstacleKind.LOW_WALL: ("#8c8c8c", 1.6, ""),
@@ -90,11 +92,25 @@ def _points(points: Iterable[Point]) -> str:
 
 def _defs(unit: float) -> str:
     step = _num(unit * 4)
+    line = _num(unit * 0.8)
     return (
         "<defs>"
         f'<pattern id="rubble" patternUnits="userSpaceOnUse" width="{step}" height="{step}">'
         f'<rect width="{step}" height="{step}" fill="#a69c8e"/>'
-        f'<path d="M0,0 L{step},{step}" stroke="#6d6458" stroke-width="{_num(unit * 0.8)}"/>'
+        f'<path d="M0,0 L{step},{step}" stroke="#6d6458" stroke-width="{line}"/>'
+        "</pattern>"
+        # flames: yellow tongues on orange, unlike any construction's colour
+        f'<pattern id="burning" patternUnits="userSpaceOnUse" width="{step}" '
+        f'height="{step}">'
+        f'<rect width="{step}" height="{step}" fill="#ff6a2b"/>'
+        f'<path d="M0,0 L{_num(unit)},{step} L{_num(unit * 2)},0 L{_num(unit * 3)},{step} '
+        f'L{step},0" fill="none" stroke="#ffd23f" stroke-width="{line}"/>'
+        "</pattern>"
+        # a flat roof: a pale grid of roofing over the section's own colour
+        f'<pattern id="flat-roof" patternUnits="userSpaceOnUse" width="{step}" '
+        f'height="{step}">'
+        f'<path d="M0,0 L{step},0 M0,0 L0,{step}" stroke="#ffffff" stroke-opacity="0.55" '
+        f'stroke-width="{_num(unit * 0.6)}"/>'
         "</pattern></defs>"
     )
 
@@ -137,10 +153,18 @@ def _buildings(
     sections = [s for b in battlefield.buildings for s in b.sections]
     state = {s.id: states.get(s.id, SectionState.INTACT) for s in sections}
     shapes = [_section(s, state[s.id], unit) for s in sections]
+    shapes += [_roof(s) for s in sections if s.flat_roof and state[s.id] is SectionState.INTACT]
     for section in sections:
         if state[section.id] is not SectionState.RUBBLE:
             shapes.extend(_openings(section, unit))
     return shapes
+
+
+def _roof(section: Section) -> str:
+    return (
+        f'<polygon class="roof flat" data-id={quoteattr(section.id)} '
+        f'points="{_points(section.footprint)}" fill="url(#flat-roof)" stroke="none"/>'
+    )
 
 
 def _openings(section: Section, unit: float) -> list[str]:
@@ -149,10 +173,13 @@ def _openings(section: Section, unit: float) -> list[str]:
     for opening in sorted(section.openings, key=lambda o: o.floor):
         (x0, y0), (x1, y1) = section.opening_segment(opening)
         width = unit * (1.6 if opening.floor == 0 else 0.8)
+        ends = f'x1="{_num(x0)}" y1="{_num(y0)}" x2="{_num(x1)}" y2="{_num(y1)}"'
+        if opening.kind is OpeningKind.SLIT:
+            shapes.append(f'<line class="slit-frame" {ends} stroke="{SLIT_FRAME}" '
+                          f'stroke-width="{_num(width * 2)}"/>')
         shapes.append(
             f'<line class="opening {opening.kind.value}" data-floor="{opening.floor}" '
-            f'x1="{_num(x0)}" y1="{_num(y0)}" x2="{_num(x1)}" y2="{_num(y1)}" '
-            f'stroke="{OPENING_STROKE[opening.kind]}" stroke-width="{_num(width)}"/>'
+            f'{ends} stroke="{OPENING_STROKE[opening.kind]}" stroke-width="{_num(width)}"/>'
         )
     return shapes
 

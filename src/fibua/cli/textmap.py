@@ -10,7 +10,16 @@ from typing import Any
 
 from rich.text import Text
 
-from fibua.battlefield.model import Battlefield, ObstacleKind, OpeningKind, Point, TerrainKind
+from fibua.battlefield.model import (
+    Battlefield,
+    Construction,
+    ObstacleKind,
+    OpeningKind,
+    Point,
+    Section,
+    SectionState,
+    TerrainKind,
+)
 from fibua.core.values import is_number
 
 TERRAIN_CHAR: dict[TerrainKind, str] = {
@@ -27,6 +36,11 @@ OBSTACLE_CHAR: dict[ObstacleKind, str] = {
     ObstacleKind.FENCE: ":",
 }
 BUILDING_CHAR = "▓"
+FLAT_ROOF_CHAR = "█"
+BUNKER_CHAR = "■"
+BURNING_CHAR = "▒"
+#: a collapsed section is rubble, and is drawn as rubble ground is
+RUINED_CHAR = TERRAIN_CHAR[TerrainKind.RUBBLE]
 OPENING_CHAR: dict[OpeningKind, str] = {
     OpeningKind.DOOR: "∩",
     OpeningKind.WINDOW: "□",
@@ -36,11 +50,16 @@ SYMBOL_NAMES: dict[str, str] = {
     **{TERRAIN_CHAR[k]: f"{k.value}" for k in TerrainKind if k is not TerrainKind.OPEN},
     **{OBSTACLE_CHAR[k]: k.value for k in ObstacleKind},
     BUILDING_CHAR: "building",
+    FLAT_ROOF_CHAR: "flat roof",
+    BUNKER_CHAR: "bunker",
+    BURNING_CHAR: "burning",
     "∩": "door",
     "□": "window",
     "¦": "firing slit",
 }
-STYLE: dict[str, str] = {BUILDING_CHAR: "grey62", "#": "bold", "%": "green", "░": "yellow"}
+STYLE: dict[str, str] = {BUILDING_CHAR: "grey62", FLAT_ROOF_CHAR: "grey70",
+                         BUNKER_CHAR: "grey50", BURNING_CHAR: "bold red", "#": "bold",
+                         "%": "green", "░": "yellow"}
 OWN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ENEMY_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 #: the mark before an objective building's name or key on the map
@@ -111,7 +130,20 @@ def _segment_points(a: Point, b: Point, step: float) -> Iterable[Point]:
         yield (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
 
 
-def _ground(battlefield: Battlefield, grid: Grid) -> tuple[list[list[str]], list[list[str]]]:
+def section_char(section: Section, state: SectionState = SectionState.INTACT) -> str:
+    """How a section's cells are drawn: burning and collapsed first, then a bunker, then a
+    building with a flat roof (one can stand on it), else any building."""
+    if state is SectionState.RUBBLE:
+        return RUINED_CHAR
+    if state is SectionState.BURNING:
+        return BURNING_CHAR
+    if section.construction is Construction.BUNKER:
+        return BUNKER_CHAR
+    return FLAT_ROOF_CHAR if section.flat_roof else BUILDING_CHAR
+
+
+def _ground(battlefield: Battlefield, grid: Grid, states: Mapping[str, SectionState]
+            ) -> tuple[list[list[str]], list[list[str]]]:
     """Terrain and buildings, cell by cell (the cell's centre decides), and which building
     (its id, or '') covers each cell."""
     cells = [[" "] * grid.cols for _ in range(grid.rows)]
@@ -123,16 +155,22 @@ def _ground(battlefield: Battlefield, grid: Grid) -> tuple[list[list[str]], list
                 if inside(point, area.polygon):
                     cells[row][col] = TERRAIN_CHAR[area.kind]
             for building in battlefield.buildings:
-                if any(inside(point, s.footprint) for s in building.sections):
-                    cells[row][col] = BUILDING_CHAR
-                    owner[row][col] = building.id
+                for section in building.sections:
+                    if inside(point, section.footprint):
+                        state = states.get(section.id, SectionState.INTACT)
+                        cells[row][col] = section_char(section, state)
+                        owner[row][col] = building.id
     return cells, owner
 
 
-def _draw_openings(battlefield: Battlefield, grid: Grid, cells: list[list[str]]) -> None:
-    """Doors and windows at their middle; an upper floor's window shows like the ground's."""
+def _draw_openings(battlefield: Battlefield, grid: Grid, cells: list[list[str]],
+                   states: Mapping[str, SectionState]) -> None:
+    """Doors, windows and slits at their middle; an upper floor's window shows like the
+    ground's. A collapsed section has none left."""
     for building in battlefield.buildings:
         for section in building.sections:
+            if states.get(section.id) is SectionState.RUBBLE:
+                continue
             for opening in section.openings:
                 (x0, y0), (x1, y1) = section.opening_segment(opening)
                 at = grid.cell((x0 + x1) / 2, (y0 + y1) / 2)
@@ -358,15 +396,18 @@ def render_map(
     max_cols: int = 72,
     notes: MapNotes | None = None,
     legend: bool = True,
+    states: Mapping[str, SectionState] | None = None,
 ) -> Text:
     """The table as a framed character grid with a coordinate ruler, buildings named,
-    objectives marked and figures on it, then a legend."""
+    objectives marked and figures on it, then a legend. `states`: sections burning or
+    collapsed (those missing are intact)."""
     notes = notes or MapNotes()
+    states = states or {}
     table = battlefield.table
     grid = Grid.fit(table.width, table.height, max_cols=max_cols)
-    cells, owner = _ground(battlefield, grid)
+    cells, owner = _ground(battlefield, grid, states)
     _draw_obstacles(battlefield, grid, cells)
-    _draw_openings(battlefield, grid, cells)
+    _draw_openings(battlefield, grid, cells, states)
     objective_buildings = {
         b.id for b in battlefield.buildings
         if any(s.id in notes.objective_sections for s in b.sections)
