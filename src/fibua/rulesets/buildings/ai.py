@@ -40,6 +40,7 @@ from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, UnitKind
 from fibua.rulesets.buildings.views import SideView
+from fibua.scenario.objectives import in_objective
 
 #: orders asked of the rules at most per decision, best first
 MOST_ASKED = 40
@@ -118,11 +119,12 @@ class Control:
         if unit.pins >= 2 and exposed:
             out.append(Choice(1.0 + 0.3 * unit.pins, Order(side, "down", uid)))
         out += self._assaults(view, unit)
-        holding = unit.section is not None and unit.section in _my_sections(view)
+        holding = (unit.section is not None and unit.section in _my_sections(view)) or (
+            unit.section is None and _in_zone(view, unit))
         if holding:
             out += self._garrison(view, unit, bool(seen))
-        elif unit.kind is not UnitKind.GUN or unit.section is None:
-            out += self._moves(view, unit, best_fire)
+        elif not _stays(unit):
+            out += self._moves(view, unit, best_fire, seen)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         out.append(Choice(0.01, Order(side, "down", uid)))
         return out
@@ -162,8 +164,8 @@ class Control:
         if not known:
             return out
         wanted = _contested(view)
-        if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0
-               for w in unit.mounts):
+        carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
+        if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0 for w in carried):
             for eid, s in known:
                 worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * s.models
                 out.append(Choice(worth, Order(side, "fire", uid,
@@ -175,6 +177,18 @@ class Control:
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
         return out
+
+    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
+                        ) -> tuple[str, float] | None:
+        """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
+        arms = weapons_of(unit, advanced=True)
+        best: tuple[str, float] | None = None
+        for eid, s in seen:
+            worth = 2.0 * unit_losses(arms, _mark(view, unit, s), unit.quality, unit.pins,
+                                      advanced=True)
+            if worth > 0.1 and (best is None or worth > best[1]):
+                best = (eid, worth)
+        return best
 
     def _assaults(self, view: SideView, unit: Unit) -> list[Choice]:
         if unit.kind is not UnitKind.INFANTRY:
@@ -209,10 +223,14 @@ class Control:
                                                        {"floor": f})))
         return out
 
-    def _moves(self, view: SideView, unit: Unit, best_fire: float) -> list[Choice]:
+    def _moves(self, view: SideView, unit: Unit, best_fire: float,
+               seen: list[tuple[str, Sighting]]) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
+        # the objectives weigh more as the turns run out
+        per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
+        aim = self._advance_target(view, unit, seen)
         out: list[Choice] = []
         field = view.sight.battlefield
         mine = _my_sections(view)
@@ -225,12 +243,19 @@ class Control:
                     angle = 2 * pi * k / HEADINGS
                     to = (round(unit.lead.x + step * cos(angle), 2),
                           round(unit.lead.y + step * sin(angle), 2))
-                    gain = now - _distance(view, Position(to[0], to[1]))
+                    after = _distance(view, Position(to[0], to[1]))
+                    gain = now - after
                     if gain <= 0.5:
                         continue
                     # a Run in the open is faster but shoots nothing and draws fire
-                    worth = PER_INCH * gain - (0.1 if kind == "run" else 0.0)
-                    out.append(Choice(worth, Order(side, kind, uid, {"to": list(to)})))
+                    worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                    if after <= 0.0:
+                        worth += OBJECTIVE_WORTH
+                    params: dict[str, object] = {"to": list(to)}
+                    if kind == "advance" and aim is not None:
+                        params["target"] = aim[0]
+                        worth += 0.5 * aim[1]
+                    out.append(Choice(worth, Order(side, kind, uid, params)))
             if unit.kind is UnitKind.INFANTRY:
                 for sid in field.section_ids:
                     section = field.section(sid)
@@ -238,7 +263,7 @@ class Control:
                     if dist((unit.lead.x, unit.lead.y), c) > RUN_REACH + 6:
                         continue
                     gain = now - _distance(view, Position(c[0], c[1], sid))
-                    worth = COVER_WORTH + PER_INCH * gain
+                    worth = COVER_WORTH + per_inch * gain
                     if sid in mine:
                         worth += OBJECTIVE_WORTH
                     elif sid in wanted:
@@ -253,18 +278,38 @@ class Control:
                 continue
             c = centroid(s)
             gain = now - _distance(view, Position(c[0], c[1], s.id))
-            worth = PER_INCH * gain + (OBJECTIVE_WORTH if s.id in mine else 0.0)
+            worth = per_inch * gain + (OBJECTIVE_WORTH if s.id in mine else 0.0)
             if worth > 0.2:
                 out.append(Choice(worth, Order(side, "advance", uid, {"section": s.id})))
         for to in _outside_doors(view, unit.section):
             gain = now - _distance(view, Position(to[0], to[1]))
-            worth = PER_INCH * gain - COVER_WORTH
+            worth = per_inch * gain - COVER_WORTH
             if worth > 0:
                 out.append(Choice(worth, Order(side, "advance", uid, {"to": list(to)})))
         if unit.kind is UnitKind.INFANTRY and unit.floor == 0 and best_fire < 0.5:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
         return out
+
+
+def _stays(unit: Unit) -> bool:
+    """Units that do not move for the objectives: guns in a building, and weapons that
+    fire only indirect (they shoot from where they are)."""
+    if unit.kind is UnitKind.GUN:
+        return unit.section is not None or any(WEAPONS[w].fixed for w in unit.mounts)
+    return any(m.weapon is not None and WEAPONS[m.weapon].range <= 0 for m in unit.models)
+
+
+def _in_zone(view: SideView, unit: Unit) -> bool:
+    """Whether the unit stands in one of its side's reach zones."""
+    pos = _position(unit)
+    return any(spec.side == view.side and spec.kind == "reach" and spec.zone is not None
+               and in_objective(_Placed(pos), spec) for spec in view.objectives)
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    pos: Position
 
 
 def _he_landed(view: SideView, uid: str) -> bool:
