@@ -37,8 +37,9 @@ from fibua.core.ruleset import commands
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.movement import allowance
 from fibua.rulesets.buildings.state import Sighting, Unit
-from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, UnitKind
+from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, OrderKind, UnitKind
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.objectives import in_objective
 
@@ -231,14 +232,22 @@ class Control:
         # the objectives weigh more as the turns run out
         per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
         aim = self._advance_target(view, unit, seen)
+        rates = {kind: allowance(unit.mobility, order) for kind, order in
+                 (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
+        run = rates["run"] or rates["advance"] or 1.0
+        # too far to make the objective in the turns left unless it goes now
+        left = max(1, view.turns - view.turn + 1)
+        if now / run >= left - 1:
+            per_inch += OBJECTIVE_WORTH / run
         out: list[Choice] = []
         field = view.sight.battlefield
         mine = _my_sections(view)
         wanted = _contested(view)
         if unit.section is None:
-            for kind, step in (("advance", 6.0), ("run", 12.0)):
-                if unit.kind is UnitKind.GUN and kind == "run":
+            for kind, rate in rates.items():
+                if not rate:
                     continue
+                step = float(rate)
                 for k in range(HEADINGS):
                     angle = 2 * pi * k / HEADINGS
                     to = (round(unit.lead.x + step * cos(angle), 2),
