@@ -53,6 +53,8 @@ PER_INCH = 0.12
 #: entering a building: the worth of cover, and of an objective section
 COVER_WORTH = 0.8
 OBJECTIVE_WORTH = 3.0
+#: a unit whose objective is more Runs away than the turns left less this hurries
+PRESSED_TURNS = 0.5
 #: close quarters: a model's chance to take one off (no cover; regular 4+)
 CQ_DAMAGE = 0.5
 #: how much better the assaulters' numbers must be before they go in
@@ -237,8 +239,8 @@ class Control:
         run = rates["run"] or rates["advance"] or 1.0
         # too far to make the objective in the turns left unless it goes now
         left = max(1, view.turns - view.turn + 1)
-        if now / run >= left - 1:
-            per_inch += OBJECTIVE_WORTH / run
+        if now / run >= left - PRESSED_TURNS:
+            per_inch += 2 * OBJECTIVE_WORTH / run
         out: list[Choice] = []
         field = view.sight.battlefield
         mine = _my_sections(view)
