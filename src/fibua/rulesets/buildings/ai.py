@@ -125,7 +125,7 @@ class Control:
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
-            out += self._garrison(view, unit, bool(seen))
+            out += self._garrison(view, unit)
         elif not _stays(unit):
             out += self._moves(view, unit, best_fire, seen)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
@@ -212,10 +212,10 @@ class Control:
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
         return out
 
-    def _garrison(self, view: SideView, unit: Unit, seen: bool) -> list[Choice]:
-        """A unit in a section to hold climbs to a free upper floor when nothing is in sight,
-        else stays (fire and Ambush are scored apart)."""
-        if seen or unit.section is None:
+    def _garrison(self, view: SideView, unit: Unit) -> list[Choice]:
+        """A unit in a section to hold climbs to a free upper floor unless it has a better
+        shot the rules allow, else stays (fire and Ambush are scored apart)."""
+        if unit.section is None:
             return []
         section = view.sight.battlefield.section(unit.section)
         taken = {u.floor for u in view.own if u.alive and u.section == unit.section}
