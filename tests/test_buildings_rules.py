@@ -605,3 +605,44 @@ def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -
     arrivals(state)
     assert state.sight.section_state("brick") is SectionState.RUBBLE
     assert not state.units["grenadiers"].alive and not state.units["mg"].alive
+
+
+def test_a_winning_assaulter_may_regroup_up_to_six_inches_but_not_into_a_building() -> None:
+    g = game([4, 4, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(28, 14, 4, 0.8))
+    act(g, "run", "smgs", assault="mg", regroup=[28, 14])
+    smgs = g.state.units["smgs"]
+    assert (smgs.lead.x, smgs.lead.y) == (28, 14)
+    g = game([4, 4, 1, 1, 1, 3, 3, 1])
+    put(g, "smgs", line(24, 16, 4, 0.8))
+    put(g, "mg", line(22, 17, 3, 0.8))
+    events = act(g, "run", "smgs", assault="mg", regroup=[19, 13])  # inside the brick house
+    assert "no-regroup" in kinds(events) and g.state.units["smgs"].section is None
+
+
+def test_an_ambush_fires_at_an_enemy_that_acts_in_sight_then_counts_as_fire() -> None:
+    g = game([1, 1, 1, 1, 1, 1, 1])
+    put(g, "smgs", line(20, 20, 4, 0.8))
+    draw_for(g, "axis")
+    act(g, "ambush", "mg")
+    draw_for(g, "allies")
+    events = act(g, "advance", "smgs", to=[21, 20])
+    assert kinds(events).index("ambush") < kinds(events).index("moved")  # before it moves
+    assert len(rolls_of(events, "to-hit")) == 5  # the MMG's five shots, all missing on 1s
+    assert g.state.units["mg"].order is OrderKind.FIRE
+
+
+def test_an_ambush_not_sprung_keeps_its_die_out_of_the_next_bag() -> None:
+    g = game([1])
+    draw_for(g, "axis")
+    act(g, "ambush", "mg")
+    state = g.state
+    for u in state.units.values():
+        if u.order is None:
+            u.order = OrderKind.FIRE
+    force(g, [1])
+    draw_for(g, "allies")
+    g.apply(Order("allies", "end"))
+    mg = state.units["mg"]
+    assert state.turn == 2 and mg.kept and mg.order is OrderKind.AMBUSH
+    assert state.bag().total + 1 == 3  # rifles, smgs, grenadiers; the MG kept its die

@@ -100,6 +100,7 @@ class Plan:
     indirect: bool = False
     call: Call | None = None
     section: tuple[str, int] | None = None  # an empty section fired at, and the floor
+    regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -189,8 +190,14 @@ def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan
     _ready(state, unit)
     if "assault" in params:
         target = _enemy(state, unit, params, "assault")
+        if target.aboard is not None:
+            raise _refuse(f"{target.name} is aboard a vehicle: assault the vehicle",
+                          "no-target")
         move = check_assault(state, unit, target)
-        return Plan(OrderKind.RUN, move=move, assault=target.id)
+        regroup = point(params["regroup"], "regroup") if "regroup" in params else None
+        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
+    if "regroup" in params:
+        raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
     return Plan(OrderKind.RUN, move=check_move(state, unit, params, OrderKind.RUN))
 
 
@@ -568,7 +575,9 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     move = plan.move
     assert move is not None
     if plan.assault is not None:
-        fight(state, unit, state.units[plan.assault], move)
+        won = fight(state, unit, state.units[plan.assault], move)
+        if won and plan.regroup is not None and unit.section is None:
+            regroup(state, unit, plan.regroup)
         return
     if move.ram is not None:
         ram(state, unit, move.ram)
@@ -672,9 +681,10 @@ def spring_ambush(state: BuildingsState, mover: Unit) -> None:
             return
 
 
-def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
+def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
     """An assault: reaction fire unless a surprise, the charge, then rounds until one side
-    causes more casualties; the loser is destroyed and a winner takes the floor it cleared."""
+    causes more casualties; the loser is destroyed and a winner takes the floor it cleared.
+    True if the assaulting unit won."""
     gap = assault_distance(state, unit, target)
     inside = unit.section is not None and target.section is not None
     state.emit("assault", {"unit": unit.id, "target": target.id,
@@ -683,7 +693,7 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
             and target.vehicle is None:
         _reaction_fire(state, target, unit)
     if not unit.alive or not target.alive:
-        return
+        return False
     place(state, unit, move)
     if target.vehicle is not None:
         bail_out(state, target)  # passengers get out (they do not fight here yet)
@@ -694,7 +704,7 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
             if attack.damage is not None and attack.damage.success:
                 destroy(state, target, "knocked out in close assault")
                 break
-        return
+        return not target.alive
     together = unit.section is not None or target.section is not None
     for n in range(1, MOST_ROUNDS + 1):
         result = _round(state, unit, target, together, n)
@@ -708,9 +718,22 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> None:
                                         target.section, target.floor, 0.0))
                 state.emit("takes-floor", {"unit": unit.id, "section": target.section,
                                            "floor": target.floor}, watchers(state, unit))
-            return
+            return winner is unit
         if not unit.alive or not target.alive:
-            return
+            return unit.alive
+    return False
+
+
+def regroup(state: BuildingsState, unit: Unit, to: tuple[float, float]) -> None:
+    """A winner regroups: its first model up to `regroup` inches, never into a building
+    (a place it cannot go: it stays)."""
+    try:
+        move = _check_outside(state, unit, to, state.options.regroup)
+    except IllegalOrder as why:
+        state.emit("no-regroup", {"unit": unit.id, "why": why.reason}, (unit.side,))
+        return
+    place(state, unit, move)
+    state.emit("regrouped", {"unit": unit.id, "to": list(to)}, watchers(state, unit))
 
 
 def ram(state: BuildingsState, tank: Unit, sid: str) -> None:

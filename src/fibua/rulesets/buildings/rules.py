@@ -45,8 +45,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1",
-        "run": "run UNIT to=X,Y | enter=SECTION | floor=N [section=S] | assault=ID: up to "
-               "double the rate, no shooting; the only way into a building or an assault",
+        "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
+               "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
+               "into a building or a transport, or to assault",
         "ambush": "ambush UNIT: no move; fire at the first enemy that acts in sight",
         "rally": "rally UNIT: no move, lose D6 pins",
         "down": "down UNIT [keep=true]: no move, no test; shots at it -2; keep=true keeps "
@@ -145,7 +146,7 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
     takes = {
         OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
-        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount"},
+        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup"},
         OrderKind.AMBUSH: set(),
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
