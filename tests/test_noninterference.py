@@ -38,6 +38,9 @@ class Adapter:
     refresh: Callable[[Any], None]
     #: pieces that may only change places with pieces of the same group
     group: Callable[[Any], Any] = lambda piece: None
+    #: where a piece stands, and putting it there (a unit of several models moves whole)
+    where: Callable[[Any], Any] = lambda piece: piece.pos
+    put: Callable[[Any, Any], None] = lambda piece, place: setattr(piece, "pos", place)
 
 
 def _street_fight() -> Adapter:
@@ -85,10 +88,40 @@ def _house_clearing() -> Adapter:
     )
 
 
+def _buildings() -> Adapter:
+    from fibua.rulesets.buildings.knowledge import refresh, sees
+
+    def seen(state: Any, side: str) -> set[str]:
+        own = state.side_units(side)
+        return {e.id for e in state.units.values()
+                if e.side != side and e.alive and any(sees(state, u, e) for u in own)}
+
+    def where(unit: Any) -> tuple[float, float, str | None, int]:
+        return (unit.lead.x, unit.lead.y, unit.section, unit.floor)
+
+    def put(unit: Any, place: tuple[float, float, str | None, int]) -> None:
+        x, y, unit.section, unit.floor = place
+        dx, dy = x - unit.lead.x, y - unit.lead.y
+        for model in unit.models:
+            model.x, model.y = model.x + dx, model.y + dy
+
+    return Adapter(
+        pieces=lambda state: state.units,
+        alive=lambda u: u.alive and u.aboard is None and u.carrying is None,
+        sees=seen,
+        refresh=refresh,
+        # a gun keeps its opening and a vehicle its hull: each changes places with its like
+        group=lambda u: (u.kind, u.vehicle, u.opening),
+        where=where,
+        put=put,
+    )
+
+
 ADAPTERS: dict[str, Callable[[], Adapter]] = {
     "street-fight": _street_fight,
     "street-fighter": _street_fighter,
     "house-clearing": _house_clearing,
+    "buildings": _buildings,
 }
 
 
@@ -135,13 +168,13 @@ def swap_unseen(game: Game, side: str, adapter: Adapter, pick: random.Random) ->
     for members in groups.values():
         if len(members) < 2:
             continue
-        places = [p.pos for p in members]
+        places = [adapter.where(p) for p in members]
         pick.shuffle(places)
-        if all(p.pos == place for p, place in zip(members, places, strict=True)):
+        if all(adapter.where(p) == place for p, place in zip(members, places, strict=True)):
             places = places[1:] + places[:1]
         for piece, place in zip(members, places, strict=True):
-            moved |= piece.pos != place
-            piece.pos = place
+            moved |= adapter.where(piece) != place
+            adapter.put(piece, place)
     adapter.refresh(state)
     state.pending.clear()  # news of the swap for the enemy side, not for this one
     return moved and adapter.sees(state, side) == seen
