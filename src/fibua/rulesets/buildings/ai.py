@@ -37,6 +37,7 @@ from fibua.core.ruleset import commands
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.morale import order_need
 from fibua.rulesets.buildings.movement import allowance
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, OrderKind, UnitKind
@@ -100,8 +101,9 @@ class Control:
             return end
         down = Order(self.side, "down", uid)
         unit = view.unit(uid)
-        if (_he_landed(view, uid) or unit.section is None or unit.pins >= 2) \
-                and allowed(legal, down):
+        # armour shrugs off most shots: a vehicle keeps its order unless pinned
+        exposed = unit.section is None and unit.kind is not UnitKind.VEHICLE
+        if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
             return down
         return end
 
@@ -121,6 +123,9 @@ class Control:
         exposed = unit.section is None and bool(seen)
         if unit.pins >= 2 and exposed:
             out.append(Choice(1.0 + 0.3 * unit.pins, Order(side, "down", uid)))
+        if unit.pins >= RALLY_PINS:
+            # kept Down sheds D3 pins with no test: the way back for a unit that would fail
+            out.append(Choice(0.5 + 0.3 * unit.pins, Order(side, "down", uid, {"keep": True})))
         out += self._assaults(view, unit)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
@@ -129,6 +134,10 @@ class Control:
         elif not _stays(unit):
             out += self._moves(view, unit, best_fire, seen)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
+        # a pinned unit carries out any order but Down only if it passes its order test
+        passing = pass_chance(order_need(unit.quality, unit.pins)) if unit.pins else 1.0
+        out = [c if c.order.kind == "down" else Choice(c.worth * passing, c.order)
+               for c in out]
         out.append(Choice(0.01, Order(side, "down", uid)))
         return out
 
@@ -301,6 +310,12 @@ class Control:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
         return out
+
+
+def pass_chance(need: int) -> float:
+    """Chance 2D6 comes to `need` or less (double 1 always passes)."""
+    passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
+    return passes / 36
 
 
 def _stays(unit: Unit) -> bool:
