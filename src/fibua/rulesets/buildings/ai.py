@@ -121,11 +121,11 @@ class Control:
             worth = 0.6 * unit.pins + (2.0 if unit.pins >= RALLY_PINS or need <= 7 else 0.0)
             out.append(Choice(worth, Order(side, "rally", uid)))
         exposed = unit.section is None and bool(seen)
-        if unit.pins >= 2 and exposed:
-            out.append(Choice(1.0 + 0.3 * unit.pins, Order(side, "down", uid)))
-        if unit.pins >= RALLY_PINS:
-            # kept Down sheds D3 pins with no test: the way back for a unit that would fail
-            out.append(Choice(0.5 + 0.3 * unit.pins, Order(side, "down", uid, {"keep": True})))
+        down_worth = 1.0 + 0.3 * unit.pins if unit.pins >= 2 and exposed else 0.01
+        out.append(Choice(down_worth, Order(side, "down", uid)))
+        if unit.pins >= unit.morale - 3:
+            # near routing: a kept Down sheds D3 pins with no test
+            out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
         out += self._assaults(view, unit)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
@@ -134,12 +134,11 @@ class Control:
         elif not _stays(unit):
             out += self._moves(view, unit, best_fire, seen)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
-        # a pinned unit carries out any order but Down only if it passes its order test
+        # a pinned unit carries out any order but Down only if it passes its order test,
+        # and goes Down if it fails
         passing = pass_chance(order_need(unit.quality, unit.pins)) if unit.pins else 1.0
-        out = [c if c.order.kind == "down" else Choice(c.worth * passing, c.order)
-               for c in out]
-        out.append(Choice(0.01, Order(side, "down", uid)))
-        return out
+        return [c if c.order.kind == "down" else
+                Choice(passing * c.worth + (1 - passing) * down_worth, c.order) for c in out]
 
     def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
               ) -> list[Choice]:
