@@ -60,6 +60,8 @@ PRESSED_TURNS = 0.5
 CQ_DAMAGE = 0.5
 #: how much better the assaulters' numbers must be before they go in
 ASSAULT_MARGIN = 1.3
+#: the same in the last turns, at an enemy in an objective
+LAST_ASSAULT_MARGIN = 0.9
 #: how far a Run reaches for an assault or to enter (infantry double rate)
 RUN_REACH = 12.0
 
@@ -131,7 +133,7 @@ class Control:
             unit.section is None and _in_zone(view, unit))
         if holding:
             out += self._garrison(view, unit)
-        elif not _stays(unit):
+        elif not _stays(unit) and not _mortar_in_range(view, unit):
             out += self._moves(view, unit, best_fire, seen)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
@@ -214,7 +216,10 @@ class Control:
                 continue
             mine = len(unit.models) * CQ_DAMAGE
             theirs = s.models * CQ_DAMAGE
-            if mine < ASSAULT_MARGIN * theirs + 0.5:
+            # with the last turns running out, an even fight for an objective is worth it
+            last = view.turns - view.turn <= 1 and s.section in wanted
+            margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
+            if mine < margin * theirs + 0.5:
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
@@ -308,6 +313,20 @@ class Control:
         if unit.kind is UnitKind.INFANTRY and unit.floor == 0 and best_fire < 0.5:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
+        out += self._climb_to_assault(view, unit)
+        return out
+
+    def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
+        """Floor by floor: a unit inside goes to the floor next to an enemy's in its own
+        section, to assault it from there."""
+        out: list[Choice] = []
+        for _, s in view.enemies:
+            if not s.alive or s.section != unit.section or abs(s.floor - unit.floor) <= 1:
+                continue
+            floor = s.floor - 1 if s.floor > unit.floor else s.floor + 1
+            for kind in ("advance", "run"):
+                out.append(Choice(1.5 if kind == "run" else 1.2,
+                                  Order(self.side, kind, unit.id, {"floor": floor})))
         return out
 
 
@@ -318,11 +337,21 @@ def pass_chance(need: int) -> float:
 
 
 def _stays(unit: Unit) -> bool:
-    """Units that do not move for the objectives: guns in a building, and weapons that
-    fire only indirect (they shoot from where they are)."""
+    """Units that do not move for the objectives: guns in a building or with fixed
+    weapons (a mortar moves, but its shots outscore moving once a target is in range)."""
     if unit.kind is UnitKind.GUN:
         return unit.section is not None or any(WEAPONS[w].fixed for w in unit.mounts)
-    return any(m.weapon is not None and WEAPONS[m.weapon].range <= 0 for m in unit.models)
+    return False
+
+
+def _mortar_in_range(view: SideView, unit: Unit) -> bool:
+    """Whether the unit fires only indirect and a known enemy is within its reach (it
+    then shoots from where it is)."""
+    reach = [WEAPONS[m.weapon].indirect for m in unit.models
+             if m.weapon is not None and WEAPONS[m.weapon].range <= 0]
+    here = (unit.lead.x, unit.lead.y)
+    return any(r is not None and r[0] <= dist(here, (s.x, s.y)) <= r[1]
+               for r in reach for _, s in view.enemies if s.alive)
 
 
 def _in_zone(view: SideView, unit: Unit) -> bool:
