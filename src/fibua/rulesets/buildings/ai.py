@@ -280,7 +280,8 @@ class Control:
                         params["target"] = aim[0]
                         worth += 0.5 * aim[1]
                     out.append(Choice(worth, Order(side, kind, uid, params)))
-            if unit.kind is UnitKind.INFANTRY:
+            if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
+                # (a mortar fires from a building only off a flat roof: it stays out)
                 for sid in field.section_ids:
                     section = field.section(sid)
                     c = centroid(section)
@@ -351,7 +352,11 @@ def _mortar_in_range(view: SideView, unit: Unit) -> bool:
              if m.weapon is not None and WEAPONS[m.weapon].range <= 0]
     here = (unit.lead.x, unit.lead.y)
     return any(r is not None and r[0] <= dist(here, (s.x, s.y)) <= r[1]
-               for r in reach for _, s in view.enemies if s.alive)
+               for r in reach for _, s in view.visible_enemies())
+
+
+def _mortar(unit: Unit) -> bool:
+    return any(m.weapon is not None and WEAPONS[m.weapon].range <= 0 for m in unit.models)
 
 
 def _in_zone(view: SideView, unit: Unit) -> bool:
