@@ -50,7 +50,7 @@ HEADINGS = 8
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
-PER_INCH = 0.12
+PER_INCH = 0.2
 #: entering a building: the worth of cover, and of an objective section
 COVER_WORTH = 0.8
 OBJECTIVE_WORTH = 3.0
