@@ -306,11 +306,13 @@ class Control:
             worth = per_inch * gain + (OBJECTIVE_WORTH if s.id in mine else 0.0)
             if worth > 0.2:
                 out.append(Choice(worth, Order(side, "advance", uid, {"section": s.id})))
-        for to in _outside_doors(view, unit.section):
-            gain = now - _distance(view, Position(to[0], to[1]))
-            worth = per_inch * gain - COVER_WORTH
-            if worth > 0:
-                out.append(Choice(worth, Order(side, "advance", uid, {"to": list(to)})))
+        if unit.floor == 0 and unit.kind is UnitKind.INFANTRY:
+            for kind, rate in rates.items():
+                for to in _outside_doors(view, unit.section, float(rate or 0) - 1.0):
+                    gain = now - _distance(view, Position(to[0], to[1]))
+                    worth = per_inch * gain - COVER_WORTH
+                    if worth > 0:
+                        out.append(Choice(worth, Order(side, kind, uid, {"to": list(to)})))
         if unit.kind is UnitKind.INFANTRY and unit.floor == 0 and best_fire < 0.5:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
@@ -416,14 +418,21 @@ def _mark(view: SideView, unit: Unit, s: Sighting) -> Mark:
                 down=s.order == "down", vehicle=s.kind is UnitKind.VEHICLE)
 
 
-def _outside_doors(view: SideView, sid: str) -> list[tuple[float, float]]:
-    """Points 3in out from each ground-floor door or window of the section."""
+def _outside_doors(view: SideView, sid: str, reach: float) -> list[tuple[float, float]]:
+    """Points `reach` out from each ground-floor door or window of the section: straight
+    out and half-right and half-left of it."""
+    if reach <= 0:
+        return []
     section = view.sight.battlefield.section(sid)
     cx, cy = centroid(section)
     out = []
     for x, y in ground_doors(section):
         norm = max(1e-9, dist((x, y), (cx, cy)))
-        out.append((round(x + 3.0 * (x - cx) / norm, 2), round(y + 3.0 * (y - cy) / norm, 2)))
+        ux, uy = (x - cx) / norm, (y - cy) / norm
+        for turn in (0.0, pi / 4, -pi / 4):
+            dx = ux * cos(turn) - uy * sin(turn)
+            dy = ux * sin(turn) + uy * cos(turn)
+            out.append((round(x + reach * dx, 2), round(y + reach * dy, 2)))
     return out
 
 
