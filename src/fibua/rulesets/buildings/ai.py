@@ -209,10 +209,12 @@ class Control:
         out: list[Choice] = []
         here = (unit.lead.x, unit.lead.y)
         wanted = _contested(view)
+        # a unit in an objective fights only for it: an assault outside would leave it
+        staying = unit.section is not None and unit.section in wanted
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
-            if dist(here, (s.x, s.y)) > RUN_REACH + 3:
+            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or (staying and s.section != unit.section):
                 continue
             mine = len(unit.models) * CQ_DAMAGE
             theirs = s.models * CQ_DAMAGE
