@@ -548,11 +548,14 @@ def test_he_at_an_empty_section_needs_a_three_and_can_bring_it_down() -> None:
     assert g.state.sight.section_state("house") is SectionState.RUBBLE
 
 
-def test_only_an_empty_section_is_fired_at_as_a_building() -> None:
+def test_only_a_section_with_no_unit_in_sight_is_fired_at_as_a_building() -> None:
     g = game(allies=howitzer())
     with pytest.raises(IllegalOrder) as refused:
-        act(g, "fire", "gun", section="house")
+        act(g, "fire", "gun", section="house")  # the gun sees the grenadiers at the door
     assert refused.value.code == "not-empty"
+    put(g, "grenadiers", section="brick", floor=1)
+    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    assert g.ruleset.allows(g.state, Order("allies", "fire", "gun", {"section": "brick"}))
 
 
 def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
@@ -646,3 +649,30 @@ def test_an_ambush_not_sprung_keeps_its_die_out_of_the_next_bag() -> None:
     mg = state.units["mg"]
     assert state.turn == 2 and mg.kept and mg.order is OrderKind.AMBUSH
     assert state.bag().total + 1 == 3  # rifles, smgs, grenadiers; the MG kept its die
+
+
+def test_a_unit_entering_a_floor_held_by_an_unseen_enemy_is_stopped() -> None:
+    g = game([1])
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    events = act(g, "run", "smgs", enter="brick")
+    assert "bumped" in kinds(events) and g.state.units["smgs"].section is None
+
+
+def test_an_ambush_fires_where_the_mover_comes_into_sight_along_its_path() -> None:
+    from math import dist as distance
+
+    from fibua.rulesets.buildings.actions import Move, _along_the_way
+
+    g = game([1, 1, 1, 1, 1])
+    state = g.state
+    put(g, "smgs", [(12, 12)])  # the brick house hides it from the MG
+    state.units["smgs"].models[1:] = []
+    state.units["mg"].order = OrderKind.AMBUSH
+    assert "smgs" not in {k for k, s in state.seen.get("axis", {}).items() if s.visible}
+    _along_the_way(state, state.units["smgs"], Move(((12, 22),), None, 0, 10.0))
+    shots = rolls_of(state.pending, "to-hit")
+    # at a quarter and half way (12, 14.5), (12, 17) it is still hidden; at (12, 19.5) not
+    assert shots and shots[0]["range"] == round(distance((32, 14), (12, 19.5)), 2)
+    assert (state.units["smgs"].lead.x, state.units["smgs"].lead.y) == (12, 12)

@@ -50,6 +50,7 @@ from fibua.rulesets.buildings.indirect import (
     indirect_roll,
     only_indirect,
     place_call,
+    sees_section,
 )
 from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
@@ -158,8 +159,12 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
         raise _refuse(f"{sid} has no floor {floor!r}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
-    if unit.section == sid or any(u.alive and u.section == sid for u in state.units.values()):
-        raise _refuse(f"{sid} is not empty: fire at the unit in it", "not-empty")
+    # judged on what the side knows: a unit it does not see in there is hit all the same
+    known = state.seen.get(unit.side, {})
+    if any(u.alive and u.section == sid and (u.side == unit.side or (
+            u.id in known and known[u.id].visible)) for u in state.units.values()):
+        raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
+                      "not-empty")
     if not section_firers(state, unit, sid):
         raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
                       "sees", "out-of-range")
@@ -170,7 +175,7 @@ def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
                   advanced: bool) -> str:
     target = _enemy(state, unit, params, "target")
     if not sees(state, unit, target):
-        raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if not firers(state, unit, target, advanced):
         raise _refuse(f"no weapon of {unit.name} can reach {target.name}", "out-of-range")
     return target.id
@@ -360,7 +365,7 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
         raise _refuse(f"no section {sid!r}", "no-section")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
-    if state.occupant(sid, 0) is not None:
+    if _known_occupant(state, unit.side, sid, 0) is not None:
         raise _refuse(f"the ground floor of {sid} holds a unit", "occupied")
     section = state.battlefield.section(sid)
     doors = ground_doors(section)
@@ -414,7 +419,7 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
             raise _refuse(f"{sid} has floors 0..{section.levels - 1}", "no-floor")
         lo, hi = sorted((unit.floor, floor))
         for f in range(lo + 1, hi):
-            other = state.occupant(sid, f)
+            other = _known_occupant(state, unit.side, sid, f)
             if other is not None and other.side != unit.side:
                 raise _refuse(f"an enemy holds floor {f}", "enemy-floor")
     else:
@@ -429,10 +434,37 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
             raise _refuse(f"{sid} has no floor {floor}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is not intact", "not-intact")
-    if state.occupant(sid, floor) is not None:
+    if _known_occupant(state, unit.side, sid, floor) is not None:
         raise _refuse(f"floor {floor} of {sid} holds a unit: one unit a floor", "occupied")
     cx, cy = centroid(state.battlefield.section(sid))
     return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0)
+
+
+def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> Unit | None:
+    """The unit on a floor as far as the side knows: its own, or an enemy it sees now (an
+    order is judged on what the side knows; `_bumped` settles the rest)."""
+    there = state.occupant(sid, floor)
+    if there is None or there.side == side:
+        return there
+    known = state.seen.get(side, {}).get(there.id)
+    return there if known is not None and known.visible else None
+
+
+def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:
+    """An enemy the side did not see that stops a move into (or through) a floor."""
+    sid = move.section
+    if sid is None or (sid == unit.section and move.floor == unit.floor):
+        return None
+    floors = [move.floor]
+    if sid == unit.section:
+        lo, hi = sorted((unit.floor, move.floor))
+        floors = list(range(lo + 1, hi + 1)) if move.floor > unit.floor else list(
+            range(lo, hi))
+    for f in floors:
+        there = state.occupant(sid, f)
+        if there is not None and there.side != unit.side:
+            return there
+    return None
 
 
 def _check_leave(state: BuildingsState, unit: Unit, to: tuple[float, float],
@@ -482,6 +514,10 @@ def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
         raise _refuse(f"{unit.name} cannot Run", "cannot-move")
     if unit.section is not None and target.section is not None:
         return _check_inside_assault(state, unit, target)
+    seen = sees(state, unit, target) or (
+        target.section is not None and sees_section(state, unit, target.section))
+    if not seen:
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if target.section is not None:
         section = state.battlefield.section(target.section)
         if target.floor != 0:
@@ -582,6 +618,14 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     if move.ram is not None:
         ram(state, unit, move.ram)
         return
+    blocker = _bumped(state, unit, move)
+    if blocker is not None:
+        state.emit("bumped", {"unit": unit.id, "by": blocker.id, "section": move.section,
+                              "floor": blocker.floor}, state.sides)
+        return
+    _along_the_way(state, unit, move)
+    if not unit.alive:
+        return
     place(state, unit, move)
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
@@ -594,6 +638,31 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
             shoot(state, unit, target, advanced=True)
         else:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
+
+
+#: the points of a move in the open where an enemy on Ambush may fire at the mover
+AMBUSH_STEPS = (0.25, 0.5, 0.75)
+
+
+def _along_the_way(state: BuildingsState, unit: Unit, move: Move) -> None:
+    """A move in the open passes points where an ambusher may see the mover come into
+    sight; the first such point is where it fires (`spring_ambush` at its end does the
+    rest)."""
+    if move.section is not None or unit.section is not None or move.mount is not None \
+            or unit.aboard is not None:
+        return
+    if not any(u.order is OrderKind.AMBUSH for u in state.side_units(
+            state.enemy_of(unit.side))):
+        return
+    start = [(m.x, m.y) for m in unit.models]
+    for t in AMBUSH_STEPS:
+        for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
+            m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        fired = spring_ambush(state, unit)
+        if fired or not unit.alive:
+            break
+    for m, (x0, y0) in zip(unit.models, start, strict=False):
+        m.x, m.y = x0, y0
 
 
 def place(state: BuildingsState, unit: Unit, move: Move) -> None:
@@ -667,9 +736,9 @@ def take_shot(state: BuildingsState) -> None:
         _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
 
 
-def spring_ambush(state: BuildingsState, mover: Unit) -> None:
+def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
     """An enemy on Ambush that sees the acting unit fires at it (the first such, by id),
-    then counts as on Fire."""
+    then counts as on Fire. True if one fired."""
     for ambusher in sorted(state.side_units(state.enemy_of(mover.side)), key=lambda u: u.id):
         if ambusher.order is not OrderKind.AMBUSH or not mover.alive:
             continue
@@ -678,7 +747,8 @@ def spring_ambush(state: BuildingsState, mover: Unit) -> None:
             ambusher.kept = False
             state.emit("ambush", {"unit": ambusher.id, "target": mover.id}, state.sides)
             resolve(state, ambusher, mover, False)
-            return
+            return True
+    return False
 
 
 def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:

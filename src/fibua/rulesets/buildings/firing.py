@@ -473,9 +473,9 @@ def section_firers(state: BuildingsState, unit: Unit, sid: str) -> list[Firer]:
 
 
 def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> None:
-    """HE or a flamethrower at an empty section: 3+ with the firer's own modifiers; an HE
-    hit rolls its hits on the floor (toward collapse); a flamethrower takes its fire roll,
-    hit or miss."""
+    """HE or a flamethrower at a section the firer sees no unit in: 3+ with the firer's own
+    modifiers; an HE hit rolls its hits on the floor (toward collapse, and on any unit
+    there after all); a flamethrower takes its fire roll, hit or miss."""
     found = section_firers(state, unit, sid)
     state.emit("fire-at-building", {"unit": unit.id, "section": sid, "floor": floor,
                                     "weapons": [str(f.weapon) for f in found]}, state.sides)
@@ -499,4 +499,6 @@ def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> 
                 if fired.success:
                     set_alight(state, sid)
         elif made.hit and arms.he is not None:
-            he_at_section(state, sid, floor, arms.he, down=False)
+            there = state.occupant(sid, floor)
+            he_at_section(state, sid, floor, arms.he,
+                          down=there is not None and there.order is OrderKind.DOWN)

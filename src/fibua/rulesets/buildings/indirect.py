@@ -91,7 +91,7 @@ def check_indirect(state: BuildingsState, unit: Unit, target: Unit) -> WeaponNam
     if not weapons:
         raise _refuse(f"{unit.name} has no weapon that fires indirect", "no-indirect")
     if target.aboard is not None or not _in_sight(state, unit, target):
-        raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     gap = dist((unit.lead.x, unit.lead.y), (target.lead.x, target.lead.y))
     for w in weapons:
         low, high = WEAPONS[w].indirect or (0.0, 0.0)
@@ -178,7 +178,7 @@ def check_call(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Cal
         if target is None or target.side == unit.side or not target.alive:
             raise _refuse(f"{ident!r} is no enemy unit in the fight", "no-target")
         if not _in_sight(state, unit, target):
-            raise _refuse(f"{unit.name} cannot see {target.name}", "no-sight")
+            raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
         return Call(unit.side, unit.id, ObserverKind.AIR, state.turn, target.id,
                     target.section, (target.lead.x, target.lead.y))
     if state.barrages_called.get(unit.id, 0) >= state.options.barrages:
