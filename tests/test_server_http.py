@@ -63,7 +63,8 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
 def test_every_bundled_scenario_is_listed_with_its_seats_and_map(client: TestClient) -> None:
     found = client.get("/api/scenarios").json()
     assert [s["name"] for s in found] == list(bundled_scenarios())
-    assert {s["ruleset"] for s in found} == {"street-fight", "street-fighter", "house-clearing"}
+    assert {s["ruleset"] for s in found} == {"street-fight", "street-fighter", "house-clearing",
+                                            "buildings"}
     for scenario in found:
         assert scenario["title"] and scenario["seats"] and scenario["objectives"] is not None
         svg = client.get(f"/api/scenarios/{scenario['name']}/map.svg")

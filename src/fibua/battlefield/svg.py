@@ -207,7 +207,19 @@ def _building_names(battlefield: Battlefield, unit: float, flip: float) -> list[
         points = [p for s in building.sections for p in s.footprint]
         x, y = _centre(points)
         out.append(_text(x, flip - y, building.name, unit * 4.5, unit, "building-name"))
+        out.append(_text(x, flip - y + unit * 5, storeys(building.sections), unit * 3.2,
+                         unit, "building-floors", "#444"))
     return out
+
+
+def storeys(sections: Sequence[Section]) -> str:
+    """How high a building stands: its floors (the range, if its sections differ) and
+    whether a flat roof can be stood on."""
+    counts = sorted({s.floors for s in sections})
+    low, high = counts[0], counts[-1]
+    text = f"{low} floor" if high == 1 else (
+        f"{high} floors" if low == high else f"{low}-{high} floors")
+    return text + (", flat roof" if any(s.flat_roof for s in sections) else "")
 
 
 def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], unit: float,

@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from fibua.battlefield.model import Battlefield
 from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.briefing import objective_marks
 from fibua.cli.common import console, error_console, fail, guarded
@@ -398,7 +399,10 @@ def map_command(
     """Draw a scenario's battlefield and starting figures as SVG."""
     loaded = load_scenario(scenario)
     sides = (check_side(loaded, side),) if side else loaded.side_names
-    text = render_svg(loaded.battlefield, markers=side_markers(loaded, sides),
+    # the map as the forces leave it at set-up (Buildings: the openings units made)
+    state = find_ruleset(loaded.ruleset).new_state(loaded, 0)
+    battlefield: Battlefield = getattr(state, "battlefield", loaded.battlefield)
+    text = render_svg(battlefield, markers=side_markers(loaded, sides),
                       objectives=objective_marks(loaded))
     svg.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {svg}")

@@ -39,6 +39,7 @@ from fibua.cli.textmap import (
     letter_figures,
     out_of_action,
     render_map,
+    section_states,
 )
 from fibua.cli.typed import (
     OrderSyntaxError,
@@ -572,8 +573,12 @@ class PlaySession:
         self.console.print(Rule(Text(self.status())))
         key = self._phase_key()
         if full or key != self._mapped:
-            self.console.print(render_map(self.game.scenario.battlefield, figures,
-                                          notes=self._notes()))
+            # the game's map: Buildings adds the openings its units made at set-up, holes
+            # in walls plain to both sides
+            field = getattr(self.game.state, "battlefield", self.game.scenario.battlefield)
+            self.console.print(render_map(field, figures,
+                                          notes=self._notes(),
+                                          states=section_states(view)))
             self._mapped = key
         else:
             self.console.print("(the map is as above; type map to draw it again)")

@@ -390,6 +390,17 @@ class MapNotes:
     zones: tuple[tuple[tuple[Point, ...], str], ...] = ()
 
 
+def section_states(view: Mapping[str, Any]) -> dict[str, SectionState]:
+    """The sections a view says are burning or rubble (its `section_states`, a mapping of
+    section to state); anything else in it is left out."""
+    raw = view.get("section_states")
+    if not isinstance(raw, Mapping):
+        return {}
+    known = {s.value: s for s in SectionState}
+    return {str(sid): known[str(st)] for sid, st in raw.items()
+            if str(st) in known and known[str(st)] is not SectionState.INTACT}
+
+
 def render_map(
     battlefield: Battlefield,
     figures: Sequence[Figure],

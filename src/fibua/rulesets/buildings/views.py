@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, SectionState
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
@@ -75,6 +75,7 @@ def view_dict(view: SideView) -> dict[str, Any]:
         own=[_own(u) for u in view.own], enemies=[_enemy(i, s) for i, s in view.enemies],
         log=view.log, drawn=view.drawn, shot_at=view.shot_at, bag=dict(view.bag),
         sections=dict(view.sections),
+        section_states={sid: st for sid, st in view.sections if st != SectionState.INTACT},
         objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives])
 
 
