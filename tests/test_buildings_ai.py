@@ -10,6 +10,7 @@ from fibua.core.game import Game, LegalOrders, play_out
 from fibua.core.orders import Order
 from fibua.rulesets.buildings.ai import Control
 from fibua.rulesets.buildings.estimates import Mark, unit_losses
+from fibua.rulesets.buildings.state import Waiting
 from fibua.rulesets.buildings.tables import OrderKind, WeaponName
 
 
@@ -94,3 +95,19 @@ def test_beats_random_on_fixed_seeds() -> None:
                        for s in scenario.side_names}
             wins += play_out(game, players).winner == side
         assert wins >= 2, side
+
+
+def test_goes_down_when_shot_at_in_the_open() -> None:
+    game = Game(make_scenario(), 1)
+    game.state.waiting = Waiting("mg", "rifles", advanced=False)
+    game.state.pending.clear()
+    order = Control("allies", 7).choose(game.observe("allies"), LegalOrders(game, "allies"))
+    assert (order.kind, order.unit) == ("down", "rifles")
+
+
+def test_takes_a_shot_in_a_building_to_keep_its_order() -> None:
+    game = Game(make_scenario(), 1)
+    game.state.waiting = Waiting("rifles", "grenadiers", advanced=False)
+    game.state.pending.clear()
+    order = Control("axis", 7).choose(game.observe("axis"), LegalOrders(game, "axis"))
+    assert order.kind == "end"
