@@ -7,18 +7,24 @@ at a time with `allowed`, best first; the legal list is never read whole):
 - fire at the seen enemy with the best expected losses (estimates.py: the rules' to-hit and
   damage functions over the view's data), HE and flamethrowers counting double against a
   unit in a building the side must take;
-- a heavily pinned unit rallies; a pinned unit out in the open with nothing to shoot goes
-  Down;
+- a pinned unit's orders are worth their chance of passing the order test (a fail goes
+  Down): a heavily pinned unit rallies, one near routing keeps a Down to shed pins, one
+  pinned out in the open with nothing better goes Down;
 - a unit in a section its side must hold stays: it climbs to a free upper floor (out of
   reach of assaults from the street, with a wider view), fires at what it sees, and
   otherwise waits on Ambush to cover the approaches;
 - others move toward the objectives by the walking-distance field (`SideView.goal`), from
   cover to cover: a building on the way (or the objective itself) is entered with a Run,
-  the open crossed by the move that gains most ground;
-- a unit next to an enemy in an objective assaults it when its close-quarters numbers are
-  better (floor by floor: from the floor below or a connected section inside);
-- shot at, a unit goes Down when HE has already hit it, when it is out in the open, or
-  when it is pinned; in a building and fresh it takes the shot to keep its order.
+  the open crossed by the move that gains most ground, a building left by its doors;
+  the objectives weigh more as the turns run out, and most when they are only just
+  within reach; a unit standing in a reach zone stays; a mortar moves only until a seen
+  enemy is in its reach, and stays out of buildings;
+- a unit next to an enemy assaults it when its close-quarters numbers are better (in the
+  last turns an even fight for an objective will do), floor by floor: inside, it climbs
+  to the floor next to the enemy's first; a unit in an objective assaults only within it;
+- shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
+  a vehicle), or when it is pinned; in a building and fresh it takes the shot to keep its
+  order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
