@@ -52,7 +52,7 @@ from fibua.scenario.objectives import in_objective
 
 #: orders asked of the rules at most per decision, best first
 MOST_ASKED = 40
-HEADINGS = 8
+HEADINGS = 12
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -267,10 +267,10 @@ class Control:
         mine = _my_sections(view)
         wanted = _contested(view)
         if unit.section is None:
-            for kind, rate in rates.items():
-                if not rate:
-                    continue
-                step = float(rate)
+            # the full move and a shorter one, in every heading: a way round what blocks
+            steps = [(kind, float(rate) * part) for kind, rate in rates.items() if rate
+                     for part in (1.0, 0.6)]
+            for kind, step in steps:
                 for k in range(HEADINGS):
                     angle = 2 * pi * k / HEADINGS
                     to = (round(unit.lead.x + step * cos(angle), 2),
