@@ -18,8 +18,10 @@ import pytest
 from fibua.battlefield.model import Battlefield, Position, Section
 from fibua.battlefield.reference import reference_visible
 from fibua.core.events import Event
-from fibua.core.game import Game, play_out
+from fibua.core.game import Game, LegalOrders, play_out
+from fibua.core.orders import Order
 from fibua.core.replay import side_log_lines
+from fibua.rulesets.buildings import actions
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.scenario.loader import load_scenario
@@ -152,8 +154,11 @@ def test_no_side_hears_of_an_enemy_unit_before_it_could_see_it(name: str) -> Non
         game = Game(scenario, seed)
         canary = Canary(game)
         sides = scenario.side_names
-        players = {sides[0]: game.ruleset.computer(sides[0], seed),
-                   sides[1]: game.ruleset.random_player(sides[1], seed + 1)}
+        # each seed its pairing: the computer against random play either way, then itself
+        kinds = (("computer", "random"), ("random", "computer"), ("computer", "computer"))[seed]
+        players = {side: game.ruleset.computer(side, seed + n) if kind == "computer"
+                   else game.ruleset.random_player(side, seed + n)
+                   for n, (side, kind) in enumerate(zip(sides, kinds, strict=True))}
         play_out(game, players, on_events=canary.after)
         told = public_names(game)
         for side in sides:
@@ -211,3 +216,36 @@ def test_units_inside_are_seen_only_through_their_openings() -> None:
     assert could_see(state, state.units["nine-section"], hq)
     hq.floor, hq.section = 0, "forge"  # its openings face the street, east and west
     assert not could_see(state, state.units["nine-section"], hq)
+
+
+def hide_the_mortar(game: Game, canary: Canary) -> bool:
+    """Forty orders of Beach Exit between computer players, except that the hidden
+    mortar's order is Ambush (it stays behind its hedge); whether it was given."""
+    scenario = game.scenario
+    players = {side: game.ruleset.computer(side, n) for n, side in enumerate(scenario.side_names)}
+    hide = Order("germans", "ambush", "mortar-pit")
+    hidden = False
+    for _ in range(40):
+        side = game.to_act()
+        assert side is not None
+        legal = LegalOrders(game, side)
+        mine = hide in list(legal) and not hidden
+        order = hide if mine else players[side].choose(game.observe(side), legal)
+        canary.after(game.apply(order))
+        hidden |= mine
+    return hidden
+
+
+def test_the_mortar_s_ambush_behind_the_hedge_is_not_told() -> None:
+    game = Game(load_scenario("beach-exit"), 0)
+    assert hide_the_mortar(game, Canary(game))
+
+
+def test_the_canary_catches_a_rule_that_tells_every_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were every unit's order told to both sides, the hidden mortar's Ambush would name
+    it to the Americans."""
+    monkeypatch.setattr(actions, "watchers", lambda state, unit: tuple(state.sides))
+    game = Game(load_scenario("beach-exit"), 0)
+    with pytest.raises(AssertionError, match="mortar-pit"):
+        hide_the_mortar(game, Canary(game))
