@@ -1,97 +1,448 @@
-"""A simple computer for Buildings, from its side's view alone: among the legal orders it
-fires at an enemy it sees (the nearest), else moves toward its objective (or the nearest
-enemy it knows of), entering a building there when it can; pinned units rally; a shot at
-unit goes Down when it has no order. Not a tactician: a legal-order chooser (a stronger
-computer comes later)."""
+"""The computer opponent for Buildings, deciding from its side's view alone.
+
+Each time its side's die is drawn it scores, for every unit of its seat with no order yet,
+a short list of orders it builds itself, and gives the best one the rules allow (asked one
+at a time with `allowed`, best first; the legal list is never read whole):
+
+- fire at the seen enemy with the best expected losses (estimates.py: the rules' to-hit and
+  damage functions over the view's data), HE and flamethrowers counting double against a
+  unit in a building the side must take;
+- a pinned unit's orders are worth their chance of passing the order test (a fail goes
+  Down): a heavily pinned unit rallies, one near routing keeps a Down to shed pins, one
+  pinned out in the open with nothing better goes Down;
+- a unit in a section its side must hold stays: it climbs to a free upper floor (out of
+  reach of assaults from the street, with a wider view), fires at what it sees, and
+  otherwise waits on Ambush to cover the approaches;
+- others move toward the objectives by the walking-distance field (`SideView.goal`), from
+  cover to cover: a building on the way (or the objective itself) is entered with a Run,
+  the open crossed by the move that gains most ground, a building left by its doors;
+  the objectives weigh more as the turns run out, and most when they are only just
+  within reach; a unit standing in a reach zone stays; a mortar moves only until a seen
+  enemy is in its reach, and stays out of buildings;
+- a unit next to an enemy assaults it when its close-quarters numbers are better (in the
+  last turns an even fight for an objective will do), floor by floor: inside, it climbs
+  to the floor next to the enemy's first; a unit in an objective assaults only within it;
+- shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
+  a vehicle), or when it is pinned; in a building and fresh it takes the shot to keep its
+  order.
+
+Its only chance is a seeded generator that breaks ties, so it is deterministic given its
+seed."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import dist
+from dataclasses import dataclass
+from math import cos, dist, pi, sin
 
+from fibua.battlefield.model import Position
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
-from fibua.rulesets.buildings.geometry import centroid
+from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
+from fibua.rulesets.buildings.firing import weapons_of
+from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.morale import order_need
+from fibua.rulesets.buildings.movement import allowance
+from fibua.rulesets.buildings.state import Sighting, Unit
+from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, OrderKind, UnitKind
 from fibua.rulesets.buildings.views import SideView
+from fibua.scenario.objectives import in_objective
+
+#: orders asked of the rules at most per decision, best first
+MOST_ASKED = 40
+HEADINGS = 12
+#: rally when at least this many pins, or when the order test would pass at most half
+RALLY_PINS = 3
+#: a move's worth per inch of walking distance gained toward the objectives
+PER_INCH = 0.2
+#: entering a building: the worth of cover, and of an objective section
+COVER_WORTH = 0.8
+OBJECTIVE_WORTH = 3.0
+#: a unit whose objective is more Runs away than the turns left less this hurries
+PRESSED_TURNS = 0.5
+#: close quarters: a model's chance to take one off (no cover; regular 4+)
+CQ_DAMAGE = 0.5
+#: how much better the assaulters' numbers must be before they go in
+ASSAULT_MARGIN = 1.3
+#: the same in the last turns, at an enemy in an objective
+LAST_ASSAULT_MARGIN = 0.9
+#: how far a Run reaches for an assault or to enter (infantry double rate)
+RUN_REACH = 12.0
 
 
-class SimpleChooser:
+@dataclass(frozen=True, slots=True)
+class Choice:
+    worth: float
+    order: Order
+
+
+class Control:
+    """The Buildings computer: see the module's docstring."""
+
     def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
         self.side = side
         self.units = units
         self._rng = random.Random(seed)
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
-        mine = [o for o in legal if commands(self.units, o.unit)]
+        end = Order(self.side, "end")
         if view.shot_at is not None:
-            down = [o for o in mine if o.kind == "down"]
-            return down[0] if down else Order(self.side, "end")
-        units = [o for o in mine if o.unit is not None]
-        if not units:
-            return Order(self.side, "end")
-        for pick in (self._rally, self._fire, self._enter, self._move):
-            found = pick(view, units)
-            if found is not None and allowed(legal, found):
-                return found
-        return self._rng.choice(units)
+            return self._react(view, legal, view.shot_at)
+        ready = [u for u in view.own if u.alive and u.order is None and u.aboard is None
+                 and commands(self.units, u.id)]
+        choices = [c for u in ready for c in self._choices(view, u)]
+        # ties broken by the seeded generator, then best first
+        keyed = [(-c.worth, self._rng.random(), i) for i, c in enumerate(choices)]
+        keyed.sort()
+        for _, _, i in keyed[:MOST_ASKED]:
+            if allowed(legal, choices[i].order):
+                return choices[i].order
+        return end
 
-    def _rally(self, view: SideView, orders: list[Order]) -> Order | None:
-        rally = [o for o in orders if o.kind == "rally" and view.unit(o.unit or "").pins >= 3]
-        return rally[0] if rally else None
+    # -- answering a shot ----------------------------------------------------------------
 
-    def _fire(self, view: SideView, orders: list[Order]) -> Order | None:
-        seen = dict(view.visible_enemies())
-        fire = [o for o in orders if o.kind == "fire" and o.params.get("target") in seen]
-        if not fire:
-            return None
+    def _react(self, view: SideView, legal: Sequence[Order], uid: str) -> Order:
+        end = Order(self.side, "end")
+        if not commands(self.units, uid):
+            return end
+        down = Order(self.side, "down", uid)
+        unit = view.unit(uid)
+        # armour shrugs off most shots: a vehicle keeps its order unless pinned
+        exposed = unit.section is None and unit.kind is not UnitKind.VEHICLE
+        if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
+            return down
+        return end
 
-        def gap(o: Order) -> float:
-            u, s = view.unit(o.unit or ""), seen[str(o.params["target"])]
-            return dist((u.lead.x, u.lead.y), (s.x, s.y))
+    # -- one unit's orders ----------------------------------------------------------------
 
-        return min(fire, key=gap)
+    def _choices(self, view: SideView, unit: Unit) -> list[Choice]:
+        side, uid = self.side, unit.id
+        out: list[Choice] = []
+        seen = [(i, s) for i, s in view.visible_enemies()]
+        fire = self._fire(view, unit, seen)
+        out += fire
+        best_fire = max((c.worth for c in fire), default=0.0)
+        need = unit.morale - unit.pins
+        if unit.pins:
+            worth = 0.6 * unit.pins + (2.0 if unit.pins >= RALLY_PINS or need <= 7 else 0.0)
+            out.append(Choice(worth, Order(side, "rally", uid)))
+        exposed = unit.section is None and bool(seen)
+        down_worth = 1.0 + 0.3 * unit.pins if unit.pins >= 2 and exposed else 0.01
+        out.append(Choice(down_worth, Order(side, "down", uid)))
+        if unit.pins >= unit.morale - 3:
+            # near routing: a kept Down sheds D3 pins with no test
+            out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
+        out += self._assaults(view, unit)
+        holding = (unit.section is not None and unit.section in _my_sections(view)) or (
+            unit.section is None and _in_zone(view, unit))
+        if holding:
+            out += self._garrison(view, unit)
+        elif not _stays(unit) and not _mortar_in_range(view, unit):
+            out += self._moves(view, unit, best_fire, seen)
+        out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
+        # a pinned unit carries out any order but Down only if it passes its order test,
+        # and goes Down if it fails
+        passing = pass_chance(order_need(unit.quality, unit.pins)) if unit.pins else 1.0
+        return [c if c.order.kind == "down" else
+                Choice(passing * c.worth + (1 - passing) * down_worth, c.order) for c in out]
 
-    def _goal(self, view: SideView) -> tuple[float, float] | None:
+    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
+              ) -> list[Choice]:
+        side, uid = self.side, unit.id
+        out: list[Choice] = []
+        arms = weapons_of(unit, advanced=False)
+        flame = any(WEAPONS[w].flame for w in arms)
+        wanted = _contested(view)
+        for eid, s in seen:
+            mark = _mark(view, unit, s)
+            losses = unit_losses(arms, mark, unit.quality, unit.pins,
+                                 inside=unit.section is not None)
+            pins = pin_chance(arms, mark, unit.quality, unit.pins)
+            worth = 2.0 * losses + 0.5 * pins
+            if s.section is not None and s.section in wanted:
+                worth *= 1.5
+            if mark.vehicle:
+                worth *= 2.0
+            if losses >= s.models > 0:
+                worth += 1.0
+            if flame and s.section is not None:
+                worth += 1.0  # the morale test after a flamethrower, and the fire
+            if worth > 0.05:
+                out.append(Choice(worth, Order(side, "fire", uid, {"target": eid})))
+        out += self._indirect(view, unit)
+        return out
+
+    def _indirect(self, view: SideView, unit: Unit) -> list[Choice]:
+        """Mortars at the nearest known enemy in an objective (else any); an observer's
+        call at the enemy it sees with the most models."""
+        side, uid = self.side, unit.id
+        out: list[Choice] = []
+        known = [(i, s) for i, s in view.enemies if s.alive]
+        if not known:
+            return out
+        wanted = _contested(view)
+        carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
+        if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0 for w in carried):
+            for eid, s in known:
+                worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * s.models
+                out.append(Choice(worth, Order(side, "fire", uid,
+                                               {"target": eid, "indirect": True})))
+        if unit.observer is not None:
+            for eid, s in view.visible_enemies():
+                if s.kind is UnitKind.INFANTRY or s.kind is UnitKind.GUN:
+                    worth = 1.2 + 0.1 * s.models + (0.5 if s.section in wanted else 0.0)
+                    out.append(Choice(worth, Order(side, "fire", uid,
+                                                   {"target": eid, "call": True})))
+        return out
+
+    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
+                        ) -> tuple[str, float] | None:
+        """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
+        arms = weapons_of(unit, advanced=True)
+        best: tuple[str, float] | None = None
+        for eid, s in seen:
+            worth = 2.0 * unit_losses(arms, _mark(view, unit, s), unit.quality, unit.pins,
+                                      advanced=True)
+            if worth > 0.1 and (best is None or worth > best[1]):
+                best = (eid, worth)
+        return best
+
+    def _assaults(self, view: SideView, unit: Unit) -> list[Choice]:
+        if unit.kind is not UnitKind.INFANTRY:
+            return []
+        out: list[Choice] = []
+        here = (unit.lead.x, unit.lead.y)
+        wanted = _contested(view)
+        # a unit in an objective fights only for it: an assault outside would leave it
+        staying = unit.section is not None and unit.section in wanted
+        for eid, s in view.enemies:
+            if not s.alive or s.kind is UnitKind.VEHICLE:
+                continue
+            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or (staying and s.section != unit.section):
+                continue
+            mine = len(unit.models) * CQ_DAMAGE
+            theirs = s.models * CQ_DAMAGE
+            # with the last turns running out, an even fight for an objective is worth it
+            last = view.turns - view.turn <= 1 and s.section in wanted
+            margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
+            if mine < margin * theirs + 0.5:
+                continue
+            worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
+            out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
+        return out
+
+    def _garrison(self, view: SideView, unit: Unit) -> list[Choice]:
+        """A unit in a section to hold climbs to a free upper floor unless it has a better
+        shot the rules allow, else stays (fire and Ambush are scored apart)."""
+        if unit.section is None:
+            return []
+        section = view.sight.battlefield.section(unit.section)
+        taken = {u.floor for u in view.own if u.alive and u.section == unit.section}
+        out = []
+        for f in range(unit.floor + 1, section.levels):
+            if f not in taken:
+                out.append(Choice(0.6 + 0.05 * f, Order(self.side, "advance", unit.id,
+                                                       {"floor": f})))
+        return out
+
+    def _moves(self, view: SideView, unit: Unit, best_fire: float,
+               seen: list[tuple[str, Sighting]]) -> list[Choice]:
+        side, uid = self.side, unit.id
+        here = _position(unit)
+        now = _distance(view, here)
+        # the objectives weigh more as the turns run out
+        per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
+        aim = self._advance_target(view, unit, seen)
+        rates = {kind: allowance(unit.mobility, order) for kind, order in
+                 (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
+        run = rates["run"] or rates["advance"] or 1.0
+        # too far to make the objective in the turns left unless it goes now
+        left = max(1, view.turns - view.turn + 1)
+        if now / run >= left - PRESSED_TURNS:
+            per_inch += 2 * OBJECTIVE_WORTH / run
+        out: list[Choice] = []
         field = view.sight.battlefield
-        for spec in view.objectives:
-            if spec.side == view.side and spec.kind in ("hold", "reach"):
-                if spec.sections:
-                    return centroid(field.section(spec.sections[0]))
-                if spec.zone:
-                    xs = [p[0] for p in spec.zone]
-                    ys = [p[1] for p in spec.zone]
-                    return (sum(xs) / len(xs), sum(ys) / len(ys))
-        known = [(s.x, s.y) for _, s in view.enemies if s.alive]
-        return known[0] if known else None
+        mine = _my_sections(view)
+        wanted = _contested(view)
+        if unit.section is None:
+            # the full move and a shorter one, in every heading: a way round what blocks
+            steps = [(kind, float(rate) * part) for kind, rate in rates.items() if rate
+                     for part in (1.0, 0.6)]
+            for kind, step in steps:
+                for k in range(HEADINGS):
+                    angle = 2 * pi * k / HEADINGS
+                    to = (round(unit.lead.x + step * cos(angle), 2),
+                          round(unit.lead.y + step * sin(angle), 2))
+                    after = _distance(view, Position(to[0], to[1]))
+                    gain = now - after
+                    if gain <= 0.5:
+                        continue
+                    # a Run in the open is faster but shoots nothing and draws fire
+                    worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                    if after <= 0.0:
+                        worth += OBJECTIVE_WORTH
+                    params: dict[str, object] = {"to": list(to)}
+                    if kind == "advance" and aim is not None:
+                        params["target"] = aim[0]
+                        worth += 0.5 * aim[1]
+                    out.append(Choice(worth, Order(side, kind, uid, params)))
+            if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
+                # (a mortar fires from a building only off a flat roof: it stays out)
+                for sid in field.section_ids:
+                    section = field.section(sid)
+                    c = centroid(section)
+                    if dist((unit.lead.x, unit.lead.y), c) > RUN_REACH + 6:
+                        continue
+                    gain = now - _distance(view, Position(c[0], c[1], sid))
+                    worth = COVER_WORTH + per_inch * gain
+                    if sid in mine:
+                        worth += OBJECTIVE_WORTH
+                    elif sid in wanted:
+                        worth += OBJECTIVE_WORTH / 2
+                    if worth > 0:
+                        out.append(Choice(worth, Order(side, "run", uid, {"enter": sid})))
+            return out
+        section = field.section(unit.section)
+        building = field.building_of(unit.section)
+        for s in building.sections:
+            if s.id == unit.section:
+                continue
+            c = centroid(s)
+            gain = now - _distance(view, Position(c[0], c[1], s.id))
+            worth = per_inch * gain + (OBJECTIVE_WORTH if s.id in mine else 0.0)
+            if worth > 0.2:
+                out.append(Choice(worth, Order(side, "advance", uid, {"section": s.id})))
+        if unit.floor == 0 and unit.kind is UnitKind.INFANTRY:
+            for kind, rate in rates.items():
+                for to in _outside_doors(view, unit.section, float(rate or 0) - 1.0):
+                    gain = now - _distance(view, Position(to[0], to[1]))
+                    worth = per_inch * gain - COVER_WORTH
+                    if worth > 0:
+                        out.append(Choice(worth, Order(side, kind, uid, {"to": list(to)})))
+        if unit.kind is UnitKind.INFANTRY and unit.floor == 0 and best_fire < 0.5:
+            for f in range(1, section.levels):
+                out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
+        out += self._climb_to_assault(view, unit)
+        return out
 
-    def _enter(self, view: SideView, orders: list[Order]) -> Order | None:
-        wanted = {s for spec in view.objectives if spec.side == view.side
-                  for s in spec.sections}
-        enter = [o for o in orders if o.kind == "run" and o.params.get("enter") in wanted]
-        return enter[0] if enter else None
+    def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
+        """Floor by floor: a unit inside goes to the floor next to an enemy's in its own
+        section, to assault it from there."""
+        out: list[Choice] = []
+        for _, s in view.enemies:
+            if not s.alive or s.section != unit.section or abs(s.floor - unit.floor) <= 1:
+                continue
+            floor = s.floor - 1 if s.floor > unit.floor else s.floor + 1
+            for kind in ("advance", "run"):
+                out.append(Choice(1.5 if kind == "run" else 1.2,
+                                  Order(self.side, kind, unit.id, {"floor": floor})))
+        return out
 
-    def _held(self, view: SideView) -> set[str]:
-        return {s for spec in view.objectives if spec.side == view.side
-                and spec.kind == "hold" for s in spec.sections}
 
-    def _move(self, view: SideView, orders: list[Order]) -> Order | None:
-        """The move that brings a unit nearest its goal; a unit already holding one of its
-        side's sections stays and watches (Ambush)."""
-        held = self._held(view)
-        staying = {u.id for u in view.own if u.section is not None and u.section in held}
-        for o in orders:
-            if o.kind == "ambush" and o.unit in staying:
-                return o
-        goal = self._goal(view)
-        moves = [o for o in orders if o.kind in ("advance", "run") and "to" in o.params
-                 and o.unit not in staying]
-        if goal is None or not moves:
-            return None
+def pass_chance(need: int) -> float:
+    """Chance 2D6 comes to `need` or less (double 1 always passes)."""
+    passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
+    return passes / 36
 
-        def after(o: Order) -> float:
-            to = o.params["to"]
-            return dist((float(to[0]), float(to[1])), goal)
 
-        return min(moves, key=after)
+def _stays(unit: Unit) -> bool:
+    """Units that do not move for the objectives: guns in a building or with fixed
+    weapons (a mortar moves, but its shots outscore moving once a target is in range)."""
+    if unit.kind is UnitKind.GUN:
+        return unit.section is not None or any(WEAPONS[w].fixed for w in unit.mounts)
+    return False
+
+
+def _mortar_in_range(view: SideView, unit: Unit) -> bool:
+    """Whether the unit fires only indirect and a known enemy is within its reach (it
+    then shoots from where it is)."""
+    reach = [WEAPONS[m.weapon].indirect for m in unit.models
+             if m.weapon is not None and WEAPONS[m.weapon].range <= 0]
+    here = (unit.lead.x, unit.lead.y)
+    return any(r is not None and r[0] <= dist(here, (s.x, s.y)) <= r[1]
+               for r in reach for _, s in view.visible_enemies())
+
+
+def _mortar(unit: Unit) -> bool:
+    return any(m.weapon is not None and WEAPONS[m.weapon].range <= 0 for m in unit.models)
+
+
+def _in_zone(view: SideView, unit: Unit) -> bool:
+    """Whether the unit stands in one of its side's reach zones."""
+    pos = _position(unit)
+    return any(spec.side == view.side and spec.kind == "reach" and spec.zone is not None
+               and in_objective(_Placed(pos), spec) for spec in view.objectives)
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    pos: Position
+
+
+def _he_landed(view: SideView, uid: str) -> bool:
+    """Whether the shot waiting on the unit has already hit with HE (its hits still to
+    roll: going Down halves them)."""
+    for event in reversed(view.log):
+        if event.kind == "shot-at" and event.data.get("unit") == uid:
+            return bool(event.data.get("hit"))
+    return False
+
+
+def _my_sections(view: SideView) -> set[str]:
+    return {s for spec in view.objectives if spec.side == view.side and spec.kind == "hold"
+            for s in spec.sections}
+
+
+def _contested(view: SideView) -> set[str]:
+    """Every section any side must hold: the enemy in one of them spoils the other's."""
+    return {s for spec in view.objectives if spec.kind == "hold" for s in spec.sections}
+
+
+def _position(unit: Unit) -> Position:
+    return Position(unit.lead.x, unit.lead.y, unit.section, unit.floor)
+
+
+def _distance(view: SideView, pos: Position) -> float:
+    """Walking distance to the side's objectives (straight to the nearest known enemy when
+    the scenario sets none)."""
+    if view.goal is not None:
+        d = view.goal.distance(pos)
+        if d != float("inf"):
+            return d
+    known = [(s.x, s.y) for _, s in view.enemies if s.alive]
+    if not known:
+        return 0.0
+    return min(dist((pos.x, pos.y), k) for k in known)
+
+
+def _mark(view: SideView, unit: Unit, s: Sighting) -> Mark:
+    bunker = False
+    if s.section is not None:
+        bunker = view.sight.battlefield.section(s.section).construction is BuildingKind.BUNKER
+    return Mark(models=max(1, s.models), distance=dist((unit.lead.x, unit.lead.y), (s.x, s.y)),
+                inside=s.section is not None, bunker=bunker,
+                down=s.order == "down", vehicle=s.kind is UnitKind.VEHICLE)
+
+
+def _outside_doors(view: SideView, sid: str, reach: float) -> list[tuple[float, float]]:
+    """Points `reach` out from each ground-floor door or window of the section: straight
+    out and half-right and half-left of it."""
+    if reach <= 0:
+        return []
+    section = view.sight.battlefield.section(sid)
+    cx, cy = centroid(section)
+    out = []
+    for x, y in ground_doors(section):
+        norm = max(1e-9, dist((x, y), (cx, cy)))
+        ux, uy = (x - cx) / norm, (y - cy) / norm
+        for turn in (0.0, pi / 4, -pi / 4):
+            dx = ux * cos(turn) - uy * sin(turn)
+            dy = ux * sin(turn) + uy * cos(turn)
+            out.append((round(x + reach * dx, 2), round(y + reach * dy, 2)))
+    return out
+
+
+#: the name the rule set asks for
+SimpleChooser = Control

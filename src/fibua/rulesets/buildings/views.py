@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fibua.battlefield.model import SectionState
+from fibua.battlefield.model import Position, SectionState
+from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
 from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
+from fibua.scenario.objectives import goal_field
 from fibua.scenario.schema import VictorySpec
 
 
@@ -24,6 +26,8 @@ class SideView(BaseView[Unit, Sighting]):
     bag: tuple[tuple[str, int], ...]
     log: tuple[Event, ...]
     objectives: tuple[VictorySpec, ...]
+    #: walking distances to the side's objectives (public: worked out from the scenario)
+    goal: DistanceField | None = None
 
 
 def _copy(u: Unit) -> Unit:
@@ -48,7 +52,13 @@ def observe(state: BuildingsState, side: str) -> SideView:
         objectives=tuple(state.scenario.victory),
         sight=side_sight(state, side),
         result=state.result.to_dict() if state.result else None,
+        goal=goal_field(state.scenario, side, state.enemy_of(side), state.sight, _passable,
+                        "buildings-goals"),
     )
+
+
+def _passable(sight: SightEngine, a: Position, b: Position) -> bool:
+    return not sight.move_blocked(a, b)
 
 
 def side_sight(state: BuildingsState, side: str) -> SightEngine:

@@ -1,0 +1,102 @@
+"""Expected losses of a Buildings unit's fire, for the computer: the rules' own pure
+functions (shooting.py) over what a side's view holds - its own unit, and an enemy as last
+seen (kind, models, where). What a view cannot tell (an enemy's quality, a vehicle's kind,
+which openings see the target) is taken at a middling value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fibua.rulesets.buildings.shooting import Hit, Shot, Target, damage_chance, hit_chance
+from fibua.rulesets.buildings.tables import (
+    HE_TEMPLATES,
+    WEAPONS,
+    Cover,
+    Quality,
+    VehicleKind,
+    WeaponName,
+)
+
+#: mean of each dice expression the HE templates use
+MEAN = {"d2": 1.5, "d3": 2.0, "d6": 3.5, "2d6": 7.0, "3d6": 10.5}
+#: hits of a flamethrower that hits: D6
+FLAME_HITS = 3.5
+#: firers inside a building: two at an opening, say two openings on the side facing out
+FIRERS_INSIDE = 4
+#: an enemy vehicle of a kind the view does not tell: taken as a medium tank
+UNKNOWN_VEHICLE = VehicleKind.MEDIUM_TANK
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """An enemy unit as the computer reckons it for a shot."""
+
+    models: int
+    distance: float
+    inside: bool = False
+    bunker: bool = False
+    down: bool = False
+    vehicle: bool = False
+
+
+def weapon_losses(weapon: WeaponName, mark: Mark, quality: Quality = Quality.REGULAR,
+                  pins: int = 0, advanced: bool = False) -> float:
+    """Expected models (or, at a vehicle, penetrating hits) one weapon takes off the mark
+    by direct fire; 0 out of range or for a weapon that fires only indirect."""
+    arms = WEAPONS[weapon]
+    if arms.range <= 0 or mark.distance > arms.range or (advanced and arms.fixed):
+        return 0.0
+    cover = Cover.BUNKER if mark.bunker else Cover.HARD if mark.inside else Cover.NONE
+    he = arms.he is not None and (arms.pen is None or not mark.vehicle)
+    shot = Shot(weapon, mark.distance, quality, pins, advanced, False,
+                None if mark.vehicle else mark.models, cover, mark.down,
+                he_at_building=he and mark.inside)
+    p_hit = float(hit_chance(shot))
+    if mark.vehicle:
+        if arms.pen is None:
+            return 0.0
+        hit = Hit(arms.pen, flame=arms.flame, shaped=arms.shaped,
+                  long_range=mark.distance > arms.range / 2)
+        return arms.shots * p_hit * float(damage_chance(hit, Target(None, UNKNOWN_VEHICLE)))
+    target = Target(Quality.REGULAR, inside=mark.inside)
+    if he:
+        assert arms.he is not None
+        template = HE_TEMPLATES[arms.he]
+        hits = MEAN[template.in_buildings] if mark.inside else min(
+            float(mark.models), 2.0 * template.radius)
+        p_dmg = float(damage_chance(Hit(template.pen, he=True), target))
+        return min(float(mark.models), p_hit * hits * p_dmg)
+    if arms.flame:
+        assert arms.pen is not None
+        p_dmg = float(damage_chance(Hit(arms.pen, flame=True), target))
+        return min(float(mark.models), p_hit * FLAME_HITS * p_dmg)
+    assert arms.pen is not None
+    p_dmg = float(damage_chance(Hit(arms.pen, long_range=mark.distance > arms.range / 2),
+                                target))
+    return arms.shots * p_hit * p_dmg
+
+
+def unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality = Quality.REGULAR,
+                pins: int = 0, advanced: bool = False, inside: bool = False) -> float:
+    """Expected losses of a whole unit's fire at the mark, the best weapons first when only
+    some can fire from inside, capped at the mark's models."""
+    each = sorted((weapon_losses(w, mark, quality, pins, advanced) for w in weapons),
+                  reverse=True)
+    if inside:
+        each = each[:FIRERS_INSIDE]
+    return min(float(mark.models), sum(each))
+
+
+def pin_chance(weapons: list[WeaponName], mark: Mark, quality: Quality = Quality.REGULAR,
+               pins: int = 0) -> float:
+    """Chance the fire puts at least one pin on the mark (at least one hit), roughly."""
+    miss = 1.0
+    cover = Cover.BUNKER if mark.bunker else Cover.HARD if mark.inside else Cover.NONE
+    for w in weapons:
+        arms = WEAPONS[w]
+        if arms.range <= 0 or mark.distance > arms.range:
+            continue
+        shot = Shot(w, mark.distance, quality, pins, False, False,
+                    None if mark.vehicle else mark.models, cover, mark.down)
+        miss *= (1.0 - float(hit_chance(shot))) ** arms.shots
+    return 1.0 - miss
