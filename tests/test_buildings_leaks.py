@@ -110,10 +110,24 @@ class Canary:
         before = self.look()
         for side in self.observed:
             self.check(side)
-            lately = before[side] | self.now[side]
+            lately = before[side] | self.now[side] | self.met(side, events)
             named = self.named(side, [e for e in events if e.seen_by(side)])
             stray = named - lately
             assert not stray, f"{side} was told of {sorted(stray)}, unseen in that order"
+
+    def met(self, side: str, events: list[Event]) -> set[str]:
+        """Enemy units the side's own units fought hand to hand in these events: an assault
+        (between floors too) brings the two into contact, so each learns of the other."""
+        units = self.state.units
+        met: set[str] = set()
+        for event in events:
+            if event.kind != "assault":
+                continue
+            pair = [event.data.get("unit"), event.data.get("target")]
+            ids = [str(u) for u in pair if isinstance(u, str) and u in units]
+            if any(units[u].side == side for u in ids):
+                met |= {u for u in ids if units[u].side != side}
+        return met
 
     def named(self, side: str, events: list[Event]) -> set[str]:
         """The enemy units the events name (public ones aside)."""

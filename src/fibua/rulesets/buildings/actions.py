@@ -620,8 +620,10 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         return
     blocker = _bumped(state, unit, move)
     if blocker is not None:
-        state.emit("bumped", {"unit": unit.id, "by": blocker.id, "section": move.section,
-                              "floor": blocker.floor}, state.sides)
+        # the mover learns the floor is held, not by whom; the holders hear of the mover
+        # only if they see it, as of any other move
+        state.emit("bumped", {"unit": unit.id, "section": move.section,
+                              "floor": blocker.floor}, watchers(state, unit))
         return
     _along_the_way(state, unit, move)
     if not unit.alive:

@@ -29,7 +29,7 @@ from fibua.rulesets.buildings.blast import (
 )
 from fibua.rulesets.buildings.firing import collapse, he_at_section, models_under
 from fibua.rulesets.buildings.geometry import distance_to_section, outside_marks
-from fibua.rulesets.buildings.knowledge import places, sees
+from fibua.rulesets.buildings.knowledge import places, sees, watchers
 from fibua.rulesets.buildings.losses import add_pins, remove_models
 from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
 from fibua.rulesets.buildings.shooting import Target
@@ -239,7 +239,7 @@ def _strike(state: BuildingsState, call: Call) -> None:
                                  target.order is OrderKind.DOWN)
         state.emit("he", {"unit": target.id, "template": AIR_STRIKE_HE, "under": under,
                           "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
-                   state.sides)
+                   watchers(state, target))
         remove_models(state, target, sum(1 for r in rolls if r.success), "air strike")
         add_pins(state, target, pins.value, "air strike")
     for other in state.units.values():
@@ -276,8 +276,10 @@ def _barrage(state: BuildingsState, call: Call) -> None:
         if not in_range:
             continue
         made, result, pins = roll_barrage(state.rng, state.options)
+        # a barrage falls on units its caller may not see: each roll is told to the
+        # unit's side, and to the enemy only if it sees the unit
         state.emit("barrage-roll", {"unit": unit.id, "roll": made.to_dict(),
-                                    "result": str(result)}, state.sides)
+                                    "result": str(result)}, watchers(state, unit))
         if result is BarrageResult.PINS and pins is not None:
             add_pins(state, unit, pins.value, "barrage")
         elif result is BarrageResult.HEAVY_HIT:
@@ -319,7 +321,7 @@ def _heavy(state: BuildingsState, unit: Unit) -> int:
     pins, rolls = he_in_open(state.rng, BARRAGE_HE, under, Target(unit.quality), down)
     state.emit("he", {"unit": unit.id, "template": BARRAGE_HE, "under": under,
                       "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
-               state.sides)
+               watchers(state, unit))
     remove_models(state, unit, sum(1 for r in rolls if r.success), "barrage")
     add_pins(state, unit, pins.value, "barrage")
     return 0
