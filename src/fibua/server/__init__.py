@@ -27,7 +27,7 @@ def serve(db: Path | None, host: str, port: int, echo: bool = True,
     from fibua.server.store import default_db_path
 
     path = db if db is not None else default_db_path()
-    app = create_app(path)
+    app = create_app(path, own_process=True)
     shown = f"[{host}]" if ":" in host else host
     # a browser is pointed at a reachable address even when listening on every interface
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else shown}:{port}/"

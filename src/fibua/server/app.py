@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -361,9 +362,18 @@ async def http_error(request: Request, error: Exception) -> Response:
     return problem(error.status_code, "http", str(error.detail))
 
 
-def create_app(db_path: str | Path) -> Starlette:
+def quiet_collector() -> None:
+    """Set the heap built so far (libraries, compiled kernels, maps) aside from the cyclic
+    collector and let it run less often: its full passes over every live game were the
+    longest pauses between an order and the new views."""
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 50)
+
+
+def create_app(db_path: str | Path, *, own_process: bool = False) -> Starlette:
     """The application over the database at `db_path` (made if missing): every game in it
-    is rebuilt from its seed and orders before the first request."""
+    is rebuilt from its seed and orders before the first request. `own_process`: the
+    server has the process to itself (`fibua serve`), so it may tune the collector."""
     from fibua.server.reports import routes as report_routes  # it imports this module
 
     store = Store(db_path)
@@ -374,6 +384,8 @@ def create_app(db_path: str | Path) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.run(hub.load_all)
+        if own_process:
+            quiet_collector()
         for game_id in list(hub.games):
             server.drive(game_id)
         yield
