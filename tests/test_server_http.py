@@ -365,3 +365,26 @@ def test_the_database_default_lives_in_the_data_folder(monkeypatch: pytest.Monke
     monkeypatch.setattr(store.platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "d"))
     assert store.default_db_path() == tmp_path / "d" / "games.sqlite3"
     assert (tmp_path / "d").is_dir()
+
+
+@pytest.mark.parametrize("scenario", ["village-street", "beach-exit"])
+def test_a_buildings_game_is_played_on_the_server(client: TestClient, scenario: str) -> None:
+    """The fourth rule set through the same door: a person's order is previewed and given,
+    and the computer seats play a whole game to the end, whose log replays."""
+    made = create(client, scenario, 5, {"british" if scenario == "village-street"
+                                        else "americans": "human"})
+    seat = next(iter(made["seat_tokens"]))
+    message = seat_state(client, made, seat)
+    order = next(o for o in message["legal"] if o["kind"] in ("fire", "advance", "run"))
+    body = {"kind": order["kind"], "unit": order["unit"], "params": order["params"]}
+    token = auth(made["seat_tokens"][seat])
+    preview = client.post(f"/api/games/{made['id']}/preview", json=body, headers=token)
+    assert preview.status_code == 200, preview.text
+    given = client.post(f"/api/games/{made['id']}/orders", json=body, headers=token)
+    assert given.status_code == 200, given.text
+    computers = create(client, scenario, 6, {})
+    watcher = state(client, computers["id"], computers["spectator_token"])
+    assert watcher["status"]["over"] and watcher["ending"]["result"]
+    text = client.get(f"/api/games/{computers['id']}/log.jsonl",
+                      headers=auth(computers["spectator_token"])).text
+    assert replay_log(parse_log(text)).ok
