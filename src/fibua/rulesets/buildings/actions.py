@@ -43,6 +43,7 @@ from fibua.rulesets.buildings.geometry import (
     ground_doors,
 )
 from fibua.rulesets.buildings.indirect import (
+    arrivals,
     check_call,
     check_indirect,
     fire_indirect,
@@ -725,6 +726,9 @@ def take_shot(state: BuildingsState) -> None:
     waiting = state.waiting
     assert waiting is not None
     state.waiting = None
+    if waiting.arrival:
+        arrivals(state)
+        return
     firer, target = state.units[waiting.firer], state.units[waiting.target]
     if not target.alive:
         return

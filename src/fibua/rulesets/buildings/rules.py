@@ -119,6 +119,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
             "waiting": state.waiting.snapshot() if state.waiting else None,
             "ranging": {k: r.snapshot() for k, r in sorted(state.ranging.items())},
             "calls": [c.snapshot() for c in state.calls],
+            "arriving": state.arriving.snapshot() if state.arriving else None,
             "barrages_called": dict(sorted(state.barrages_called.items())),
             "units": [u.snapshot() for u in state.units.values()],
             "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},

@@ -1,0 +1,130 @@
+"""Buildings reactions with forced dice on the test table (tests/bld_helpers.py): going
+Down against an air strike or a barrage, the passengers of an assaulted vehicle, where an
+ambusher fires along a path, and a team's fixed weapon reassigned to another opening."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bld_helpers import act, force, forced_game, kinds, line, make_scenario, put, row, unit
+from fibua.core.errors import IllegalOrder
+from fibua.core.game import Game
+from fibua.core.orders import Order
+from fibua.rulesets.buildings.indirect import arrivals
+from fibua.rulesets.buildings.tables import OrderKind
+
+
+def game(faces: list[int] | None = None, **kw: Any) -> Game:
+    g = forced_game(make_scenario(**kw), [1])
+    force(g, faces or [])
+    return g
+
+
+def rolls_of(events: list[Any], kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.kind == kind]
+
+
+# ------------------------------------------------------------------ Down against a strike
+
+
+def air() -> list[dict[str, Any]]:
+    return [unit("mortar", row(2, 20, 3), type="medium-mortar-team"),
+            unit("obs", row(3, 22, 2), type="air-observer")]
+
+
+def strike_waiting(g: Game) -> None:
+    """The observer calls a strike at the MG; next turn it arrives (D6 5: it strikes) and
+    waits for the MG's answer."""
+    act(g, "fire", "obs", target="mg", call=True)
+    state = g.state
+    state.turn += 1
+    force(g, [5])
+    arrivals(state)
+    assert state.waiting is not None and state.waiting.arrival
+    assert state.waiting.target == "mg" and g.to_act() == "axis"
+    assert g.ruleset.legal_orders(state, "axis") == [Order("axis", "end"),
+                                                     Order("axis", "down", "mg")]
+
+
+def test_a_unit_struck_from_the_air_may_go_down_and_halves_the_hits() -> None:
+    g = game([1], allies=air())
+    strike_waiting(g)
+    force(g, [1, 1, 1, 1])  # D6 pins 1; two damage rolls (3 under, halved): natural 1s
+    events = g.apply(Order("axis", "down", "mg"))
+    he = rolls_of(events, "he")[0]
+    assert "reaction-down" in kinds(events)
+    assert he["under"] == 3 and len(he["damage"]) == 2
+    mg = g.state.units["mg"]
+    assert mg.order is OrderKind.DOWN and g.state.waiting is None and g.state.arriving is None
+    assert mg.pins == 1 and len(mg.models) == 3
+    assert g.state.drawn is not None  # the turn goes on: a die is drawn
+
+
+def test_a_unit_struck_that_takes_it_rolls_every_hit() -> None:
+    g = game([1], allies=air())
+    strike_waiting(g)
+    force(g, [1, 1, 1, 1, 1])  # D6 pins 1; three damage rolls, natural 1s
+    events = g.apply(Order("axis", "end"))
+    assert len(rolls_of(events, "he")[0]["damage"]) == 3
+    assert g.state.units["mg"].order is None
+
+
+def test_only_the_unit_hit_answers_the_strike() -> None:
+    g = game([1], allies=air())
+    strike_waiting(g)
+    before = g.state.units["grenadiers"].order
+    with pytest.raises(IllegalOrder) as refused:
+        g.apply(Order("axis", "down", "grenadiers"))
+    assert refused.value.code == "reacting" and g.state.units["grenadiers"].order is before
+
+
+def test_a_unit_already_down_is_not_asked_and_halves() -> None:
+    g = game([1], allies=air())
+    act(g, "fire", "obs", target="mg", call=True)
+    state = g.state
+    state.units["mg"].order = OrderKind.DOWN
+    state.turn += 1
+    force(g, [5, 1, 1, 1])
+    arrivals(state)
+    assert state.waiting is None and not state.calls
+    assert len(rolls_of(state.pending, "he")[0]["damage"]) == 2
+
+
+def test_a_strike_on_a_building_asks_the_unit_on_the_floor_it_bursts_on() -> None:
+    g = game([1], allies=air())
+    act(g, "fire", "obs", target="mg", call=True)
+    state = g.state
+    put(g, "mg", section="brick", floor=1)
+    put(g, "grenadiers", section="brick", floor=0)
+    state.turn += 1
+    force(g, [5, 1])  # it strikes; on the top floor 1 falls through to the ground floor
+    arrivals(state)
+    assert state.waiting is not None and state.waiting.target == "grenadiers"
+    assert state.arriving is not None and state.arriving.floor == 0
+
+
+# ------------------------------------------------------------------ Down against a barrage
+
+
+def test_a_heavy_hit_of_a_barrage_waits_for_the_answer_then_the_barrage_goes_on() -> None:
+    allies = [unit("fo", row(12, 22, 2), type="artillery-observer"),
+              unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game([1], allies=allies)
+    act(g, "fire", "fo", at=[34, 20], call=True)
+    state = g.state
+    put(g, "mg", line(32, 18, 3, 0.8))
+    put(g, "smgs", line(30, 22, 4, 0.8))
+    state.turn += 1
+    force(g, [6])  # the MG's die: a heavy hit
+    arrivals(state)
+    assert state.waiting is not None and state.waiting.target == "mg"
+    assert state.arriving is not None and state.arriving.heavy == "mg"
+    # D6 pins 1, 2 damage rolls (3 halved) natural 1s; the SMGs: 3, D3 (a D6 of 4) 2 pins; the draw
+    force(g, [1, 1, 1, 3, 4, 1])
+    state.pending.clear()
+    events = g.apply(Order("axis", "down", "mg"))
+    assert len(rolls_of(events, "he")[0]["damage"]) == 2
+    assert [r["unit"] for r in rolls_of(events, "barrage-roll")] == ["smgs"]
+    assert state.units["smgs"].pins == 2 and state.arriving is None and not state.calls
