@@ -8,7 +8,18 @@ from typing import Any
 
 import pytest
 
-from bld_helpers import act, force, forced_game, kinds, line, make_scenario, put, row, unit
+from bld_helpers import (
+    act,
+    draw_for,
+    force,
+    forced_game,
+    kinds,
+    line,
+    make_scenario,
+    put,
+    row,
+    unit,
+)
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
 from fibua.core.orders import Order
@@ -128,3 +139,41 @@ def test_a_heavy_hit_of_a_barrage_waits_for_the_answer_then_the_barrage_goes_on(
     assert len(rolls_of(events, "he")[0]["damage"]) == 2
     assert [r["unit"] for r in rolls_of(events, "barrage-roll")] == ["smgs"]
     assert state.units["smgs"].pins == 2 and state.arriving is None and not state.calls
+
+
+# ------------------------------------------------------------------ an assaulted vehicle
+
+
+def carried() -> list[dict[str, Any]]:
+    return [unit("rifles", row(2, 5, 5), weapon="rifle"),
+            unit("carrier", [{"at": [24, 20]}], type="carrier"),
+            unit("smgs", row(24, 20, 4), weapon="smg", aboard="carrier")]
+
+
+def assault_carrier(faces: list[int]) -> tuple[Game, list[Any]]:
+    g = game([1], allies=carried())
+    put(g, "grenadiers", line(28, 20, 6, 0.5))  # 4 in away: a surprise, no reaction fire
+    draw_for(g, "axis")
+    force(g, faces)
+    return g, act(g, "run", "grenadiers", assault="carrier")
+
+
+def test_the_passengers_of_an_assaulted_vehicle_bail_out_and_fight_first() -> None:
+    # the grenadiers' six attacks: one kills (4 vs 4+); the three SMGs left strike back
+    # with 1s: 1 - 0, the SMGs are destroyed; then the six grenadiers attack the carrier:
+    # the first hits on a 6 and damages (6 + 2 >= 7), five miss: knocked out; the draw
+    g, events = assault_carrier([4, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1, 1, 1, 1, 1])
+    assert kinds(events).index("bail-out") < kinds(events).index("passengers-fight") \
+        < kinds(events).index("assault-round") < kinds(events).index("close-assault")
+    fight = rolls_of(events, "assault-round")[0]
+    assert fight["target"] == "smgs" and len(fight["attacks"]) == 6 and len(fight["back"]) == 3
+    assert not g.state.units["smgs"].alive and not g.state.units["carrier"].alive
+
+
+def test_passengers_that_win_save_their_vehicle_from_the_assault() -> None:
+    # the grenadiers' six attacks all miss; the four SMGs kill one: the grenadiers lose
+    g, events = assault_carrier([1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1])
+    assert not g.state.units["grenadiers"].alive
+    assert g.state.units["carrier"].alive and g.state.units["smgs"].alive
+    assert "close-assault" not in kinds(events)
+    assert g.state.units["smgs"].aboard is None

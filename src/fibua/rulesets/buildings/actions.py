@@ -770,16 +770,37 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
         return False
     place(state, unit, move)
     if target.vehicle is not None:
-        bail_out(state, target)  # passengers get out (they do not fight here yet)
-        for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
-            state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
-                                         "damage": None if attack.damage is None
-                                         else attack.damage.to_dict()}, state.sides)
-            if attack.damage is not None and attack.damage.success:
-                destroy(state, target, "knocked out in close assault")
-                break
-        return not target.alive
+        return _assault_vehicle(state, unit, target)
     together = unit.section is not None or target.section is not None
+    return _melee(state, unit, target, together) is True
+
+
+def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    """Its passengers bail out and fight first, as an assault in the open (*ours*: the
+    attackers reach the vehicle only past them); the survivors of a win then attack the
+    vehicle, each hitting on a 6. True if the vehicle is knocked out."""
+    assert target.vehicle is not None
+    rider = passenger_of(state, target)
+    bail_out(state, target)
+    if rider is not None and rider.alive:
+        state.emit("passengers-fight", {"unit": rider.id, "from": target.id,
+                                        "assaulter": unit.id}, state.sides)
+        if _melee(state, unit, rider, together=False) is not True or not unit.alive:
+            return False
+    for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
+        state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
+                                     "damage": None if attack.damage is None
+                                     else attack.damage.to_dict()}, state.sides)
+        if attack.damage is not None and attack.damage.success:
+            destroy(state, target, "knocked out in close assault")
+            break
+    return not target.alive
+
+
+def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool) -> bool | None:
+    """Rounds until one side causes more casualties: the loser is destroyed and a winner
+    takes the floor it cleared. True if the assaulter won, False if it lost, None if
+    neither after the most rounds."""
     for n in range(1, MOST_ROUNDS + 1):
         result = _round(state, unit, target, together, n)
         if result is not RoundResult.ANOTHER_ROUND:
@@ -795,7 +816,7 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
             return winner is unit
         if not unit.alive or not target.alive:
             return unit.alive
-    return False
+    return None
 
 
 def regroup(state: BuildingsState, unit: Unit, to: tuple[float, float]) -> None:
