@@ -177,3 +177,52 @@ def test_passengers_that_win_save_their_vehicle_from_the_assault() -> None:
     assert g.state.units["carrier"].alive and g.state.units["smgs"].alive
     assert "close-assault" not in kinds(events)
     assert g.state.units["smgs"].aboard is None
+
+
+# ------------------------------------------------------------------ where an ambush fires
+
+
+def ambushed_run(at: str) -> tuple[Game, list[Any]]:
+    """The MG on Ambush north of the brick house; the SMGs run from behind it (out of
+    sight) to the north-west, coming into sight halfway. The MG's five shots miss (1s)."""
+    g = game([1])
+    put(g, "mg", line(17, 23, 3, 0.8))
+    put(g, "smgs", line(13, 4, 4, 0.8))
+    draw_for(g, "axis")
+    force(g, [1])  # the next draw
+    act(g, "ambush", "mg", at=at)
+    assert g.state.units["mg"].ambush_at == at
+    draw_for(g, "allies")
+    force(g, [1] * 5 + [1])
+    return g, act(g, "run", "smgs", to=[5, 12])
+
+
+def test_an_ambusher_fires_by_default_where_the_mover_first_comes_into_sight() -> None:
+    g, events = ambushed_run("first")
+    ambush = rolls_of(events, "ambush")[0]
+    assert ambush["along"] == 0.5
+    assert kinds(events).index("ambush") < kinds(events).index("moved")
+    assert g.state.units["mg"].order is OrderKind.FIRE
+
+
+def test_an_ambusher_may_fire_at_the_last_point_of_the_path_it_sees() -> None:
+    g, events = ambushed_run("last")
+    assert "along" not in rolls_of(events, "ambush")[0]  # where the move ends
+    assert kinds(events).index("moved") < kinds(events).index("ambush")
+
+
+def test_the_nearest_point_is_the_one_closest_to_the_ambusher() -> None:
+    from fibua.rulesets.buildings.actions import _ambush_point
+
+    seen = [(0.25, 20.0), (0.5, 12.0), (0.75, 15.0), (1.0, 18.0)]
+    assert _ambush_point("first", seen) == 0.25
+    assert _ambush_point("nearest", seen) == 0.5
+    assert _ambush_point("last", seen) == 1.0
+
+
+def test_an_ambush_point_is_first_nearest_or_last() -> None:
+    g = game([1])
+    draw_for(g, "axis")
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "ambush", "mg", at="middle")
+    assert refused.value.code == "bad-parameter" and g.state.units["mg"].order is None

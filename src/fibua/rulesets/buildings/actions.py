@@ -103,6 +103,7 @@ class Plan:
     call: Call | None = None
     section: tuple[str, int] | None = None  # an empty section fired at, and the floor
     regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
+    ambush_at: str = "first"  # where along a mover's path an Ambush fires
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -219,7 +220,10 @@ def check_still(state: BuildingsState, unit: Unit, params: dict[str, Any],
     _ready(state, unit)
     if keep and kind is not OrderKind.DOWN:
         raise _refuse("only a Down order keeps its die", "bad-parameter")
-    return Plan(kind, keep=keep)
+    at = params.get("at", "first")
+    if at not in AMBUSH_POINTS:
+        raise _refuse(f"at is one of {', '.join(AMBUSH_POINTS)}", "bad-parameter")
+    return Plan(kind, keep=keep, ambush_at=str(at))
 
 
 # ------------------------------------------------------------------ movement
@@ -592,6 +596,8 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         return
     if plan.kind is OrderKind.DOWN:
         unit.keep_down = plan.keep
+    elif plan.kind is OrderKind.AMBUSH:
+        unit.ambush_at = plan.ambush_at
     elif plan.kind is OrderKind.RALLY:
         made, left = rally(state.rng, unit.pins)
         unit.pins = left
@@ -641,29 +647,62 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
 
 
-#: the points of a move in the open where an enemy on Ambush may fire at the mover
+#: the points of a move in the open where an enemy on Ambush may fire at the mover (and
+#: where the move ends, where `spring_ambush` fires after it)
 AMBUSH_STEPS = (0.25, 0.5, 0.75)
+END = 1.0
+#: an ambusher's choice among the points of a path where it sees the mover
+AMBUSH_POINTS = ("first", "nearest", "last")
 
 
 def _along_the_way(state: BuildingsState, unit: Unit, move: Move) -> None:
     """A move in the open passes points where an ambusher may see the mover come into
-    sight; the first such point is where it fires (`spring_ambush` at its end does the
-    rest)."""
+    sight. The first ambusher (by id) to see it at the earliest such point fires, at the
+    point of the path it chose with its order: the first, the nearest to it, or the last
+    where it sees the mover (the move's end: `spring_ambush` after the move)."""
     if move.section is not None or unit.section is not None or move.mount is not None \
             or unit.aboard is not None:
         return
-    if not any(u.order is OrderKind.AMBUSH for u in state.side_units(
-            state.enemy_of(unit.side))):
+    ambushers = sorted((u for u in state.side_units(state.enemy_of(unit.side))
+                        if u.order is OrderKind.AMBUSH), key=lambda u: u.id)
+    if not ambushers:
         return
     start = [(m.x, m.y) for m in unit.models]
-    for t in AMBUSH_STEPS:
-        for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
-            m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
-        fired = spring_ambush(state, unit)
-        if fired or not unit.alive:
-            break
-    for m, (x0, y0) in zip(unit.models, start, strict=False):
-        m.x, m.y = x0, y0
+    seen: dict[str, list[tuple[float, float]]] = {}
+    for t in (*AMBUSH_STEPS, END):
+        _stand_at(unit, start, move, t)
+        for ambusher in ambushers:
+            if sees(state, ambusher, unit) and firers(state, ambusher, unit, False):
+                gap = dist((ambusher.lead.x, ambusher.lead.y), (unit.lead.x, unit.lead.y))
+                seen.setdefault(ambusher.id, []).append((t, gap))
+    _stand_at(unit, start, move, 0.0)
+    if not seen:
+        return
+    earliest = min(t for points in seen.values() for t, _ in points)
+    ambusher = next(a for a in ambushers if seen.get(a.id, [(END + 1, 0.0)])[0][0] == earliest)
+    t = _ambush_point(ambusher.ambush_at, seen[ambusher.id])
+    if t >= END:
+        return
+    _stand_at(unit, start, move, t)
+    ambusher.order = OrderKind.FIRE
+    ambusher.kept = False
+    state.emit("ambush", {"unit": ambusher.id, "target": unit.id, "along": t}, state.sides)
+    resolve(state, ambusher, unit, False)
+    _stand_at(unit, start, move, 0.0)
+
+
+def _ambush_point(choice: str, points: list[tuple[float, float]]) -> float:
+    """The share of the path where the ambusher fires, of the points it sees the mover."""
+    if choice == "last":
+        return points[-1][0]
+    if choice == "nearest":
+        return min(points, key=lambda p: (p[1], p[0]))[0]
+    return points[0][0]
+
+
+def _stand_at(unit: Unit, start: list[tuple[float, float]], move: Move, t: float) -> None:
+    for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
+        m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
 
 
 def place(state: BuildingsState, unit: Unit, move: Move) -> None:

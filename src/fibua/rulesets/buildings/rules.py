@@ -48,7 +48,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
                "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
                "into a building or a transport, or to assault",
-        "ambush": "ambush UNIT: no move; fire at the first enemy that acts in sight",
+        "ambush": "ambush UNIT [at=first|nearest|last]: no move; fire at the first enemy "
+                  "that acts in sight; a mover coming into sight is fired at the first, "
+                  "the nearest or the last point of its path in sight",
         "rally": "rally UNIT: no move, lose D6 pins",
         "down": "down UNIT [keep=true]: no move, no test; shots at it -2; keep=true keeps "
                 "its die out of the next bag. Also the answer of a unit shot at",
@@ -148,7 +150,7 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
         OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup"},
-        OrderKind.AMBUSH: set(),
+        OrderKind.AMBUSH: {"at"},
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
     }[kind]

@@ -73,6 +73,8 @@ class Unit:
     shield: bool = False  # a gun shield
     aboard: str | None = None  # the transport it rides in (off the table)
     carrying: str | None = None  # the unit a transport carries
+    #: where along a mover's path an ambush fires: first, nearest or last point in sight
+    ambush_at: str = "first"
 
     @property
     def alive(self) -> bool:
@@ -110,7 +112,7 @@ class Unit:
             "shaken": self.shaken, "facing": self.facing, "spent": list(self.spent),
             "aboard": self.aboard, "carrying": self.carrying,
             "observer": None if self.observer is None else str(self.observer),
-            "shield": self.shield,
+            "shield": self.shield, "ambush_at": self.ambush_at,
         }
 
 
