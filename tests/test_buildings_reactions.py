@@ -207,6 +207,7 @@ def test_an_ambusher_fires_by_default_where_the_mover_first_comes_into_sight() -
 
 def test_an_ambusher_may_fire_at_the_last_point_of_the_path_it_sees() -> None:
     g, events = ambushed_run("last")
+    assert g.state.units["mg"].order is OrderKind.FIRE
     assert "along" not in rolls_of(events, "ambush")[0]  # where the move ends
     assert kinds(events).index("moved") < kinds(events).index("ambush")
 
