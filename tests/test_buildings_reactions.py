@@ -227,3 +227,71 @@ def test_an_ambush_point_is_first_nearest_or_last() -> None:
     with pytest.raises(IllegalOrder) as refused:
         act(g, "ambush", "mg", at="middle")
     assert refused.value.code == "bad-parameter" and g.state.units["mg"].order is None
+
+
+# ------------------------------------------------------------------ fixed weapons inside
+
+
+def mg_inside() -> Game:
+    """The MG team on the brick house's ground floor (opening 0: the south door, 1: the
+    east window); the SMGs south of the door, the rifles east of the window."""
+    g = game([1])
+    put(g, "mg", section="brick", floor=0)
+    put(g, "smgs", line(17, 4, 4, 0.8))
+    put(g, "rifles", line(25, 13, 10, 0.5))
+    draw_for(g, "axis")
+    return g
+
+
+def mmg_opening(g: Game, target: str) -> list[int | None]:
+    from fibua.rulesets.buildings.firing import firers
+
+    state = g.state
+    return [f.opening for f in firers(state, state.units["mg"], state.units[target], False)
+            if str(f.weapon) == "mmg"]
+
+
+def test_an_unassigned_team_weapon_takes_the_opening_it_first_fires_through() -> None:
+    g = mg_inside()
+    assert mmg_opening(g, "smgs") == [0] and mmg_opening(g, "rifles") == [1]
+    force(g, [1] * 5 + [1])  # five misses; the next draw
+    act(g, "fire", "mg", target="smgs")
+    events = g.apply(Order("allies", "end"))  # the SMGs take it without going Down
+    assert rolls_of(events, "assigned") == [{"unit": "mg", "opening": 0}]
+    assert g.state.units["mg"].opening == 0
+    assert mmg_opening(g, "rifles") == []  # the east window is not its opening
+
+
+def test_a_team_reassigns_its_fixed_weapon_on_an_advance_without_moving() -> None:
+    g = mg_inside()
+    mg = g.state.units["mg"]
+    mg.opening = 0
+    force(g, [1])  # the next draw
+    events = act(g, "advance", "mg", opening=1)
+    assert rolls_of(events, "assigned") == [{"unit": "mg", "opening": 1}]
+    assert mg.opening == 1 and (mg.section, mg.floor) == ("brick", 0)
+    assert mmg_opening(g, "rifles") == [1] and mmg_opening(g, "smgs") == []
+
+
+def test_a_team_moving_to_another_floor_assigns_anew() -> None:
+    g = mg_inside()
+    mg = g.state.units["mg"]
+    mg.opening = 0
+    force(g, [1])
+    act(g, "run", "mg", floor=1, opening=3)  # the south window upstairs
+    assert (mg.floor, mg.opening) == (1, 3)
+
+
+def test_only_an_opening_of_the_floor_and_only_a_fixed_weapon_are_assigned() -> None:
+    g = mg_inside()
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "mg", opening=2)  # the west window is upstairs
+    assert refused.value.code == "no-opening" and g.state.units["mg"].order is None
+    put(g, "grenadiers", section="house", floor=0)
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "grenadiers", opening=0)
+    assert refused.value.code == "no-fixed-weapon"
+    put(g, "mg", line(32, 14, 3, 0.8))
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "advance", "mg", opening=0)
+    assert refused.value.code == "bad-parameter" and g.state.units["mg"].opening is None

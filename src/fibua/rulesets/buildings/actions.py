@@ -61,6 +61,7 @@ from fibua.rulesets.buildings.shooting import Target
 from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
+    WEAPONS,
     BuildingKind,
     OrderKind,
     UnitKind,
@@ -104,6 +105,7 @@ class Plan:
     section: tuple[str, int] | None = None  # an empty section fired at, and the floor
     regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
     ambush_at: str = "first"  # where along a mover's path an Ambush fires
+    opening: int | None = None  # the opening a team inside assigns its fixed weapon to
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -185,12 +187,14 @@ def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
 
 def check_advance(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
     _ready(state, unit)
-    move = check_move(state, unit, params, OrderKind.ADVANCE)
+    move = _stay(unit) if _only_reassigns(params) else \
+        check_move(state, unit, params, OrderKind.ADVANCE)
     target = None
     if "target" in params:
         # shooting is judged from where the move ends (carry_out_advance checks again)
         target = _enemy(state, unit, params, "target").id
-    return Plan(OrderKind.ADVANCE, move=move, target=target)
+    return Plan(OrderKind.ADVANCE, move=move, target=target,
+                opening=_check_opening(state, unit, params, move))
 
 
 def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
@@ -205,7 +209,44 @@ def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan
         return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
     if "regroup" in params:
         raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
-    return Plan(OrderKind.RUN, move=check_move(state, unit, params, OrderKind.RUN))
+    move = _stay(unit) if _only_reassigns(params) else \
+        check_move(state, unit, params, OrderKind.RUN)
+    return Plan(OrderKind.RUN, move=move, opening=_check_opening(state, unit, params, move))
+
+
+_MOVES = ("to", "enter", "mount", "floor", "section")
+
+
+def _only_reassigns(params: dict[str, Any]) -> bool:
+    """An Advance or Run that only reassigns a team's fixed weapon (no move named)."""
+    return "opening" in params and not any(k in params for k in _MOVES)
+
+
+def _stay(unit: Unit) -> Move:
+    if unit.section is None:
+        raise _refuse("opening=K is for a team inside a building", "bad-parameter")
+    return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, 0.0)
+
+
+def _check_opening(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                   move: Move) -> int | None:
+    """opening=K: a team with a fixed weapon (MMG, HMG) assigns it to opening K (the
+    section's openings counted from 0) of the floor its move ends on."""
+    if "opening" not in params:
+        return None
+    k = params["opening"]
+    if unit.kind is not UnitKind.INFANTRY or not any(
+            m.weapon is not None and WEAPONS[m.weapon].fixed for m in unit.models):
+        raise _refuse(f"{unit.name} has no fixed weapon to assign (a gun never "
+                      "reassigns)", "no-fixed-weapon")
+    if move.section is None:
+        raise _refuse("opening=K is for a team that ends its move inside", "bad-parameter")
+    section = state.battlefield.section(move.section)
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(section.openings) \
+            or section.openings[k].floor != move.floor:
+        raise _refuse(f"{move.section} has no opening {k!r} on floor {move.floor}",
+                      "no-opening")
+    return k
 
 
 def check_still(state: BuildingsState, unit: Unit, params: dict[str, Any],
@@ -634,6 +675,10 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     if not unit.alive:
         return
     place(state, unit, move)
+    if plan.opening is not None:
+        unit.opening = plan.opening
+        state.emit("assigned", {"unit": unit.id, "opening": plan.opening},
+                   watchers(state, unit))
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
                          "length": round(move.length, 2)}, watchers(state, unit))
@@ -710,6 +755,9 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
     passenger that mounts or dismounts changes vehicle."""
     for m, (x, y) in zip(unit.models, move.points, strict=False):
         m.x, m.y = x, y
+    if unit.kind is UnitKind.INFANTRY and (unit.section, unit.floor) != (move.section,
+                                                                         move.floor):
+        unit.opening = None  # a team's fixed weapon is assigned anew where it goes
     unit.section, unit.floor = move.section, move.floor
     if unit.aboard is not None and move.mount is None:
         ride = state.units[unit.aboard]

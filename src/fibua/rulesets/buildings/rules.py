@@ -44,7 +44,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                 "flamethrower at an empty building: fire UNIT section=S [floor=N]",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
-                   "ground floor), then shoot at -1",
+                   "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
+                   "opening=K (alone: no move) to assign it to opening K of its floor",
         "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
                "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
                "into a building or a transport, or to assault",
@@ -148,8 +149,9 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
         OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
-        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
-        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup"},
+        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter", "opening"},
+        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup",
+                        "opening"},
         OrderKind.AMBUSH: {"at"},
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
