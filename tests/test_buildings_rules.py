@@ -473,6 +473,7 @@ def test_a_shell_on_a_building_bursts_from_the_top_floor_down() -> None:
 
 
 def test_an_air_strike_called_arrives_next_turn_and_pins_units_nearby() -> None:
+    from fibua.rulesets.buildings.actions import take_shot
     from fibua.rulesets.buildings.indirect import arrivals
 
     g = game([1], allies=mortar())
@@ -483,6 +484,8 @@ def test_an_air_strike_called_arrives_next_turn_and_pins_units_nearby() -> None:
     state.turn += 1
     force(g, [5, 1, 2, 2, 2, 2, 2])  # it strikes; D6 pins 1; the MG's three hits damage
     arrivals(state)
+    assert state.waiting is not None and state.waiting.target == "mg"
+    take_shot(state)  # the MG takes it without going Down
     assert not state.units["mg"].alive
     assert state.units["grenadiers"].pins == 1 and not state.calls
 
@@ -592,6 +595,7 @@ def test_the_enemy_is_told_of_a_move_only_if_it_sees_the_unit() -> None:
 
 
 def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -> None:
+    from fibua.rulesets.buildings.actions import take_shot
     from fibua.rulesets.buildings.indirect import arrivals
 
     allies = [unit("fo", row(24, 2, 2), type="artillery-observer"),
@@ -606,6 +610,8 @@ def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -
     # 1, no damage); the empty house: nothing. 9 + 5 = 14 brings the brick house down.
     force(g, [1, 6, 3, 3, 3, 1, *[1] * 9, 6, 2, 2, 1, 1, *[1] * 5, 1])
     arrivals(state)
+    while state.waiting is not None:  # each unit hit takes it without going Down
+        take_shot(state)
     assert state.sight.section_state("brick") is SectionState.RUBBLE
     assert not state.units["grenadiers"].alive and not state.units["mg"].alive
 

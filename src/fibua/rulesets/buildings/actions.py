@@ -43,6 +43,7 @@ from fibua.rulesets.buildings.geometry import (
     ground_doors,
 )
 from fibua.rulesets.buildings.indirect import (
+    arrivals,
     check_call,
     check_indirect,
     fire_indirect,
@@ -60,6 +61,7 @@ from fibua.rulesets.buildings.shooting import Target
 from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
+    WEAPONS,
     BuildingKind,
     OrderKind,
     UnitKind,
@@ -102,6 +104,8 @@ class Plan:
     call: Call | None = None
     section: tuple[str, int] | None = None  # an empty section fired at, and the floor
     regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
+    ambush_at: str = "first"  # where along a mover's path an Ambush fires
+    opening: int | None = None  # the opening a team inside assigns its fixed weapon to
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -183,12 +187,14 @@ def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
 
 def check_advance(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
     _ready(state, unit)
-    move = check_move(state, unit, params, OrderKind.ADVANCE)
+    move = _stay(unit) if _only_reassigns(params) else \
+        check_move(state, unit, params, OrderKind.ADVANCE)
     target = None
     if "target" in params:
         # shooting is judged from where the move ends (carry_out_advance checks again)
         target = _enemy(state, unit, params, "target").id
-    return Plan(OrderKind.ADVANCE, move=move, target=target)
+    return Plan(OrderKind.ADVANCE, move=move, target=target,
+                opening=_check_opening(state, unit, params, move))
 
 
 def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
@@ -203,7 +209,44 @@ def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan
         return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
     if "regroup" in params:
         raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
-    return Plan(OrderKind.RUN, move=check_move(state, unit, params, OrderKind.RUN))
+    move = _stay(unit) if _only_reassigns(params) else \
+        check_move(state, unit, params, OrderKind.RUN)
+    return Plan(OrderKind.RUN, move=move, opening=_check_opening(state, unit, params, move))
+
+
+_MOVES = ("to", "enter", "mount", "floor", "section")
+
+
+def _only_reassigns(params: dict[str, Any]) -> bool:
+    """An Advance or Run that only reassigns a team's fixed weapon (no move named)."""
+    return "opening" in params and not any(k in params for k in _MOVES)
+
+
+def _stay(unit: Unit) -> Move:
+    if unit.section is None:
+        raise _refuse("opening=K is for a team inside a building", "bad-parameter")
+    return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, 0.0)
+
+
+def _check_opening(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                   move: Move) -> int | None:
+    """opening=K: a team with a fixed weapon (MMG, HMG) assigns it to opening K (the
+    section's openings counted from 0) of the floor its move ends on."""
+    if "opening" not in params:
+        return None
+    k = params["opening"]
+    if unit.kind is not UnitKind.INFANTRY or not any(
+            m.weapon is not None and WEAPONS[m.weapon].fixed for m in unit.models):
+        raise _refuse(f"{unit.name} has no fixed weapon to assign (a gun never "
+                      "reassigns)", "no-fixed-weapon")
+    if move.section is None:
+        raise _refuse("opening=K is for a team that ends its move inside", "bad-parameter")
+    section = state.battlefield.section(move.section)
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(section.openings) \
+            or section.openings[k].floor != move.floor:
+        raise _refuse(f"{move.section} has no opening {k!r} on floor {move.floor}",
+                      "no-opening")
+    return k
 
 
 def check_still(state: BuildingsState, unit: Unit, params: dict[str, Any],
@@ -218,7 +261,10 @@ def check_still(state: BuildingsState, unit: Unit, params: dict[str, Any],
     _ready(state, unit)
     if keep and kind is not OrderKind.DOWN:
         raise _refuse("only a Down order keeps its die", "bad-parameter")
-    return Plan(kind, keep=keep)
+    at = params.get("at", "first")
+    if at not in AMBUSH_POINTS:
+        raise _refuse(f"at is one of {', '.join(AMBUSH_POINTS)}", "bad-parameter")
+    return Plan(kind, keep=keep, ambush_at=str(at))
 
 
 # ------------------------------------------------------------------ movement
@@ -591,6 +637,8 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         return
     if plan.kind is OrderKind.DOWN:
         unit.keep_down = plan.keep
+    elif plan.kind is OrderKind.AMBUSH:
+        unit.ambush_at = plan.ambush_at
     elif plan.kind is OrderKind.RALLY:
         made, left = rally(state.rng, unit.pins)
         unit.pins = left
@@ -629,6 +677,10 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     if not unit.alive:
         return
     place(state, unit, move)
+    if plan.opening is not None:
+        unit.opening = plan.opening
+        state.emit("assigned", {"unit": unit.id, "opening": plan.opening},
+                   watchers(state, unit))
     state.emit("moved", {"unit": unit.id, "section": move.section, "floor": move.floor,
                          "to": [list(p) for p in move.points[:1]],
                          "length": round(move.length, 2)}, watchers(state, unit))
@@ -642,29 +694,62 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
 
 
-#: the points of a move in the open where an enemy on Ambush may fire at the mover
+#: the points of a move in the open where an enemy on Ambush may fire at the mover (and
+#: where the move ends, where `spring_ambush` fires after it)
 AMBUSH_STEPS = (0.25, 0.5, 0.75)
+END = 1.0
+#: an ambusher's choice among the points of a path where it sees the mover
+AMBUSH_POINTS = ("first", "nearest", "last")
 
 
 def _along_the_way(state: BuildingsState, unit: Unit, move: Move) -> None:
     """A move in the open passes points where an ambusher may see the mover come into
-    sight; the first such point is where it fires (`spring_ambush` at its end does the
-    rest)."""
+    sight. The first ambusher (by id) to see it at the earliest such point fires, at the
+    point of the path it chose with its order: the first, the nearest to it, or the last
+    where it sees the mover (the move's end: `spring_ambush` after the move)."""
     if move.section is not None or unit.section is not None or move.mount is not None \
             or unit.aboard is not None:
         return
-    if not any(u.order is OrderKind.AMBUSH for u in state.side_units(
-            state.enemy_of(unit.side))):
+    ambushers = sorted((u for u in state.side_units(state.enemy_of(unit.side))
+                        if u.order is OrderKind.AMBUSH), key=lambda u: u.id)
+    if not ambushers:
         return
     start = [(m.x, m.y) for m in unit.models]
-    for t in AMBUSH_STEPS:
-        for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
-            m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
-        fired = spring_ambush(state, unit)
-        if fired or not unit.alive:
-            break
-    for m, (x0, y0) in zip(unit.models, start, strict=False):
-        m.x, m.y = x0, y0
+    seen: dict[str, list[tuple[float, float]]] = {}
+    for t in (*AMBUSH_STEPS, END):
+        _stand_at(unit, start, move, t)
+        for ambusher in ambushers:
+            if sees(state, ambusher, unit) and firers(state, ambusher, unit, False):
+                gap = dist((ambusher.lead.x, ambusher.lead.y), (unit.lead.x, unit.lead.y))
+                seen.setdefault(ambusher.id, []).append((t, gap))
+    _stand_at(unit, start, move, 0.0)
+    if not seen:
+        return
+    earliest = min(t for points in seen.values() for t, _ in points)
+    ambusher = next(a for a in ambushers if seen.get(a.id, [(END + 1, 0.0)])[0][0] == earliest)
+    t = _ambush_point(ambusher.ambush_at, seen[ambusher.id])
+    if t >= END:
+        return
+    _stand_at(unit, start, move, t)
+    ambusher.order = OrderKind.FIRE
+    ambusher.kept = False
+    state.emit("ambush", {"unit": ambusher.id, "target": unit.id, "along": t}, state.sides)
+    resolve(state, ambusher, unit, False)
+    _stand_at(unit, start, move, 0.0)
+
+
+def _ambush_point(choice: str, points: list[tuple[float, float]]) -> float:
+    """The share of the path where the ambusher fires, of the points it sees the mover."""
+    if choice == "last":
+        return points[-1][0]
+    if choice == "nearest":
+        return min(points, key=lambda p: (p[1], p[0]))[0]
+    return points[0][0]
+
+
+def _stand_at(unit: Unit, start: list[tuple[float, float]], move: Move, t: float) -> None:
+    for m, (x0, y0), (x1, y1) in zip(unit.models, start, move.points, strict=False):
+        m.x, m.y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
 
 
 def place(state: BuildingsState, unit: Unit, move: Move) -> None:
@@ -672,6 +757,9 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
     passenger that mounts or dismounts changes vehicle."""
     for m, (x, y) in zip(unit.models, move.points, strict=False):
         m.x, m.y = x, y
+    if unit.kind is UnitKind.INFANTRY and (unit.section, unit.floor) != (move.section,
+                                                                         move.floor):
+        unit.opening = None  # a team's fixed weapon is assigned anew where it goes
     unit.section, unit.floor = move.section, move.floor
     if unit.aboard is not None and move.mount is None:
         ride = state.units[unit.aboard]
@@ -727,6 +815,9 @@ def take_shot(state: BuildingsState) -> None:
     waiting = state.waiting
     assert waiting is not None
     state.waiting = None
+    if waiting.arrival:
+        arrivals(state)
+        return
     firer, target = state.units[waiting.firer], state.units[waiting.target]
     if not target.alive:
         return
@@ -768,16 +859,37 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
         return False
     place(state, unit, move)
     if target.vehicle is not None:
-        bail_out(state, target)  # passengers get out (they do not fight here yet)
-        for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
-            state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
-                                         "damage": None if attack.damage is None
-                                         else attack.damage.to_dict()}, state.sides)
-            if attack.damage is not None and attack.damage.success:
-                destroy(state, target, "knocked out in close assault")
-                break
-        return not target.alive
+        return _assault_vehicle(state, unit, target)
     together = unit.section is not None or target.section is not None
+    return _melee(state, unit, target, together) is True
+
+
+def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    """Its passengers bail out and fight first, as an assault in the open (*ours*: the
+    attackers reach the vehicle only past them); the survivors of a win then attack the
+    vehicle, each hitting on a 6. True if the vehicle is knocked out."""
+    assert target.vehicle is not None
+    rider = passenger_of(state, target)
+    bail_out(state, target)
+    if rider is not None and rider.alive:
+        state.emit("passengers-fight", {"unit": rider.id, "from": target.id,
+                                        "assaulter": unit.id}, state.sides)
+        if _melee(state, unit, rider, together=False) is not True or not unit.alive:
+            return False
+    for attack in strike_vehicle(state.rng, len(unit.models), target.vehicle):
+        state.emit("close-assault", {"unit": target.id, "hit": attack.hit.to_dict(),
+                                     "damage": None if attack.damage is None
+                                     else attack.damage.to_dict()}, state.sides)
+        if attack.damage is not None and attack.damage.success:
+            destroy(state, target, "knocked out in close assault")
+            break
+    return not target.alive
+
+
+def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool) -> bool | None:
+    """Rounds until one side causes more casualties: the loser is destroyed and a winner
+    takes the floor it cleared. True if the assaulter won, False if it lost, None if
+    neither after the most rounds."""
     for n in range(1, MOST_ROUNDS + 1):
         result = _round(state, unit, target, together, n)
         if result is not RoundResult.ANOTHER_ROUND:
@@ -793,7 +905,7 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
             return winner is unit
         if not unit.alive or not target.alive:
             return unit.alive
-    return False
+    return None
 
 
 def regroup(state: BuildingsState, unit: Unit, to: tuple[float, float]) -> None:

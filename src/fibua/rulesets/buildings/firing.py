@@ -18,7 +18,7 @@ from fibua.rulesets.buildings.blast import (
     he_in_building,
     he_in_open,
 )
-from fibua.rulesets.buildings.geometry import ground_doors, outside_marks, ports
+from fibua.rulesets.buildings.geometry import Port, ground_doors, outside_marks, ports
 from fibua.rulesets.buildings.knowledge import places, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import morale_test
@@ -59,6 +59,8 @@ class Firer:
     weapon: WeaponName
     range: float
     floor: int
+    #: a team's fixed weapon inside: the opening it fires through
+    opening: int | None = None
 
 
 def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
@@ -88,26 +90,59 @@ def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> l
     if target.section == unit.section:
         return []  # fights inside a section are assaults
     best: list[Firer] = []
-    by_wall: dict[int | None, list[Position]] = {}
+    by_wall: dict[int | None, list[Port]] = {}
     for port in ports(section, unit.floor):
         if unit.kind is UnitKind.GUN and port.opening != unit.opening:
             continue
-        by_wall.setdefault(port.wall, []).append(port.pos)
+        by_wall.setdefault(port.wall, []).append(port)
     roof = section.flat_roof and unit.floor == section.floors
     for wall_ports in by_wall.values():
-        seeing = [p for p in wall_ports if _sees_any(state, p, aims)]
+        seeing = [p for p in wall_ports if _sees_any(state, p.pos, aims)]
         if not seeing:
             continue
         room = most_firers(len(seeing), roof)
         found: list[Firer] = []
         for w in arms:
-            reach = [_range(state, p, aims) for p in seeing]
-            near = min(reach)
+            assigned = _assigned(unit, w, seeing)
+            if assigned is not None and not assigned:
+                continue  # its fixed weapon's opening is elsewhere or sees nothing
+            near_port = min(assigned or seeing, key=lambda p: _range(state, p.pos, aims))
+            near = _range(state, near_port.pos, aims)
             if near <= WEAPONS[w].range and len(found) < room:
-                found.append(Firer(w, near, unit.floor))
+                fixed = assigned is not None or _team_fixed(unit, w)
+                found.append(Firer(w, near, unit.floor,
+                                   near_port.opening if fixed else None))
         if len(found) > len(best):
             best = found
     return best
+
+
+def _team_fixed(unit: Unit, weapon: WeaponName) -> bool:
+    """A team's fixed weapon (MMG, HMG) inside: it fires through one opening."""
+    return unit.kind is UnitKind.INFANTRY and WEAPONS[weapon].fixed
+
+
+def _assigned(unit: Unit, weapon: WeaponName, seeing: list[Port]) -> list[Port] | None:
+    """The seeing ports a team's assigned fixed weapon may fire from (None: no limit, the
+    weapon is not fixed, not yet assigned, or on a roof)."""
+    if not _team_fixed(unit, weapon) or unit.opening is None:
+        return None
+    if all(p.opening is None for p in seeing):
+        return None  # a roof has no openings to assign
+    return [p for p in seeing if p.opening == unit.opening]
+
+
+def assign_opening(state: BuildingsState, unit: Unit, found: list[Firer]) -> None:
+    """A team inside that fires its fixed weapon before it has an opening takes the one it
+    fired through."""
+    if unit.section is None or unit.opening is not None:
+        return
+    for f in found:
+        if f.opening is not None and _team_fixed(unit, f.weapon):
+            unit.opening = f.opening
+            state.emit("assigned", {"unit": unit.id, "opening": f.opening},
+                       watchers(state, unit))
+            return
 
 
 def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Position],
@@ -182,6 +217,7 @@ def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> 
     found = firers(state, unit, target, advanced)
     state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
                         "weapons": [str(f.weapon) for f in found]}, state.sides)
+    assign_opening(state, unit, found)
     hits = 0
     he_pins = False
     for f in found:
@@ -307,6 +343,7 @@ def roll_he(state: BuildingsState, unit: Unit, target: Unit,
     found = firers(state, unit, target, advanced)
     state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
                         "weapons": [str(f.weapon) for f in found]}, state.sides)
+    assign_opening(state, unit, found)
     hit: list[WeaponName] = []
     for f in found:
         shot = shot_of(state, unit, target, f, advanced)

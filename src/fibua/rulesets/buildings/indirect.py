@@ -33,7 +33,14 @@ from fibua.rulesets.buildings.knowledge import places, sees, watchers
 from fibua.rulesets.buildings.losses import add_pins, remove_models
 from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
 from fibua.rulesets.buildings.shooting import Target
-from fibua.rulesets.buildings.state import BuildingsState, Call, Ranging, Unit
+from fibua.rulesets.buildings.state import (
+    Arrival,
+    BuildingsState,
+    Call,
+    Ranging,
+    Unit,
+    Waiting,
+)
 from fibua.rulesets.buildings.tables import (
     AIR_STRIKE_HE,
     BARRAGE_HE,
@@ -205,35 +212,84 @@ def place_call(state: BuildingsState, unit: Unit, call: Call) -> None:
 
 
 def arrivals(state: BuildingsState) -> None:
-    """At the start of a turn, the strikes and barrages called in the last one arrive."""
-    due = [c for c in state.calls if c.turn < state.turn]
-    state.calls = [c for c in state.calls if c.turn >= state.turn]
-    for call in due:
-        if call.kind is ObserverKind.AIR:
-            _strike(state, call)
+    """At the start of a turn, the strikes and barrages called in the last one arrive, one
+    by one. A unit one hits that may still go Down is asked first (state.waiting): this
+    stops, and the answer (`take_shot`) calls it again to go on where it stopped."""
+    while state.waiting is None:
+        if state.arriving is None:
+            due = next((c for c in state.calls if c.turn < state.turn), None)
+            if due is None:
+                return
+            state.calls.remove(due)
+            state.arriving = Arrival(due)
+        arrival = state.arriving
+        done = _strike(state, arrival) if arrival.call.kind is ObserverKind.AIR \
+            else _barrage(state, arrival)
+        if done:
+            state.arriving = None
+
+
+def may_go_down(unit: Unit) -> bool:
+    """A unit hit that may still go Down as a reaction: no order yet, or on Ambush."""
+    return unit.alive and unit.aboard is None and unit.order in (None, OrderKind.AMBUSH)
+
+
+def _ask(state: BuildingsState, by: str, unit: Unit) -> None:
+    state.waiting = Waiting(by, unit.id, False, arrival=True)
+    state.emit("shot-at", {"unit": unit.id, "by": by, "hit": True}, state.sides)
+
+
+def _strike(state: BuildingsState, arrival: Arrival) -> bool:
+    """The strike's roll and where it falls; then (once the unit hit has answered) its
+    HE and the pins nearby. True when done."""
+    call = arrival.call
+    if not arrival.started:
+        arrival.started = True
+        target = _strike_target(state, call)
+        if target is None:
+            return True
+        arrival.centre = (target.lead.x, target.lead.y)
+        section = target.section
+        if section is not None:
+            burst = burst_floor(state.rng, state.battlefield.section(section).levels - 1)
+            state.emit("burst", {"section": section, "floor": burst.floor,
+                                 "rolls": [r.to_dict() for r in burst.rolls]}, state.sides)
+            arrival.floor = burst.floor
+            hit = state.occupant(section, burst.floor)
         else:
-            _barrage(state, call)
+            hit = target if target.aboard is None else None
+        arrival.victim = target.id
+        if hit is not None and may_go_down(hit):
+            _ask(state, call.by, hit)
+            return False
+    _strike_lands(state, arrival)
+    return True
 
 
-def _strike(state: BuildingsState, call: Call) -> None:
+def _strike_target(state: BuildingsState, call: Call) -> Unit | None:
     made, result = roll_strike(state.rng, state.options)
     state.emit("air-strike", {"by": call.by, "roll": made.to_dict(), "result": str(result)},
                state.sides)
     target = state.units.get(call.target or "")
     if result is StrikeResult.NO_SHOW or target is None:
-        return
+        return None
     if result is StrikeResult.FRIENDLY:
         friends = state.side_units(call.side)
         if not friends:
-            return
+            return None
         target = min(friends, key=lambda u: dist((u.lead.x, u.lead.y), call.point))
-    if not target.alive:
-        return
-    centre = (target.lead.x, target.lead.y)
+    return target if target.alive else None
+
+
+def _strike_lands(state: BuildingsState, arrival: Arrival) -> None:
+    assert arrival.victim is not None
+    target = state.units[arrival.victim]
     section = target.section
-    if section is not None:
-        fall_on_building(state, section, AIR_STRIKE_HE)
-    elif target.aboard is None:
+    if section is not None and arrival.floor is not None:
+        occupant = state.occupant(section, arrival.floor)
+        he_at_section(state, section, arrival.floor, AIR_STRIKE_HE,
+                      occupant is not None and occupant.order is OrderKind.DOWN)
+    elif target.alive and target.aboard is None:
         under = models_under(target, float(AIR_STRIKE_HE))
         pins, rolls = he_in_open(state.rng, AIR_STRIKE_HE, under, Target(target.quality),
                                  target.order is OrderKind.DOWN)
@@ -245,7 +301,7 @@ def _strike(state: BuildingsState, call: Call) -> None:
     for other in state.units.values():
         if other is target or not other.alive or other.aboard is not None:
             continue
-        if _near(state, other, centre, section, state.options.strike_pin_radius):
+        if _near(state, other, arrival.centre, section, state.options.strike_pin_radius):
             add_pins(state, other, 1, "air strike nearby")
 
 
@@ -258,15 +314,23 @@ def _near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
     return dist((unit.lead.x, unit.lead.y), centre) <= radius + 1e-9
 
 
-def _barrage(state: BuildingsState, call: Call) -> None:
+def _barrage(state: BuildingsState, arrival: Arrival) -> bool:
     """Every unit within the radius rolls; an empty section in range rolls once, its heavy
     hits counting toward collapse only; the heavy hits of the barrage on each section add
-    up toward its collapse."""
+    up toward its collapse. A heavy hit on a unit that may go Down waits for its answer.
+    True when done."""
+    call = arrival.call
     radius = state.options.barrage_radius
-    state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
-    totals: dict[str, int] = {}
+    if not arrival.started:
+        arrival.started = True
+        state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
+    totals = arrival.totals
+    if arrival.heavy is not None:
+        waited, arrival.heavy = state.units[arrival.heavy], None
+        if waited.alive:
+            _heavy_on(state, waited, totals)
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        if not unit.alive or unit.aboard is not None:
+        if not unit.alive or unit.aboard is not None or unit.id in arrival.rolled:
             continue
         if unit.section is not None:
             in_range = distance_to_section(call.point, state.battlefield.section(
@@ -275,6 +339,7 @@ def _barrage(state: BuildingsState, call: Call) -> None:
             in_range = dist((unit.lead.x, unit.lead.y), call.point) <= radius + 1e-9
         if not in_range:
             continue
+        arrival.rolled.append(unit.id)
         made, result, pins = roll_barrage(state.rng, state.options)
         # a barrage falls on units its caller may not see: each roll is told to the
         # unit's side, and to the enemy only if it sees the unit
@@ -283,10 +348,11 @@ def _barrage(state: BuildingsState, call: Call) -> None:
         if result is BarrageResult.PINS and pins is not None:
             add_pins(state, unit, pins.value, "barrage")
         elif result is BarrageResult.HEAVY_HIT:
-            sid = unit.section
-            hits = _heavy(state, unit)
-            if sid is not None:
-                totals[sid] = totals.get(sid, 0) + hits
+            if may_go_down(unit):
+                arrival.heavy = unit.id
+                _ask(state, call.by, unit)
+                return False
+            _heavy_on(state, unit, totals)
     for sid in state.battlefield.section_ids:
         if state.sight.section_state(sid) is SectionState.RUBBLE:
             continue
@@ -309,6 +375,14 @@ def _barrage(state: BuildingsState, call: Call) -> None:
         if state.sight.section_state(sid) is not SectionState.RUBBLE and collapses_total(
                 total, state.battlefield.section(sid).construction):
             collapse(state, sid)
+    return True
+
+
+def _heavy_on(state: BuildingsState, unit: Unit, totals: dict[str, int]) -> None:
+    sid = unit.section
+    hits = _heavy(state, unit)
+    if sid is not None:
+        totals[sid] = totals.get(sid, 0) + hits
 
 
 def _heavy(state: BuildingsState, unit: Unit) -> int:

@@ -44,11 +44,14 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                 "flamethrower at an empty building: fire UNIT section=S [floor=N]",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
-                   "ground floor), then shoot at -1",
+                   "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
+                   "opening=K (alone: no move) to assign it to opening K of its floor",
         "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
                "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
                "into a building or a transport, or to assault",
-        "ambush": "ambush UNIT: no move; fire at the first enemy that acts in sight",
+        "ambush": "ambush UNIT [at=first|nearest|last]: no move; fire at the first enemy "
+                  "that acts in sight; a mover coming into sight is fired at the first, "
+                  "the nearest or the last point of its path in sight",
         "rally": "rally UNIT: no move, lose D6 pins",
         "down": "down UNIT [keep=true]: no move, no test; shots at it -2; keep=true keeps "
                 "its die out of the next bag. Also the answer of a unit shot at",
@@ -119,6 +122,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
             "waiting": state.waiting.snapshot() if state.waiting else None,
             "ranging": {k: r.snapshot() for k, r in sorted(state.ranging.items())},
             "calls": [c.snapshot() for c in state.calls],
+            "arriving": state.arriving.snapshot() if state.arriving else None,
             "barrages_called": dict(sorted(state.barrages_called.items())),
             "units": [u.snapshot() for u in state.units.values()],
             "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},
@@ -145,9 +149,10 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
         OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
-        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter"},
-        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup"},
-        OrderKind.AMBUSH: set(),
+        OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter", "opening"},
+        OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup",
+                        "opening"},
+        OrderKind.AMBUSH: {"at"},
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
     }[kind]

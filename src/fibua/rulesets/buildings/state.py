@@ -73,6 +73,8 @@ class Unit:
     shield: bool = False  # a gun shield
     aboard: str | None = None  # the transport it rides in (off the table)
     carrying: str | None = None  # the unit a transport carries
+    #: where along a mover's path an ambush fires: first, nearest or last point in sight
+    ambush_at: str = "first"
 
     @property
     def alive(self) -> bool:
@@ -110,7 +112,7 @@ class Unit:
             "shaken": self.shaken, "facing": self.facing, "spent": list(self.spent),
             "aboard": self.aboard, "carrying": self.carrying,
             "observer": None if self.observer is None else str(self.observer),
-            "shield": self.shield,
+            "shield": self.shield, "ambush_at": self.ambush_at,
         }
 
 
@@ -182,10 +184,36 @@ class Waiting:
     indirect: bool = False
     #: HE that has hit, its hits still to roll (empty: the shot is not yet rolled)
     landing: tuple[WeaponName, ...] = ()
+    #: an air strike or a barrage's heavy hit (state.arriving), not a shot by a unit
+    arrival: bool = False
 
     def snapshot(self) -> dict[str, Any]:
         return {"firer": self.firer, "target": self.target, "advanced": self.advanced,
-                "indirect": self.indirect, "landing": [str(w) for w in self.landing]}
+                "indirect": self.indirect, "landing": [str(w) for w in self.landing],
+                "arrival": self.arrival}
+
+
+@dataclass(slots=True)
+class Arrival:
+    """A strike or barrage arriving at the turn's start, held while a unit it hits may go
+    Down: a strike keeps where it hits, a barrage the units it has rolled for."""
+
+    call: Call
+    started: bool = False
+    #: a strike: the unit its HE falls on, and the floor it bursts on (inside)
+    victim: str | None = None
+    floor: int | None = None
+    centre: tuple[float, float] = (0.0, 0.0)
+    #: a barrage: units rolled for, the heavy hit waiting for its unit, hits by section
+    rolled: list[str] = field(default_factory=list)
+    heavy: str | None = None
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"call": self.call.snapshot(), "started": self.started,
+                "victim": self.victim, "floor": self.floor, "centre": list(self.centre),
+                "rolled": list(self.rolled), "heavy": self.heavy,
+                "totals": dict(sorted(self.totals.items()))}
 
 
 @dataclass(slots=True)
@@ -204,6 +232,7 @@ class BuildingsState(BaseState[Options]):
     ranging: dict[str, Ranging] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
     barrages_called: dict[str, int] = field(default_factory=dict)  # by observer
+    arriving: Arrival | None = None
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def side_units(self, side: str) -> list[Unit]:

@@ -40,7 +40,8 @@ def begin_turn(state: BuildingsState) -> None:
     if decided(state):
         finish(state, "a side has no units left")
         return
-    draw(state)
+    if state.waiting is None:  # else a unit hit by a strike or barrage answers first
+        draw(state)
 
 
 def _one_more(state: BuildingsState) -> bool:
