@@ -24,6 +24,9 @@ from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
 
 SEEDS = (1, 2, 3)
+#: scenarios whose random games under SEEDS never leave two enemies unseen at once (the
+#: defenders of the tobacco factory see most of the approach): a seed that does
+MORE_SEEDS = {"tobacco-factory": (4,)}
 STOPS = (0, 15, 40, 90, 160)
 OWN_PROBES = 3
 
@@ -211,7 +214,7 @@ def test_unseen_enemies_moving_changes_nothing_a_side_receives(
     scenario = loaded[name]
     adapter = ADAPTERS[scenario.ruleset]()
     tried = 0
-    for seed in SEEDS:
+    for seed in SEEDS + MORE_SEEDS.get(name, ()):
         for orders in orders_to(scenario, seed):
             for side in scenario.side_names:
                 base = rebuilt(scenario, seed, orders)
