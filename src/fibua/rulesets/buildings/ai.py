@@ -61,13 +61,16 @@ PER_INCH = 0.2
 COVER_WORTH = 0.8
 OBJECTIVE_WORTH = 3.0
 #: a unit whose objective is more Runs away than the turns left less this hurries
-PRESSED_TURNS = 0.5
+PRESSED_TURNS = 1.5
 #: close quarters: a model's chance to take one off (no cover; regular 4+)
 CQ_DAMAGE = 0.5
 #: how much better the assaulters' numbers must be before they go in
 ASSAULT_MARGIN = 1.3
 #: the same in the last turns, at an enemy in an objective
 LAST_ASSAULT_MARGIN = 0.9
+#: the same for a unit already in an objective the enemy shares: its being there already
+#: spoils the enemy's hold, which a lost fight would give back
+SHARED_ASSAULT_MARGIN = 2.0
 #: how far a Run reaches for an assault or to enter (infantry double rate)
 RUN_REACH = 12.0
 
@@ -110,7 +113,8 @@ class Control:
         down = Order(self.side, "down", uid)
         unit = view.unit(uid)
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
-        exposed = unit.section is None and unit.kind is not UnitKind.VEHICLE
+        exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
+                   and not _pressed(view, unit))
         if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
             return down
         return end
@@ -227,6 +231,8 @@ class Control:
             # with the last turns running out, an even fight for an objective is worth it
             last = view.turns - view.turn <= 1 and s.section in wanted
             margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
+            if staying:
+                margin = SHARED_ASSAULT_MARGIN
             if mine < margin * theirs + 0.5:
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
@@ -282,7 +288,8 @@ class Control:
                     # a Run in the open is faster but shoots nothing and draws fire
                     worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
                     if after <= 0.0:
-                        worth += OBJECTIVE_WORTH
+                        # reaching the zone scores only if it is still there at the end
+                        worth += OBJECTIVE_WORTH * (1.0 + 3.0 * view.turn / max(1, view.turns))
                     params: dict[str, object] = {"to": list(to)}
                     if kind == "advance" and aim is not None:
                         params["target"] = aim[0]
@@ -345,6 +352,16 @@ def pass_chance(need: int) -> float:
     """Chance 2D6 comes to `need` or less (double 1 always passes)."""
     passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
     return passes / 36
+
+
+def _pressed(view: SideView, unit: Unit) -> bool:
+    """Whether a unit short of its objective has at most a Run's worth of turns to spare:
+    going Down to a shot would cost it the objective."""
+    run = allowance(unit.mobility, OrderKind.RUN) or allowance(unit.mobility,
+                                                               OrderKind.ADVANCE) or 1.0
+    now = _distance(view, _position(unit))
+    left = max(1, view.turns - view.turn + 1)
+    return now > 0.0 and now / run >= left - PRESSED_TURNS and now / run <= left
 
 
 def _stays(unit: Unit) -> bool:
