@@ -68,8 +68,9 @@ CQ_DAMAGE = 0.5
 ASSAULT_MARGIN = 1.3
 #: the same in the last turns, at an enemy in an objective
 LAST_ASSAULT_MARGIN = 0.9
-#: the same for a unit already in an objective the enemy shares: its being there already
-#: spoils the enemy's hold, which a lost fight would give back
+#: the same for a unit already in an objective the enemy shares while its side holds a
+#: reach zone: its being there already spoils the enemy's hold, which a lost fight would
+#: give back
 SHARED_ASSAULT_MARGIN = 2.0
 #: how far a Run reaches for an assault or to enter (infantry double rate)
 RUN_REACH = 12.0
@@ -221,6 +222,8 @@ class Control:
         wanted = _contested(view)
         # a unit in an objective fights only for it: an assault outside would leave it
         staying = unit.section is not None and unit.section in wanted
+        # with a reach zone already held, a foe's hold spoilt is as good as one's own
+        reaching = any(_in_zone(view, u) for u in view.own if u.alive)
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
@@ -231,7 +234,7 @@ class Control:
             # with the last turns running out, an even fight for an objective is worth it
             last = view.turns - view.turn <= 1 and s.section in wanted
             margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
-            if staying:
+            if staying and reaching:
                 margin = SHARED_ASSAULT_MARGIN
             if mine < margin * theirs + 0.5:
                 continue
@@ -289,7 +292,7 @@ class Control:
                     worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
                     if after <= 0.0:
                         # reaching the zone scores only if it is still there at the end
-                        worth += OBJECTIVE_WORTH * (1.0 + 3.0 * view.turn / max(1, view.turns))
+                        worth += _late(view) * OBJECTIVE_WORTH
                     params: dict[str, object] = {"to": list(to)}
                     if kind == "advance" and aim is not None:
                         params["target"] = aim[0]
@@ -305,7 +308,8 @@ class Control:
                     gain = now - _distance(view, Position(c[0], c[1], sid))
                     worth = COVER_WORTH + per_inch * gain
                     if sid in mine:
-                        worth += OBJECTIVE_WORTH
+                        # in it at the end, a unit at least spoils the enemy's hold
+                        worth += _late(view) * OBJECTIVE_WORTH
                     elif sid in wanted:
                         worth += OBJECTIVE_WORTH / 2
                     if worth > 0:
@@ -352,6 +356,12 @@ def pass_chance(need: int) -> float:
     """Chance 2D6 comes to `need` or less (double 1 always passes)."""
     passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
     return passes / 36
+
+
+def _late(view: SideView) -> float:
+    """How much more an objective reached or entered weighs as the turns run out: 1 at the
+    start, 4 on the last turn."""
+    return 1.0 + 3.0 * view.turn / max(1, view.turns)
 
 
 def _pressed(view: SideView, unit: Unit) -> bool:
