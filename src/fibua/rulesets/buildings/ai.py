@@ -16,15 +16,18 @@ at a time with `allowed`, best first; the legal list is never read whole):
 - others move toward the objectives by the walking-distance field (`SideView.goal`), from
   cover to cover: a building on the way (or the objective itself) is entered with a Run,
   the open crossed by the move that gains most ground, a building left by its doors;
-  the objectives weigh more as the turns run out, and most when they are only just
-  within reach; a unit standing in a reach zone stays; a mortar moves only until a seen
-  enemy is in its reach, and stays out of buildings;
+  the objectives weigh more as the turns run out (a reach zone or an objective section
+  entered most: there at the end, a unit at least spoils the enemy's hold), and most when
+  they are only just within reach; a unit standing in a reach zone stays; a mortar moves
+  only until a seen enemy is in its reach, and stays out of buildings;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
-  to the floor next to the enemy's first; a unit in an objective assaults only within it;
+  to the floor next to the enemy's first; a unit in an objective assaults only within it,
+  and while its side holds a reach zone only at long odds (being there already spoils the
+  enemy's hold);
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
-  a vehicle), or when it is pinned; in a building and fresh it takes the shot to keep its
-  order.
+  a vehicle, and not one with no turn to spare to make its objective), or when it is
+  pinned; in a building and fresh it takes the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
