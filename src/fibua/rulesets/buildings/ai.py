@@ -16,15 +16,18 @@ at a time with `allowed`, best first; the legal list is never read whole):
 - others move toward the objectives by the walking-distance field (`SideView.goal`), from
   cover to cover: a building on the way (or the objective itself) is entered with a Run,
   the open crossed by the move that gains most ground, a building left by its doors;
-  the objectives weigh more as the turns run out, and most when they are only just
-  within reach; a unit standing in a reach zone stays; a mortar moves only until a seen
-  enemy is in its reach, and stays out of buildings;
+  the objectives weigh more as the turns run out (a reach zone or an objective section
+  entered most: there at the end, a unit at least spoils the enemy's hold), and most when
+  they are only just within reach; a unit standing in a reach zone stays; a mortar moves
+  only until a seen enemy is in its reach, and stays out of buildings;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
-  to the floor next to the enemy's first; a unit in an objective assaults only within it;
+  to the floor next to the enemy's first; a unit in an objective assaults only within it,
+  and while its side holds a reach zone only at long odds (being there already spoils the
+  enemy's hold);
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
-  a vehicle), or when it is pinned; in a building and fresh it takes the shot to keep its
-  order.
+  a vehicle, and not one with no turn to spare to make its objective), or when it is
+  pinned; in a building and fresh it takes the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
@@ -61,13 +64,17 @@ PER_INCH = 0.2
 COVER_WORTH = 0.8
 OBJECTIVE_WORTH = 3.0
 #: a unit whose objective is more Runs away than the turns left less this hurries
-PRESSED_TURNS = 0.5
+PRESSED_TURNS = 1.5
 #: close quarters: a model's chance to take one off (no cover; regular 4+)
 CQ_DAMAGE = 0.5
 #: how much better the assaulters' numbers must be before they go in
 ASSAULT_MARGIN = 1.3
 #: the same in the last turns, at an enemy in an objective
 LAST_ASSAULT_MARGIN = 0.9
+#: the same for a unit already in an objective the enemy shares while its side holds a
+#: reach zone: its being there already spoils the enemy's hold, which a lost fight would
+#: give back
+SHARED_ASSAULT_MARGIN = 2.0
 #: how far a Run reaches for an assault or to enter (infantry double rate)
 RUN_REACH = 12.0
 
@@ -110,7 +117,8 @@ class Control:
         down = Order(self.side, "down", uid)
         unit = view.unit(uid)
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
-        exposed = unit.section is None and unit.kind is not UnitKind.VEHICLE
+        exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
+                   and not _pressed(view, unit))
         if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
             return down
         return end
@@ -217,6 +225,8 @@ class Control:
         wanted = _contested(view)
         # a unit in an objective fights only for it: an assault outside would leave it
         staying = unit.section is not None and unit.section in wanted
+        # with a reach zone already held, a foe's hold spoilt is as good as one's own
+        reaching = any(_in_zone(view, u) for u in view.own if u.alive)
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
@@ -227,6 +237,8 @@ class Control:
             # with the last turns running out, an even fight for an objective is worth it
             last = view.turns - view.turn <= 1 and s.section in wanted
             margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
+            if staying and reaching:
+                margin = SHARED_ASSAULT_MARGIN
             if mine < margin * theirs + 0.5:
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
@@ -282,7 +294,8 @@ class Control:
                     # a Run in the open is faster but shoots nothing and draws fire
                     worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
                     if after <= 0.0:
-                        worth += OBJECTIVE_WORTH
+                        # reaching the zone scores only if it is still there at the end
+                        worth += _late(view) * OBJECTIVE_WORTH
                     params: dict[str, object] = {"to": list(to)}
                     if kind == "advance" and aim is not None:
                         params["target"] = aim[0]
@@ -298,7 +311,8 @@ class Control:
                     gain = now - _distance(view, Position(c[0], c[1], sid))
                     worth = COVER_WORTH + per_inch * gain
                     if sid in mine:
-                        worth += OBJECTIVE_WORTH
+                        # in it at the end, a unit at least spoils the enemy's hold
+                        worth += _late(view) * OBJECTIVE_WORTH
                     elif sid in wanted:
                         worth += OBJECTIVE_WORTH / 2
                     if worth > 0:
@@ -345,6 +359,22 @@ def pass_chance(need: int) -> float:
     """Chance 2D6 comes to `need` or less (double 1 always passes)."""
     passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
     return passes / 36
+
+
+def _late(view: SideView) -> float:
+    """How much more an objective reached or entered weighs as the turns run out: 1 at the
+    start, 4 on the last turn."""
+    return 1.0 + 3.0 * view.turn / max(1, view.turns)
+
+
+def _pressed(view: SideView, unit: Unit) -> bool:
+    """Whether a unit short of its objective has at most a Run's worth of turns to spare:
+    going Down to a shot would cost it the objective."""
+    run = allowance(unit.mobility, OrderKind.RUN) or allowance(unit.mobility,
+                                                               OrderKind.ADVANCE) or 1.0
+    now = _distance(view, _position(unit))
+    left = max(1, view.turns - view.turn + 1)
+    return now > 0.0 and now / run >= left - PRESSED_TURNS and now / run <= left
 
 
 def _stays(unit: Unit) -> bool:
