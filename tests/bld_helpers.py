@@ -148,3 +148,16 @@ def act(game: Game, kind: str, uid: str, **params: Any) -> list[Event]:
 
 def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+def game(faces: list[int] | None = None, **kw: Any) -> Game:
+    """The test table with the first draw forced to the allies (face 1 of the bag), then
+    these faces."""
+    g = forced_game(make_scenario(**kw), [1])
+    force(g, faces or [])
+    return g
+
+
+def rolls_of(events: list[Event], kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.kind == kind]
+

@@ -12,11 +12,11 @@ from bld_helpers import (
     act,
     draw_for,
     force,
-    forced_game,
+    game,
     kinds,
     line,
-    make_scenario,
     put,
+    rolls_of,
     row,
     unit,
 )
@@ -25,17 +25,6 @@ from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.rulesets.buildings.indirect import arrivals
 from fibua.rulesets.buildings.tables import OrderKind
-
-
-def game(faces: list[int] | None = None, **kw: Any) -> Game:
-    g = forced_game(make_scenario(**kw), [1])
-    force(g, faces or [])
-    return g
-
-
-def rolls_of(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
-
 
 # ------------------------------------------------------------------ Down against a strike
 

@@ -13,31 +13,20 @@ from bld_helpers import (
     draw_for,
     force,
     forced_game,
+    game,
     kinds,
     line,
     make_scenario,
     put,
+    rolls_of,
     row,
     unit,
 )
 from fibua.battlefield.model import SectionState
 from fibua.core.errors import IllegalOrder, ScenarioError
-from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import find_ruleset
 from fibua.rulesets.buildings.tables import OrderKind
-
-
-def game(faces: list[int] | None = None, **kw: Any) -> Game:
-    """The test table with the first draw forced to the allies (face 1 of the bag)."""
-    g = forced_game(make_scenario(**kw), [1])
-    force(g, faces or [])
-    return g
-
-
-def rolls_of(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
-
 
 # ------------------------------------------------------------------ the bag and the turn
 

@@ -29,6 +29,7 @@ from fibua.rulesets.buildings.morale import (
     morale_test,
     order_need,
     order_test,
+    pass_chance,
     rally,
     routs,
 )
@@ -219,6 +220,13 @@ def test_order_need_is_clamped() -> None:
     assert order_need(Quality.VETERAN, 0) == 10
     assert order_need(Quality.INEXPERIENCED, 7) == 2
     assert order_need(Quality.VETERAN, -5) == 11
+
+
+def test_the_chance_of_passing_an_order_test_counts_the_36_throws() -> None:
+    # a regular unit (morale 9) with 3 pins needs 6 or less: 15 of the 36 throws
+    assert pass_chance(order_need(Quality.REGULAR, 3)) == Fraction(15, 36)
+    assert pass_chance(2) == Fraction(1, 36)  # the clamp: only a double 1
+    assert pass_chance(11) == Fraction(35, 36)  # everything but a double 6
 
 
 def test_double_one_passes_double_six_blunders() -> None:

@@ -46,7 +46,7 @@ from fibua.core.ruleset import commands
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
-from fibua.rulesets.buildings.morale import order_need
+from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.movement import allowance
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, OrderKind, UnitKind
@@ -152,7 +152,7 @@ class Control:
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
         # and goes Down if it fails
-        passing = pass_chance(order_need(unit.quality, unit.pins)) if unit.pins else 1.0
+        passing = float(pass_chance(order_need(unit.quality, unit.pins))) if unit.pins else 1.0
         return [c if c.order.kind == "down" else
                 Choice(passing * c.worth + (1 - passing) * down_worth, c.order) for c in out]
 
@@ -353,12 +353,6 @@ class Control:
                 out.append(Choice(1.5 if kind == "run" else 1.2,
                                   Order(self.side, kind, unit.id, {"floor": floor})))
         return out
-
-
-def pass_chance(need: int) -> float:
-    """Chance 2D6 comes to `need` or less (double 1 always passes)."""
-    passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need or a == b == 1)
-    return passes / 36
 
 
 def _late(view: SideView) -> float:

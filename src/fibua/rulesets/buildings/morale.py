@@ -4,6 +4,7 @@ unit's quality and pins."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from fibua.core.dice import Modifier, Rng, Roll, roll
 from fibua.rulesets.buildings.tables import (
@@ -23,6 +24,11 @@ def order_need(quality: Quality, pins: int) -> int:
     """2D6 must be at most morale - pins, clamped to 2..11: so a double 1 always passes and
     a double 6 always fails."""
     return min(TEST_HIGHEST, max(TEST_LOWEST, MORALE[quality] - pins))
+
+
+def pass_chance(need: int) -> Fraction:
+    """The chance 2D6 comes to `need` or less (an order test's `need`, from `order_need`)."""
+    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need), 36)
 
 
 def order_basis(quality: Quality, pins: int) -> tuple[Modifier, ...]:

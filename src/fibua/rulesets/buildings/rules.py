@@ -18,7 +18,7 @@ from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.indirect import indirect_weapons, only_indirect
 from fibua.rulesets.buildings.knowledge import sees
-from fibua.rulesets.buildings.morale import order_need
+from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind
@@ -90,8 +90,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         test = ""
         if unit.pins and order.kind != "down" and state.waiting is None:
             need = order_need(unit.quality, unit.pins)
-            passes = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need)
-            test = f"; order test 2D6 <= {need}: passes {passes / 36:.0%}"
+            test = f"; order test 2D6 <= {need}: passes {float(pass_chance(need)):.0%}"
         target = state.units.get(str(order.params.get("target", "")))
         if order.kind == "fire" and target is not None and "indirect" not in order.params \
                 and "call" not in order.params and not only_indirect(unit):
