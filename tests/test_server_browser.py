@@ -62,6 +62,21 @@ def unseen_by(game: Game, side: str) -> set[str]:
             and name not in told}
 
 
+def corner_shop_for_two(lobby: Any, base: str) -> dict[str, str]:
+    """Create corner-shop, seed 3, both seats people's, from the lobby page: the links it
+    gives (british, germans, spectators)."""
+    lobby.goto(base + "/")
+    card = lobby.locator(".card[data-scenario=corner-shop]")
+    card.wait_for(timeout=WAIT_MS)
+    card.locator("select[data-seat=british]").select_option("human")
+    card.locator("select[data-seat=germans]").select_option("human")
+    card.locator("input.seed").fill("3")
+    card.locator("button.create").click()
+    lobby.wait_for_selector(".links li", timeout=WAIT_MS)
+    return {item.inner_text().split(":")[0]: item.locator("a").get_attribute("href")
+            for item in lobby.locator(".links li").all()}
+
+
 def move_by_clicking(page: Any) -> None:
     """Select the first unit with a move, place the move on one of its marked places,
     look at the preview and commit it."""
@@ -88,16 +103,7 @@ def test_two_seats_play_by_clicking(tmp_path: Path) -> None:
         size = {"width": 1400, "height": 900}
         first, second = browser.new_context(viewport=size), browser.new_context(viewport=size)
         lobby = first.new_page()
-        lobby.goto(base + "/")
-        card = lobby.locator(".card[data-scenario=corner-shop]")
-        card.wait_for(timeout=WAIT_MS)
-        card.locator("select[data-seat=british]").select_option("human")
-        card.locator("select[data-seat=germans]").select_option("human")
-        card.locator("input.seed").fill("3")
-        card.locator("button.create").click()
-        lobby.wait_for_selector("#games tbody tr", timeout=WAIT_MS)
-        links = {item.inner_text().split(":")[0]: item.locator("a").get_attribute("href")
-                 for item in lobby.locator(".links li").all()}
+        links = corner_shop_for_two(lobby, base)
         assert set(links) == {"british", "germans", "spectators"}
         lobby.screenshot(path=str(shots / "server-lobby.png"))
 

@@ -25,6 +25,7 @@ from test_server_browser import (
     FLAGS,
     SHOTS,
     WAIT_MS,
+    corner_shop_for_two,
     move_by_clicking,
     pytestmark,
     rebuilt,
@@ -97,16 +98,7 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         first, second = browser.new_context(viewport=size), browser.new_context(
             viewport=size, accept_downloads=True)
         lobby = first.new_page()
-        lobby.goto(base + "/")
-        card = lobby.locator(".card[data-scenario=corner-shop]")
-        card.wait_for(timeout=WAIT_MS)
-        card.locator("select[data-seat=british]").select_option("human")
-        card.locator("select[data-seat=germans]").select_option("human")
-        card.locator("input.seed").fill("3")
-        card.locator("button.create").click()
-        lobby.wait_for_selector(".links li", timeout=WAIT_MS)
-        links = {item.inner_text().split(":")[0]: item.locator("a").get_attribute("href")
-                 for item in lobby.locator(".links li").all()}
+        links = corner_shop_for_two(lobby, base)
         game_id = links["british"].split("/play/")[1].split("#")[0]
         spectator = token_of(links["spectators"])
 
