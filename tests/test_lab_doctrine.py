@@ -125,3 +125,64 @@ def test_it_shelters_behind_a_wall_from_the_enemy_it_knows_of() -> None:
     seen = view(own, {"x": sighting(6, 30, visible=False)}, turn=2)
     seen.sight = Map()
     assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[2]
+
+
+class Sections:
+    """A public map with one section, the shop, whose footprint is centred on (20, 0)."""
+
+    def __init__(self) -> None:
+        shop = SimpleNamespace(footprint=[(19, -1), (21, -1), (21, 1), (19, 1)])
+        self.battlefield = SimpleNamespace(section=lambda ident: shop)
+
+    def section_at(self, point: tuple[float, float]) -> str | None:
+        return "shop" if 19 <= point[0] <= 21 and -1 <= point[1] <= 1 else None
+
+    def terrain_at(self, point: tuple[float, float]) -> TerrainKind:
+        return TerrainKind.OPEN
+
+    def obstacles_crossed(self, a: tuple[float, float],
+                          b: tuple[float, float]) -> list[tuple[object, float]]:
+        return []
+
+
+def test_every_rule_sets_words_for_a_move_count_and_entering_the_objective_is_reaching_it(
+        ) -> None:
+    own = [unit("a", 10, 0)]
+    legal = [END, Order("blue", "advance", "a", {"to": [15, 0]}),
+             Order("blue", "run", "a", {"enter": "shop"}),
+             Order("blue", "run", "a", {"to": [18, 0]})]
+    seen = view(own, {}, turn=2)
+    seen.sight = Sections()
+    seen.goal_sections = ()
+    seen.objectives = (SimpleNamespace(side="blue", kind="hold", sections=["shop"],
+                                       zone=None),)
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[2]
+
+
+def test_it_closes_in_on_the_objective_before_anything_else() -> None:
+    own = [unit("a", 10, 0)]
+    enemies = {"x": SimpleNamespace(x=20, y=0, section="shop", visible=True, alive=True),
+               "y": SimpleNamespace(x=12, y=0, section=None, visible=True, alive=True)}
+    legal = [END, Order("blue", "shoot", "a", {"target": "y"}),
+             Order("blue", "run", "a", {"assault": "y"}),
+             Order("blue", "run", "a", {"assault": "x"}),
+             Order("blue", "assault", "a", {"section": "shop"})]
+    seen = view(own, enemies, turn=2, sections=("shop",))
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[3]
+    del legal[3]
+    assert DoctrinePlayer("blue", 0).choose(seen, legal) == legal[3]  # the section's
+
+
+def test_the_bounding_half_moves_while_the_covering_half_fires() -> None:
+    own = [unit("a", 0, 0), unit("b", 0, 5)]
+    enemies = {"x": sighting(12, 1)}
+    legal = [END, Order("blue", "shoot", "a", {"target": "x"}),
+             Order("blue", "shoot", "b", {"target": "x"}),
+             Order("blue", "move", "a", {"to": [5, 0]}),
+             Order("blue", "move", "b", {"to": [5, 5]})]
+    # turn 2: "a" bounds while "b" covers; turn 1 the other way round
+    assert DoctrinePlayer("blue", 0).choose(view(own, enemies, turn=2), legal) == legal[3]
+    assert DoctrinePlayer("blue", 0).choose(view(own, enemies, turn=1), legal) == legal[4]
+    covering = [o for o in legal if o.kind != "move"]
+    assert DoctrinePlayer("blue", 0).choose(view(own, enemies, turn=1),
+                                            covering) in covering[1:]

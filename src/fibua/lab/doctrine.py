@@ -2,14 +2,21 @@
 computer against something better than random play.
 
 It reads the side's view (its own troops, the enemies it has seen, where the scenario
-sends it) and picks among the orders the rules offer, never making one of its own:
-- fire: of the orders that name a target, the one at the nearest enemy seen now;
+sends it) and picks among the orders the rules offer, never making one of its own, in
+this order of preference:
+- close in: an assault the rules offer on the objective (a section of it, or an enemy
+  seen in one), the first offered;
 - hold: a figure or unit already on the side's objective stays there;
-- advance by bounds from cover to cover: half the force moves in odd turns, the other
-  half in even ones; of the offered moves that bring a figure at least half as near to the
-  objective as the best one does (by walking distance where the rule set's view gives one,
-  else straight; with no objective to go to, toward the nearest enemy seen), it takes one
-  ending in cover if there is one, the nearest to the objective;
+- advance by bounds from cover to cover (fire and movement): half the force moves in odd
+  turns, the other half in even ones; of the offered moves that bring a figure at least
+  half as near to the objective as the best one does (by walking distance where the rule
+  set's view gives one, else straight; a move into a section of the objective counts as
+  reaching it; with no objective to go to, toward the nearest enemy seen), it takes one
+  ending in cover if there is one, the nearest to the objective. Each rule set's words
+  for a move count (`move`, `advance`, `run`), whether it names a point, a path or a
+  section to enter;
+- fire, for the covering half and whoever has no move worth making: of the orders that
+  name a target, the one at the nearest enemy seen now;
 - otherwise it ends its part of the phase.
 Cover is read from the public map alone, the same for every rule set: inside a building,
 on rubble or rough ground, or just behind a wall, hedge or fence on the line from the
@@ -27,7 +34,12 @@ from fibua.core.orders import Order
 
 #: order kinds that fire at a named target without moving
 FIRE_KINDS = frozenset({"shoot", "fire"})
-MOVE_KIND = "move"
+#: the rule sets' words for an order that takes a unit somewhere
+MOVE_KINDS = frozenset({"move", "advance", "run"})
+#: parameters of a move that name the section it goes into
+SECTION_PARAMS = ("enter", "section")
+#: an order kind, or a parameter of a move, that closes with the enemy hand to hand
+ASSAULT = "assault"
 END_KIND = "end"
 #: a move must bring a figure at least this much nearer (table units) to be worth it
 MIN_GAIN = 0.5
@@ -59,12 +71,28 @@ def _point(params: dict[str, Any]) -> tuple[float, float] | None:
     return None
 
 
+def _destination(params: dict[str, Any], sight: Any) -> Position | None:
+    """Where a move ends: the point it names (in the section there, if the public map
+    has one), or the centre of the section it enters."""
+    point = _point(params)
+    if point is not None:
+        section = sight.section_at(point) if sight is not None else None
+        return Position(point[0], point[1], section)
+    for name in SECTION_PARAMS:
+        section_id = params.get(name)
+        if isinstance(section_id, str) and sight is not None:
+            centre = _centre(sight.battlefield.section(section_id).footprint)
+            return Position(centre[0], centre[1], section_id)
+    return None
+
+
 class Objective:
     """How far a place is from where the side must go, from what its view says."""
 
     def __init__(self, view: Any) -> None:
         self.goal = getattr(view, "goal", None)  # a walking-distance field, if given
-        self.sections = set(getattr(view, "goal_sections", ()) or ())
+        self.sections = set(getattr(view, "goal_sections", ()) or ()) or set(
+            _objective_sections(view))
         self.points: list[tuple[float, float]] = []
         if self.goal is None:
             self.points = _objective_points(view)
@@ -82,16 +110,24 @@ class Objective:
         return min(math.hypot(x - px, y - py) for px, py in self.points)
 
 
+def _own_goals(view: Any) -> list[Any]:
+    """The side's hold and reach conditions, when the view carries the scenario's."""
+    side = getattr(view, "side", None)
+    return [spec for spec in getattr(view, "objectives", ()) or ()
+            if getattr(spec, "side", None) == side
+            and getattr(spec, "kind", "") in ("hold", "reach")]
+
+
+def _objective_sections(view: Any) -> list[str]:
+    return [section for spec in _own_goals(view) for section in spec.sections]
+
+
 def _objective_points(view: Any) -> list[tuple[float, float]]:
     """Centres of the side's hold and reach objectives, from the scenario's public victory
     conditions when the view carries them."""
-    side = getattr(view, "side", None)
     sight = getattr(view, "sight", None)
     found = []
-    for spec in getattr(view, "objectives", ()) or ():
-        if getattr(spec, "side", None) != side or getattr(spec, "kind", "") not in (
-                "hold", "reach"):
-            continue
+    for spec in _own_goals(view):
         if spec.zone:
             found.append(_centre(spec.zone))
         for section_id in spec.sections:
@@ -132,7 +168,8 @@ class DoctrinePlayer:
         end = next((o for o in orders if o.kind == END_KIND), None)
         if self._given >= MAX_ORDERS_A_TURN and end is not None:
             return end
-        chosen = self._fire(view, orders) or self._advance(view, orders, turn)
+        chosen = (self._assault(view, orders) or self._advance(view, orders, turn)
+                  or self._fire(view, orders))
         if chosen is None:
             chosen = end if end is not None else orders[0]
         if chosen.kind != END_KIND:
@@ -141,6 +178,22 @@ class DoctrinePlayer:
 
     def _own(self, view: Any) -> dict[str, Any]:
         return {str(u.id): u for u in getattr(view, "own", ()) if _fighting(u)}
+
+    def _assault(self, view: Any, orders: list[Order]) -> Order | None:
+        sections = Objective(view).sections
+        if not sections:
+            return None
+        where = {i: getattr(s, "section", None) for i, s in getattr(view, "enemies", ())
+                 if getattr(s, "alive", True)}
+        own = self._own(view)
+        for order in orders:
+            if order.unit not in own:
+                continue
+            if order.kind == ASSAULT and order.params.get("section") in sections:
+                return order
+            if ASSAULT in order.params and where.get(order.params[ASSAULT]) in sections:
+                return order
+        return None
 
     def _fire(self, view: Any, orders: list[Order]) -> Order | None:
         seen = {i: Position(float(s.x), float(s.y)) for i, s in getattr(view, "enemies", ())
@@ -167,20 +220,20 @@ class DoctrinePlayer:
         ids = sorted(own)
         threats = _enemies_seen(view)
         sight = getattr(view, "sight", None)
-        moves: list[tuple[float, float, int, Order, tuple[float, float]]] = []
+        moves: list[tuple[float, float, int, Order, Position]] = []
         for index, order in enumerate(orders):
-            if order.kind != MOVE_KIND or order.unit not in own:
+            if order.kind not in MOVE_KINDS or order.unit not in own or ASSAULT in order.params:
                 continue
             if (ids.index(order.unit) + turn) % 2:
                 continue  # this half covers while the other bounds
             here = _position(own[order.unit])
-            there = _point(order.params)
+            there = _destination(order.params, sight)
             if here is None or there is None:
                 continue
             now = objective.distance(here.x, here.y, here.section)
             if now is None or now == 0.0:
                 continue  # nowhere to go, or holding the objective
-            after = objective.distance(*there)
+            after = objective.distance(there.x, there.y, there.section)
             if after is None or now - after < MIN_GAIN:
                 continue
             moves.append((now - after, after, index, order, there))
@@ -188,7 +241,8 @@ class DoctrinePlayer:
             return None
         enough = max(gain for gain, *_ in moves) / 2
         worth = [m for m in moves if m[0] >= enough]
-        covered = [m for m in worth if sight is not None and _in_cover(sight, m[4], threats)]
+        covered = [m for m in worth
+                   if sight is not None and _in_cover(sight, (m[4].x, m[4].y), threats)]
         _, _, _, chosen, _ = min(covered or worth, key=lambda m: (m[1], m[2]))
         return chosen
 
