@@ -79,23 +79,31 @@ def sight_table(state: BuildingsState, observers: Sequence[Unit],
     theirs = [_number(stances, b) for b in targets]
     rows: dict[int, Unit] = {}
     cols: dict[int, Unit] = {}
+    unknown: list[tuple[int, int]] = []
+    table: list[list[bool]] = []
     for i, a in enumerate(observers):
+        row: list[bool] = []
+        here, section, floor = mine[i], a.section, a.floor
         for j, b in enumerate(targets):
-            if mine[i] >= 0 and theirs[j] >= 0 and (mine[i], theirs[j]) not in pairs:
-                rows.setdefault(mine[i], a)
-                cols.setdefault(theirs[j], b)
-    if rows:
-        _work_out(state, pairs, rows, cols)
-    seen: list[list[bool]] = []
-    for i, a in enumerate(observers):
-        row = []
-        for j, b in enumerate(targets):
-            if a.section is not None and a.section == b.section:
-                row.append(a.floor == b.floor)
+            there = theirs[j]
+            if section is not None and section == b.section:
+                row.append(floor == b.floor)
+            elif here < 0 or there < 0:
+                row.append(False)
             else:
-                row.append(mine[i] >= 0 and theirs[j] >= 0 and pairs[mine[i], theirs[j]])
-        seen.append(row)
-    return seen
+                found = pairs.get((here, there))
+                if found is None:
+                    rows.setdefault(here, a)
+                    cols.setdefault(there, b)
+                    unknown.append((i, j))
+                    found = False
+                row.append(found)
+        table.append(row)
+    if unknown:
+        _work_out(state, pairs, rows, cols)
+        for i, j in unknown:
+            table[i][j] = pairs[mine[i], theirs[j]]
+    return table
 
 
 def _work_out(state: BuildingsState, pairs: dict[tuple[int, int], bool],
