@@ -118,8 +118,20 @@ def unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality = Qualit
                 pins: int = 0, advanced: bool = False, inside: bool = False) -> float:
     """Expected losses of a whole unit's fire at the mark, the best weapons first when only
     some can fire from inside, capped at the mark's models."""
-    each = sorted((weapon_losses(w, mark, quality, pins, advanced) for w in weapons),
-                  reverse=True)
+    # a squad's rifles are one weapon many times: each worked out once
+    kinds: list[WeaponName] = []
+    losses: list[float] = []
+    each = []
+    for w in weapons:
+        for k, kind in enumerate(kinds):
+            if kind is w:
+                each.append(losses[k])
+                break
+        else:
+            kinds.append(w)
+            losses.append(weapon_losses(w, mark, quality, pins, advanced))
+            each.append(losses[-1])
+    each.sort(reverse=True)
     if inside:
         each = each[:FIRERS_INSIDE]
     return min(float(mark.models), sum(each))

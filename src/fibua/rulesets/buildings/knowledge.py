@@ -44,7 +44,7 @@ def _stance(unit: Unit) -> Hashable | None:
     if unit.aboard is not None:
         return None
     if unit.section is None:
-        return (unit.floor, tuple(c for m in unit.models for c in (m.x, m.y)))
+        return (unit.floor, tuple([(m.x, m.y) for m in unit.models]))
     return (unit.section, unit.floor)
 
 
