@@ -23,7 +23,14 @@ from fibua.rulesets.buildings.estimates import (
     weapon_losses,
 )
 from fibua.rulesets.buildings.firing import collapse
-from fibua.rulesets.buildings.knowledge import PAIRS, places, refresh, sees, sight_table
+from fibua.rulesets.buildings.knowledge import (
+    PAIRS,
+    places,
+    refresh,
+    seen_by,
+    sees,
+    sight_table,
+)
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import WEAPONS, Quality, WeaponName
 from fibua.rulesets.buildings.views import side_sight
@@ -78,6 +85,19 @@ def test_the_sight_table_is_sees_of_every_pair() -> None:
     table = sight_table(state, units, units)
     for (i, a), (j, b) in product(enumerate(units), enumerate(units)):
         assert table[i][j] == _sees_afresh(state, a, b), (a.id, b.id)
+
+
+def test_seen_by_is_any_observer_sees() -> None:
+    for seed in (5, 6):
+        state = _state(Game(load_scenario("tobacco-factory"), seed))
+        sides = state.sides
+        for a, b in (sides, sides[::-1]):
+            mine, theirs = state.side_units(a), state.side_units(b)
+            # asked afresh (its memo emptied), then from what the first asking kept
+            state.sight.memo.pop(PAIRS, None)
+            for _ in range(2):
+                assert seen_by(state, mine, theirs) == [
+                    any(_sees_afresh(state, u, t) for u in mine) for t in theirs]
 
 
 def test_sight_kept_follows_a_unit_that_moves() -> None:
@@ -168,8 +188,12 @@ def test_a_unit_s_losses_add_its_weapons_best_first() -> None:
     mark = Mark(models=8, distance=10.0)
     each = sorted((_weapon_losses(w, mark, Quality.REGULAR, 0, False) for w in arms),
                   reverse=True)
-    assert unit_losses(arms, mark) == min(8.0, sum(each))
-    assert unit_losses(arms, mark, inside=True) == min(8.0, sum(each[:4]))
+    for _ in range(2):  # worked out, then kept
+        assert unit_losses(arms, mark) == min(8.0, sum(each))
+        assert unit_losses(arms, mark, inside=True) == min(8.0, sum(each[:4]))
+    nearer = Mark(models=8, distance=3.0)
+    assert unit_losses(arms, nearer) == min(8.0, sum(sorted(
+        (_weapon_losses(w, nearer, Quality.REGULAR, 0, False) for w in arms), reverse=True)))
 
 
 # -- the views' copies ------------------------------------------------------------------

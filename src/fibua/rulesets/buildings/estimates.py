@@ -36,6 +36,8 @@ MEMO_LIMIT = 65536
 #: weapon_losses and pin_chance's per-weapon miss chance, by `_key`
 _LOSSES: dict[tuple[object, ...], float] = {}
 _MISSES: dict[tuple[object, ...], float] = {}
+#: unit_losses, by all it is given
+_UNITS: dict[tuple[object, ...], float] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,16 @@ def unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality = Qualit
                 pins: int = 0, advanced: bool = False, inside: bool = False) -> float:
     """Expected losses of a whole unit's fire at the mark, the best weapons first when only
     some can fire from inside, capped at the mark's models."""
+    key = (tuple(weapons), mark, quality, pins, advanced, inside)
+    found = _UNITS.get(key)
+    if found is None:
+        found = _remember(_UNITS, key, _unit_losses(weapons, mark, quality, pins, advanced,
+                                                    inside))
+    return found
+
+
+def _unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality, pins: int,
+                 advanced: bool, inside: bool) -> float:
     # a squad's rifles are one weapon many times: each worked out once
     kinds: list[WeaponName] = []
     losses: list[float] = []

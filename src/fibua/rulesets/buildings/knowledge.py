@@ -149,15 +149,72 @@ def sees(state: BuildingsState, a: Unit, b: Unit) -> bool:
     return sight_table(state, [a], [b])[0][0]
 
 
+def seen_by(state: BuildingsState, observers: Sequence[Unit], targets: Sequence[Unit]
+            ) -> list[bool]:
+    """For each target, whether any of the observers sees it (`sees`)."""
+    stances, pairs = _memo(state)
+    return _seen_by(state, pairs, observers, [_number(stances, a) for a in observers],
+                    targets, [_number(stances, b) for b in targets])
+
+
+def _seen_by(state: BuildingsState, pairs: dict[tuple[int, int], bool],
+             observers: Sequence[Unit], mine: list[int], targets: Sequence[Unit],
+             theirs: list[int]) -> list[bool]:
+    """`seen_by`, the units' stances numbered (`_number`): a target is seen as soon as
+    one observer is known to see it; one no observer is known to see, some pairs not
+    yet known, is looked at again once they are worked out."""
+    out: list[bool] = []
+    rows: dict[int, Unit] = {}
+    cols: dict[int, Unit] = {}
+    again: list[int] = []
+    for j, b in enumerate(targets):
+        seen = _sees_any(pairs, observers, mine, b, theirs[j], rows)
+        if seen is None:
+            cols[theirs[j]] = b
+            again.append(j)
+        out.append(bool(seen))
+    if again:
+        _work_out(state, pairs, rows, cols)
+        for j in again:
+            out[j] = bool(_sees_any(pairs, observers, mine, targets[j], theirs[j], rows))
+    return out
+
+
+def _sees_any(pairs: dict[tuple[int, int], bool], observers: Sequence[Unit], mine: list[int],
+              b: Unit, there: int, unknown: dict[int, Unit]) -> bool | None:
+    """Whether one of the observers sees the target of stance `there`: None when none is
+    known to and some pair is not known (its observers added to `unknown`)."""
+    missing = False
+    section, floor = b.section, b.floor
+    for i, a in enumerate(observers):
+        if a.section is not None and a.section == section:
+            if a.floor == floor:
+                return True
+            continue
+        here = mine[i]
+        if here < 0 or there < 0:
+            continue
+        found = pairs.get((here, there))
+        if found:
+            return True
+        if found is None:
+            unknown.setdefault(here, a)
+            missing = True
+    return None if missing else False
+
+
 def refresh(state: BuildingsState) -> None:
     """Each side's memory: enemies in sight now are seen where they are; others keep where
     they were last seen."""
+    stances, pairs = _memo(state)
+    numbers = {u.id: _number(stances, u) for u in state.units.values() if u.alive}
     for side in state.sides:
         memory = state.seen.setdefault(side, {})
         mine = state.side_units(side)
         foes = [u for u in state.units.values() if u.side != side and u.alive]
-        table = sight_table(state, mine, foes)
-        in_sight = {foe.id: any(row[j] for row in table) for j, foe in enumerate(foes)}
+        in_sight = dict(zip((foe.id for foe in foes), _seen_by(
+            state, pairs, mine, [numbers[u.id] for u in mine], foes,
+            [numbers[u.id] for u in foes]), strict=True))
         for enemy in state.units.values():
             if enemy.side == side:
                 continue
@@ -186,6 +243,6 @@ def seen_now(state: BuildingsState, side: str, unit_id: str) -> bool:
 def watchers(state: BuildingsState, unit: Unit) -> tuple[str, ...]:
     """The sides that see the unit now: its own, and the enemy if any of its units does."""
     enemy = state.enemy_of(unit.side)
-    if any(row[0] for row in sight_table(state, state.side_units(enemy), [unit])):
+    if seen_by(state, state.side_units(enemy), [unit])[0]:
         return (unit.side, enemy)
     return (unit.side,)
