@@ -1,7 +1,11 @@
 """Expected losses of a Buildings unit's fire, for the computer: the rules' own pure
 functions (shooting.py) over what a side's view holds - its own unit, and an enemy as last
 seen (kind, models, where). What a view cannot tell (an enemy's quality, a vehicle's kind,
-which openings see the target) is taken at a middling value."""
+which openings see the target) is taken at a middling value.
+
+The distance to the mark counts only by the bands it falls in (out of range, point blank,
+long range), so each weapon's answer is kept by those bands and the rest of its inputs:
+the computer asks the same few many times a decision."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from dataclasses import dataclass
 from fibua.rulesets.buildings.shooting import Hit, Shot, Target, damage_chance, hit_chance
 from fibua.rulesets.buildings.tables import (
     HE_TEMPLATES,
+    POINT_BLANK,
     WEAPONS,
     Cover,
     Quality,
@@ -25,6 +30,14 @@ FLAME_HITS = 3.5
 FIRERS_INSIDE = 4
 #: an enemy vehicle of a kind the view does not tell: taken as a medium tank
 UNKNOWN_VEHICLE = VehicleKind.MEDIUM_TANK
+#: answers kept at most per memo (it starts again when full)
+MEMO_LIMIT = 65536
+
+#: weapon_losses and pin_chance's per-weapon miss chance, by `_key`
+_LOSSES: dict[tuple[object, ...], float] = {}
+_MISSES: dict[tuple[object, ...], float] = {}
+#: unit_losses, by all it is given
+_UNITS: dict[tuple[object, ...], float] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +59,33 @@ def weapon_losses(weapon: WeaponName, mark: Mark, quality: Quality = Quality.REG
     arms = WEAPONS[weapon]
     if arms.range <= 0 or mark.distance > arms.range or (advanced and arms.fixed):
         return 0.0
+    key = _key(weapon, mark, quality, pins, advanced)
+    found = _LOSSES.get(key)
+    if found is None:
+        found = _remember(_LOSSES, key, _weapon_losses(weapon, mark, quality, pins, advanced))
+    return found
+
+
+def _key(weapon: WeaponName, mark: Mark, quality: Quality, pins: int, advanced: bool
+         ) -> tuple[object, ...]:
+    """What an estimate at a mark in range depends on: the mark but its distance, and the
+    distance's bands (shooting.hit_modifiers, hit_of)."""
+    return (weapon, mark.models, mark.inside, mark.bunker, mark.down, mark.vehicle, quality,
+            pins, advanced, mark.distance <= POINT_BLANK,
+            mark.distance > WEAPONS[weapon].range / 2)
+
+
+def _remember(memo: dict[tuple[object, ...], float], key: tuple[object, ...],
+              value: float) -> float:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _weapon_losses(weapon: WeaponName, mark: Mark, quality: Quality, pins: int,
+                   advanced: bool) -> float:
+    arms = WEAPONS[weapon]
     cover = Cover.BUNKER if mark.bunker else Cover.HARD if mark.inside else Cover.NONE
     he = arms.he is not None and (arms.pen is None or not mark.vehicle)
     shot = Shot(weapon, mark.distance, quality, pins, advanced, False,
@@ -80,8 +120,30 @@ def unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality = Qualit
                 pins: int = 0, advanced: bool = False, inside: bool = False) -> float:
     """Expected losses of a whole unit's fire at the mark, the best weapons first when only
     some can fire from inside, capped at the mark's models."""
-    each = sorted((weapon_losses(w, mark, quality, pins, advanced) for w in weapons),
-                  reverse=True)
+    key = (tuple(weapons), mark, quality, pins, advanced, inside)
+    found = _UNITS.get(key)
+    if found is None:
+        found = _remember(_UNITS, key, _unit_losses(weapons, mark, quality, pins, advanced,
+                                                    inside))
+    return found
+
+
+def _unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality, pins: int,
+                 advanced: bool, inside: bool) -> float:
+    # a squad's rifles are one weapon many times: each worked out once
+    kinds: list[WeaponName] = []
+    losses: list[float] = []
+    each = []
+    for w in weapons:
+        for k, kind in enumerate(kinds):
+            if kind is w:
+                each.append(losses[k])
+                break
+        else:
+            kinds.append(w)
+            losses.append(weapon_losses(w, mark, quality, pins, advanced))
+            each.append(losses[-1])
+    each.sort(reverse=True)
     if inside:
         each = each[:FIRERS_INSIDE]
     return min(float(mark.models), sum(each))
@@ -91,12 +153,21 @@ def pin_chance(weapons: list[WeaponName], mark: Mark, quality: Quality = Quality
                pins: int = 0) -> float:
     """Chance the fire puts at least one pin on the mark (at least one hit), roughly."""
     miss = 1.0
-    cover = Cover.BUNKER if mark.bunker else Cover.HARD if mark.inside else Cover.NONE
     for w in weapons:
         arms = WEAPONS[w]
         if arms.range <= 0 or mark.distance > arms.range:
             continue
-        shot = Shot(w, mark.distance, quality, pins, False, False,
-                    None if mark.vehicle else mark.models, cover, mark.down)
-        miss *= (1.0 - float(hit_chance(shot))) ** arms.shots
+        key = _key(w, mark, quality, pins, False)
+        found = _MISSES.get(key)
+        if found is None:
+            found = _remember(_MISSES, key, _misses(w, mark, quality, pins))
+        miss *= found
     return 1.0 - miss
+
+
+def _misses(weapon: WeaponName, mark: Mark, quality: Quality, pins: int) -> float:
+    """The chance all of one weapon's shots miss."""
+    cover = Cover.BUNKER if mark.bunker else Cover.HARD if mark.inside else Cover.NONE
+    shot = Shot(weapon, mark.distance, quality, pins, False, False,
+                None if mark.vehicle else mark.models, cover, mark.down)
+    return (1.0 - float(hit_chance(shot))) ** WEAPONS[weapon].shots

@@ -96,8 +96,11 @@ def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> l
             continue
         by_wall.setdefault(port.wall, []).append(port)
     roof = section.flat_roof and unit.floor == section.floors
+    looking = [p for wall_ports in by_wall.values() for p in wall_ports]
+    reach = dict(zip(looking, _nearest_seen(state, [p.pos for p in looking], aims),
+                     strict=True))
     for wall_ports in by_wall.values():
-        seeing = [p for p in wall_ports if _sees_any(state, p.pos, aims)]
+        seeing = [p for p in wall_ports if reach[p] != math.inf]
         if not seeing:
             continue
         room = most_firers(len(seeing), roof)
@@ -106,8 +109,8 @@ def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> l
             assigned = _assigned(unit, w, seeing)
             if assigned is not None and not assigned:
                 continue  # its fixed weapon's opening is elsewhere or sees nothing
-            near_port = min(assigned or seeing, key=lambda p: _range(state, p.pos, aims))
-            near = _range(state, near_port.pos, aims)
+            near_port = min(assigned or seeing, key=reach.__getitem__)
+            near = reach[near_port]
             if near <= WEAPONS[w].range and len(found) < room:
                 fixed = assigned is not None or _team_fixed(unit, w)
                 found.append(Firer(w, near, unit.floor,
@@ -148,16 +151,11 @@ def assign_opening(state: BuildingsState, unit: Unit, found: list[Firer]) -> Non
 def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Position],
              arms: list[WeaponName]) -> list[Firer]:
     found: list[Firer] = []
-    models = [m for m in unit.models if m.weapon is not None]
-    for model in models:
+    models = [m for m in unit.models if m.weapon is not None and m.weapon in arms]
+    nearest = _nearest_seen(state, [Position(m.x, m.y) for m in models], aims)
+    for model, near in zip(models, nearest, strict=True):
         w = model.weapon
-        if w is None or w not in arms:
-            continue
-        here = Position(model.x, model.y)
-        seen = [a for a in aims if state.sight.visible(here, a)]
-        if not seen:
-            continue
-        near = min(dist(here.point, a.point) for a in seen)
+        assert w is not None
         if near <= WEAPONS[w].range:
             found.append(Firer(w, near, 0))
     return found
@@ -165,20 +163,21 @@ def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Positio
 
 def _from(state: BuildingsState, here: Position, aims: list[Position],
           arms: list[WeaponName], room: int, floor: int) -> list[Firer]:
-    seen = [a for a in aims if state.sight.visible(here, a)]
-    if not seen:
+    near = _nearest_seen(state, [here], aims)[0]
+    if near == math.inf:
         return []
-    near = min(dist(here.point, a.point) for a in seen)
     return [Firer(w, near, floor) for w in arms if near <= WEAPONS[w].range][:room]
 
 
-def _sees_any(state: BuildingsState, here: Position, aims: list[Position]) -> bool:
-    return any(state.sight.visible(here, a) for a in aims)
-
-
-def _range(state: BuildingsState, here: Position, aims: list[Position]) -> float:
-    seen = [dist(here.point, a.point) for a in aims if state.sight.visible(here, a)]
-    return min(seen) if seen else float("inf")
+def _nearest_seen(state: BuildingsState, heres: list[Position], aims: list[Position]
+                  ) -> list[float]:
+    """How far each place is from the nearest aim it sees (infinity: it sees none), the
+    sight of every pair asked in one call."""
+    if not heres:
+        return []
+    seen = state.sight.visible_matrix(heres, aims).tolist()
+    return [min((dist(here.point, a.point) for a, s in zip(aims, row, strict=True) if s),
+                default=math.inf) for here, row in zip(heres, seen, strict=True)]
 
 
 def cover_of(state: BuildingsState, target: Unit) -> Cover:

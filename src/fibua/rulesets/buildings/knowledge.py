@@ -1,12 +1,32 @@
 """The one place a side learns of the enemy: which of its units see which enemy units (the
 rules' sight engine, from the models outside and the openings of a floor inside), and each
-side's memory of the enemies it has seen."""
+side's memory of the enemies it has seen.
+
+Many units' sight is asked at once (`sight_table`): one call of the sight engine for every
+place of the observers against every place of the targets not yet known, which answers
+each pair of places exactly as one question of that pair would. What a unit's places see
+of another's is kept in the rules' own memo of the sight engine (`SightEngine.memo`, the
+umpire's: no player's fork reaches it), by where each unit stands (`_stance`). That memo
+holds only answers for the sections' present states (burning, rubble): the engine starts
+another when one changes, so nothing kept outlives a fire or a collapse."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
 from fibua.battlefield.model import Position
-from fibua.rulesets.buildings.geometry import ports
+from fibua.rulesets.buildings.geometry import port_places
 from fibua.rulesets.buildings.state import BuildingsState, Sighting, Unit
+
+#: the sight engine's memo entries of units' sight: stances by number, and pairs of them
+STANCES = "buildings.knowledge.stances"
+PAIRS = "buildings.knowledge.pairs"
+#: pairs of stances kept at most (the memo starts again when full)
+PAIRS_LIMIT = 200_000
 
 
 def places(state: BuildingsState, unit: Unit) -> list[Position]:
@@ -16,25 +36,185 @@ def places(state: BuildingsState, unit: Unit) -> list[Position]:
         return []  # off the table, inside its transport
     if unit.section is None:
         return unit.positions()
-    return [p.pos for p in ports(state.battlefield.section(unit.section), unit.floor)]
+    return list(port_places(state.battlefield.section(unit.section), unit.floor))
+
+
+def _stance(unit: Unit) -> Hashable | None:
+    """All that a unit's places depend on (None: it has none); the map is the engine's."""
+    if unit.aboard is not None:
+        return None
+    if unit.section is None:
+        return (unit.floor, tuple([(m.x, m.y) for m in unit.models]))
+    return (unit.section, unit.floor)
+
+
+def _memo(state: BuildingsState) -> tuple[dict[Hashable, int], dict[tuple[int, int], bool]]:
+    """The stances numbered and the sight between pairs of them, for the sections' present
+    states (read each time: the engine swaps its memo when a section's state changes)."""
+    memo: dict[Any, Any] = state.sight.memo
+    pairs: dict[tuple[int, int], bool] | None = memo.get(PAIRS)
+    if pairs is None or len(pairs) >= PAIRS_LIMIT:
+        pairs = memo[PAIRS] = {}
+        memo[STANCES] = {}
+    stances: dict[Hashable, int] = memo[STANCES]
+    return stances, pairs
+
+
+def _number(stances: dict[Hashable, int], unit: Unit) -> int:
+    """The unit's stance's number (-1: it has no places)."""
+    stance = _stance(unit)
+    if stance is None:
+        return -1
+    found = stances.get(stance)
+    if found is None:
+        found = stances[stance] = len(stances)
+    return found
+
+
+def sight_table(state: BuildingsState, observers: Sequence[Unit],
+                targets: Sequence[Unit]) -> list[list[bool]]:
+    """`sees(state, a, b)` for every observer a (rows) and target b (columns)."""
+    stances, pairs = _memo(state)
+    mine = [_number(stances, a) for a in observers]
+    theirs = [_number(stances, b) for b in targets]
+    rows: dict[int, Unit] = {}
+    cols: dict[int, Unit] = {}
+    unknown: list[tuple[int, int]] = []
+    table: list[list[bool]] = []
+    for i, a in enumerate(observers):
+        row: list[bool] = []
+        here, section, floor = mine[i], a.section, a.floor
+        for j, b in enumerate(targets):
+            there = theirs[j]
+            if section is not None and section == b.section:
+                row.append(floor == b.floor)
+            elif here < 0 or there < 0:
+                row.append(False)
+            else:
+                found = pairs.get((here, there))
+                if found is None:
+                    rows.setdefault(here, a)
+                    cols.setdefault(there, b)
+                    unknown.append((i, j))
+                    found = False
+                row.append(found)
+        table.append(row)
+    if unknown:
+        _work_out(state, pairs, rows, cols)
+        for i, j in unknown:
+            table[i][j] = pairs[mine[i], theirs[j]]
+    return table
+
+
+def _work_out(state: BuildingsState, pairs: dict[tuple[int, int], bool],
+              rows: dict[int, Unit], cols: dict[int, Unit]) -> None:
+    """Sight from every place of the `rows` units to every place of the `cols` units, in
+    one call, kept by their stances (a unit with no places sees and is seen by none)."""
+    mine = {k: places(state, a) for k, a in rows.items()}
+    theirs = {k: places(state, b) for k, b in cols.items()}
+    for a, here in mine.items():
+        for b, there in theirs.items():
+            if not here or not there:
+                pairs[a, b] = False
+    mine = {k: ps for k, ps in mine.items() if ps}
+    theirs = {k: ps for k, ps in theirs.items() if ps}
+    if not mine or not theirs:
+        return
+    matrix = state.sight.visible_matrix([p for ps in mine.values() for p in ps],
+                                        [p for ps in theirs.values() for p in ps])
+    found = _blocks_any(matrix, [len(ps) for ps in mine.values()],
+                        [len(ps) for ps in theirs.values()])
+    for i, a in enumerate(mine):
+        for j, b in enumerate(theirs):
+            pairs[a, b] = bool(found[i, j])
+
+
+def _blocks_any(matrix: npt.NDArray[np.bool_], rows: list[int], cols: list[int]
+                ) -> npt.NDArray[np.bool_]:
+    """Whether any cell of each block is true, the matrix cut into blocks of `rows` by
+    `cols` cells (none is empty)."""
+    by_row = np.logical_or.reduceat(matrix, _starts(rows), axis=0)
+    found: npt.NDArray[np.bool_] = np.logical_or.reduceat(by_row, _starts(cols), axis=1)
+    return found
+
+
+def _starts(sizes: list[int]) -> npt.NDArray[np.intp]:
+    starts = np.zeros(len(sizes), dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    return starts
 
 
 def sees(state: BuildingsState, a: Unit, b: Unit) -> bool:
     """Whether some place of `a` sees some place of `b` (sight is symmetric)."""
-    if a.section is not None and a.section == b.section:
-        return a.floor == b.floor
-    mine, theirs = places(state, a), places(state, b)
-    if not mine or not theirs:
-        return False
-    return bool(state.sight.visible_matrix(mine, theirs).any())
+    return sight_table(state, [a], [b])[0][0]
+
+
+def seen_by(state: BuildingsState, observers: Sequence[Unit], targets: Sequence[Unit]
+            ) -> list[bool]:
+    """For each target, whether any of the observers sees it (`sees`)."""
+    stances, pairs = _memo(state)
+    return _seen_by(state, pairs, observers, [_number(stances, a) for a in observers],
+                    targets, [_number(stances, b) for b in targets])
+
+
+def _seen_by(state: BuildingsState, pairs: dict[tuple[int, int], bool],
+             observers: Sequence[Unit], mine: list[int], targets: Sequence[Unit],
+             theirs: list[int]) -> list[bool]:
+    """`seen_by`, the units' stances numbered (`_number`): a target is seen as soon as
+    one observer is known to see it; one no observer is known to see, some pairs not
+    yet known, is looked at again once they are worked out."""
+    out: list[bool] = []
+    rows: dict[int, Unit] = {}
+    cols: dict[int, Unit] = {}
+    again: list[int] = []
+    for j, b in enumerate(targets):
+        seen = _sees_any(pairs, observers, mine, b, theirs[j], rows)
+        if seen is None:
+            cols[theirs[j]] = b
+            again.append(j)
+        out.append(bool(seen))
+    if again:
+        _work_out(state, pairs, rows, cols)
+        for j in again:
+            out[j] = bool(_sees_any(pairs, observers, mine, targets[j], theirs[j], rows))
+    return out
+
+
+def _sees_any(pairs: dict[tuple[int, int], bool], observers: Sequence[Unit], mine: list[int],
+              b: Unit, there: int, unknown: dict[int, Unit]) -> bool | None:
+    """Whether one of the observers sees the target of stance `there`: None when none is
+    known to and some pair is not known (its observers added to `unknown`)."""
+    missing = False
+    section, floor = b.section, b.floor
+    for i, a in enumerate(observers):
+        if a.section is not None and a.section == section:
+            if a.floor == floor:
+                return True
+            continue
+        here = mine[i]
+        if here < 0 or there < 0:
+            continue
+        found = pairs.get((here, there))
+        if found:
+            return True
+        if found is None:
+            unknown.setdefault(here, a)
+            missing = True
+    return None if missing else False
 
 
 def refresh(state: BuildingsState) -> None:
     """Each side's memory: enemies in sight now are seen where they are; others keep where
     they were last seen."""
+    stances, pairs = _memo(state)
+    numbers = {u.id: _number(stances, u) for u in state.units.values() if u.alive}
     for side in state.sides:
         memory = state.seen.setdefault(side, {})
         mine = state.side_units(side)
+        foes = [u for u in state.units.values() if u.side != side and u.alive]
+        in_sight = dict(zip((foe.id for foe in foes), _seen_by(
+            state, pairs, mine, [numbers[u.id] for u in mine], foes,
+            [numbers[u.id] for u in foes]), strict=True))
         for enemy in state.units.values():
             if enemy.side == side:
                 continue
@@ -43,7 +223,7 @@ def refresh(state: BuildingsState) -> None:
                 if known is not None:
                     known.alive, known.visible = False, False
                 continue
-            if any(sees(state, u, enemy) for u in mine):
+            if in_sight[enemy.id]:
                 memory[enemy.id] = sighting(state, enemy)
             elif known is not None:
                 known.visible = False
@@ -63,6 +243,6 @@ def seen_now(state: BuildingsState, side: str, unit_id: str) -> bool:
 def watchers(state: BuildingsState, unit: Unit) -> tuple[str, ...]:
     """The sides that see the unit now: its own, and the enemy if any of its units does."""
     enemy = state.enemy_of(unit.side)
-    if any(sees(state, u, unit) for u in state.side_units(enemy)):
+    if seen_by(state, state.side_units(enemy), [unit])[0]:
         return (unit.side, enemy)
     return (unit.side,)

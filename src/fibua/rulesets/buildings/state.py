@@ -236,7 +236,9 @@ class BuildingsState(BaseState[Options]):
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
 
     def side_units(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side == side and u.alive]
+        # Unit.alive written out: asked many times an order
+        return [u for u in self.units.values()
+                if u.side == side and not u.destroyed and u.models]
 
     def bag(self) -> Bag:
         """The dice left in the bag: one for each unit with no order yet this turn, less

@@ -11,7 +11,7 @@ from fibua.battlefield.model import Position, SectionState
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
-from fibua.core.views import BaseView, contract_dict
+from fibua.core.views import BaseView, contract_dict, record_copies
 from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
 from fibua.scenario.objectives import goal_field
 from fibua.scenario.schema import VictorySpec
@@ -35,16 +35,28 @@ def _copy(u: Unit) -> Unit:
                    spent=list(u.spent))
 
 
+def _same_lists(copy: Unit, unit: Unit) -> bool:
+    """The models (moved, armed) and spent weapons are changed in place, which the
+    copies' check by identity cannot see."""
+    return copy.models == unit.models and copy.spent == unit.spent
+
+
 def observe(state: BuildingsState, side: str) -> SideView:
     memory = state.seen.get(side, {})
     waiting = state.waiting
+    # copies made again only of records that changed since the side's last view
+    copies = state.view_copies
+    own = record_copies(copies, side, "own", Unit, _copy, _same_lists).copies(
+        (u.id, u) for u in state.units.values() if u.side == side)
+    known = sorted(memory.items())
+    sightings = record_copies(copies, side, "enemies", Sighting).copies(known)
     return SideView(
         scenario=state.scenario.name, side=side, enemy=state.enemy_of(side),
         turn=state.turn, turns=state.limit, to_act=state.acting_side, drawn=state.drawn,
         shot_at=waiting.target if waiting is not None
         and state.units[waiting.target].side == side else None,
-        own=tuple(_copy(u) for u in state.units.values() if u.side == side),
-        enemies=tuple((i, replace(s)) for i, s in sorted(memory.items())),
+        own=own,
+        enemies=tuple((i, s) for (i, _), s in zip(known, sightings, strict=True)),
         sections=tuple((sid, str(st)) for sid, st in sorted(
             state.sight.section_states.items())),
         bag=state.bag().dice,
