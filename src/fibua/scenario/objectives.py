@@ -67,17 +67,26 @@ def in_objective(unit: Placed, spec: VictorySpec) -> bool:
     pos = unit.pos
     if pos.section is not None and pos.section in spec.sections:
         return True
-    return spec.zone is not None and _zone(tuple(spec.zone)).covers(ShapelyPoint(pos.point))
+    if spec.zone is None:
+        return False
+    zone, (left, bottom, right, top) = _zone(tuple(spec.zone))
+    # most units stand far from a zone: its bounds settle them without Shapely's test
+    return (left <= pos.x <= right and bottom <= pos.y <= top
+            and zone.covers(ShapelyPoint(pos.point)))
 
 
-_ZONES: dict[tuple[tuple[float, float], ...], Polygon] = {}
+_ZONES: dict[tuple[tuple[float, float], ...],
+             tuple[Polygon, tuple[float, float, float, float]]] = {}
 
 
-def _zone(points: tuple[tuple[float, float], ...]) -> Polygon:
-    """An objective's zone as a polygon, made once: games score it turn after turn."""
+def _zone(points: tuple[tuple[float, float], ...]
+          ) -> tuple[Polygon, tuple[float, float, float, float]]:
+    """An objective's zone as a polygon and its bounds, made once: games score it turn
+    after turn."""
     found = _ZONES.get(points)
     if found is None:
-        found = _ZONES[points] = Polygon(points)
+        polygon = Polygon(points)
+        found = _ZONES[points] = (polygon, polygon.bounds)
     return found
 
 
