@@ -183,14 +183,16 @@ class Sergeant:
         floors: list[int | None] = []  # None: the floor of the section found there
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
-            for path in fld.descend_many(f.pos, LENGTHS):
-                end = path[-1]
-                if end in seen or (len(path) < 2 and f.pos.distance(Position(*end)) < 0.3):
+            rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
+            for walk in fld.descend_cells(f.pos, LENGTHS):
+                last = fld.centre(*walk[-1])
+                end = (last.x, last.y)
+                if end in seen or (len(walk) < 2 and f.pos.distance(last) < 0.3):
                     continue
                 seen.add(end)
                 ends.append(end)
                 floors.append(0)
-                params.append({"path": [[round(x, 2), round(y, 2)] for x, y in path]})
+                params.append({"path": [list(rounded[i][j]) for i, j in walk]})
         paths = len(ends)
         sight = view.sight
         table = sight.battlefield.table
