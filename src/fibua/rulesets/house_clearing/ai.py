@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil, cos, pi, sin
+from typing import Any
 
 import numpy as np
 
+from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine, per_map
@@ -180,7 +182,6 @@ class Sergeant:
         """Places to go, with the move parameters that take the figure there."""
         ends: list[tuple[float, float]] = []
         params: list[dict[str, object]] = []
-        floors: list[int | None] = []  # None: the floor of the section found there
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
             rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
@@ -191,7 +192,6 @@ class Sergeant:
                     continue
                 seen.add(end)
                 ends.append(end)
-                floors.append(0)
                 params.append({"path": [list(rounded[i][j]) for i, j in walk]})
         paths = len(ends)
         sight = view.sight
@@ -208,7 +208,6 @@ class Sergeant:
                 y = round(y0 + dist * s, 2)
                 if 0 <= x <= width and 0 <= y <= height:
                     ends.append((x, y))
-                    floors.append(None)
                     params.append({"to": [x, y]})
         sections = sight.sections_at(ends)
         out = [(Position(x, y, section), move)
@@ -291,18 +290,37 @@ def _within(spots: list[Position], xy: FloatArray, others: list[Position],
     if not others:
         return [np.zeros(len(spots), dtype=np.bool_) for _ in limits]
     there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
-    d2 = ((xy[:, None, :] - there[None, :, :]) ** 2).sum(axis=2)
-    out = []
-    for limit, strict in limits:
-        sure = d2 < (limit - 1e-6) ** 2
-        found: BoolArray = sure.any(axis=1)
-        near = (d2 <= (limit + 1e-6) ** 2) & ~sure
-        for i, j in zip(*np.nonzero(near), strict=True):
-            if not found[i]:
-                d = others[j].distance(spots[i])
-                found[i] = d < limit if strict else d <= limit
-        out.append(found)
-    return out
+    found, near = _within_kernel(
+        xy, there, np.array([(limit - 1e-6) ** 2 for limit, _ in limits]),
+        np.array([(limit + 1e-6) ** 2 for limit, _ in limits]))
+    for k, i, j in near.tolist():
+        if not found[k, i]:
+            limit, strict = limits[k]
+            d = others[j].distance(spots[i])
+            found[k, i] = d < limit if strict else d <= limit
+    return list(found)
+
+
+@jit
+def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
+    """For each limit k and place i: whether the squared distance to some point of
+    `there` is below lows[k] (surely within); and the (k, i, j) pairs, place then point
+    in order, neither below lows[k] nor above highs[k] (too near the limit to tell)."""
+    n, m = xy.shape[0], there.shape[0]
+    found = np.zeros((lows.shape[0], n), dtype=np.bool_)
+    near = np.empty((lows.shape[0] * n * m, 3), dtype=np.int64)
+    c = 0
+    for k in range(lows.shape[0]):
+        for i in range(n):
+            for j in range(m):
+                dx, dy = xy[i, 0] - there[j, 0], xy[i, 1] - there[j, 1]
+                d2 = dx * dx + dy * dy
+                if d2 < lows[k]:
+                    found[k, i] = True
+                elif d2 <= highs[k]:
+                    near[c, 0], near[c, 1], near[c, 2] = k, i, j
+                    c += 1
+    return found, near[:c]
 
 
 @lru_cache(maxsize=1024)
@@ -344,12 +362,16 @@ class _Ground:
         crowded, together = _within(spots, places.xy, friends, ((1.0, True), (3.0, False)))
         taken = {(p.section, p.floor) for p in friends}
         held = {(t.pos.section, t.pos.floor) for t in self.threats}
-        for i, spot in enumerate(spots):
+        # the same sums in Python floats, place by place: far cheaper than numpy's items
+        values = score.tolist()
+        for i, (spot, near, close) in enumerate(zip(spots, crowded.tolist(),
+                                                    together.tolist(), strict=True)):
             if spot.section is not None and spot.section in goal_sections:
                 room = (spot.section, spot.floor)
-                score[i] += self._room(room not in taken, room in held, bool(together[i]))
-            if crowded[i]:
-                score[i] -= CROWD
+                values[i] += self._room(room not in taken, room in held, close)
+            if near:
+                values[i] -= CROWD
+        score = np.array(values, dtype=np.float64)
         if self.open_rooms:
             # attackers go on to the rooms and floors no friend holds yet
             score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
