@@ -54,7 +54,7 @@ from fibua.rulesets.house_clearing.shooting import (
     hit_chance,
     reach,
 )
-from fibua.rulesets.house_clearing.state import Figure, Phase
+from fibua.rulesets.house_clearing.state import Figure, Phase, Sighting
 from fibua.rulesets.house_clearing.tables import (
     CREW_REACH,
     Row,
@@ -114,6 +114,8 @@ class Sergeant:
         self._rng = random.Random(seed)
         self._key: tuple[object, ...] = ()
         self._done: set[str] = set()
+        #: each enemy's last sighting in a view and the threat made of it (see `_threats`)
+        self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -121,7 +123,7 @@ class Sergeant:
         key = (view.turn, view.phase, view.step, mover)
         if key != self._key:
             self._key, self._done = key, set()
-        threats = _threats(view)
+        threats = self._known_threats(view)
         for figure in self._ready(view):
             if figure.id in self._done:
                 continue
@@ -130,6 +132,20 @@ class Sergeant:
             if order is not None:
                 return order
         return Order(self.side, "end")
+
+    def _known_threats(self, view: SideView) -> list[Threat]:
+        """`_threats`, made again only of the sightings that changed: a view hands on the
+        very copy of a sighting while the side's memory of that enemy stays the same."""
+        kept = self._threat_memo
+        out = []
+        for enemy_id, s in view.enemies:
+            if not s.alive:
+                continue
+            found = kept.get(enemy_id)
+            if found is None or found[0] is not s:
+                found = kept[enemy_id] = (s, _threat(enemy_id, s))
+            out.append(found[1])
+        return out
 
     def _ready(self, view: SideView) -> list[Figure]:
         mine = [f for f in view.own
@@ -618,10 +634,10 @@ def section_field(sight: SightEngine, section: str, height: float) -> DistanceFi
 
 
 def _threats(view: SideView) -> list[Threat]:
-    return [
-        Threat(enemy_id, s.pos, s.stance, s.weapon, s.visible,
-               s.step_seen if s.step_seen is not None else ENEMY_STEP)
-        for enemy_id, s in view.enemies
-        if s.alive
-    ]
+    return [_threat(enemy_id, s) for enemy_id, s in view.enemies if s.alive]
+
+
+def _threat(enemy_id: str, s: Sighting) -> Threat:
+    return Threat(enemy_id, s.pos, s.stance, s.weapon, s.visible,
+                  s.step_seen if s.step_seen is not None else ENEMY_STEP)
 
