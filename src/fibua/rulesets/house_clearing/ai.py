@@ -196,26 +196,27 @@ class Sergeant:
 
     def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
         """Places to go, with the move parameters that take the figure there."""
-        ends: list[tuple[float, float]] = []
-        params: list[dict[str, object]] = []
+        out: list[tuple[Position, dict[str, object]]] = []
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
             rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
             for walk in fld.descend_cells(f.pos, LENGTHS):
+                # the walk's last cell centre, on the ground in the section holding it:
+                # the very place a walk ends at
                 last = fld.centre(*walk[-1])
                 end = (last.x, last.y)
                 if end in seen or (len(walk) < 2 and f.pos.distance(last) < 0.3):
                     continue
                 seen.add(end)
-                ends.append(end)
-                params.append({"path": [list(rounded[i][j]) for i, j in walk]})
-        paths = len(ends)
+                out.append((last, {"path": [list(rounded[i][j]) for i, j in walk]}))
+        out += _stairs(view, f)
         sight = view.sight
         table = sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
         dists = sorted({1.5, min(pace, 3.0), pace})
         x0, y0, width, height = f.pos.x, f.pos.y, table.width, table.height
+        ends: list[tuple[float, float]] = []
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
             c, s = cos(angle), sin(angle)
@@ -224,15 +225,10 @@ class Sergeant:
                 y = round(y0 + dist * s, 2)
                 if 0 <= x <= width and 0 <= y <= height:
                     ends.append((x, y))
-                    params.append({"to": [x, y]})
-        sections = sight.sections_at(ends)
-        out = [(Position(x, y, section), move)
-               for (x, y), section, move in zip(ends[:paths], sections, params, strict=False)]
-        out += _stairs(view, f)
-        for (x, y), section, move in zip(ends[paths:], sections[paths:], params[paths:],
-                                         strict=True):
-            floor = f.pos.floor if section == f.pos.section else 0
-            out.append((Position(x, y, section, floor), move))
+        here, floor = f.pos.section, f.pos.floor
+        for (x, y), section in zip(ends, sight.sections_at(ends), strict=True):
+            out.append((Position(x, y, section, floor if section == here else 0),
+                        {"to": [x, y]}))
         return out
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
