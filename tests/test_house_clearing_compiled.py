@@ -12,11 +12,12 @@ import random
 import numpy as np
 import pytest
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, SectionState
 from fibua.core.game import Game
 from fibua.rulesets.house_clearing.ai import Sergeant, _threats, _within
 from fibua.rulesets.house_clearing.estimates import mutual_matrix
 from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.movement import _crossing
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.views import goal_field
 from fibua.scenario.loader import load_scenario
@@ -154,3 +155,26 @@ def test_threats_are_made_again_only_of_changed_sightings() -> None:
     found = sergeant._known_threats(changed)
     assert found == _threats(changed)
     assert found[0] is not first[0] and found[0].visible is not first[0].visible
+
+
+def test_the_crossings_of_a_leg_are_kept_by_the_rules_engine_alone() -> None:
+    game = Game(load_scenario("ramp-houses"), 1)
+    state = game.state
+    sight = state.sight
+    section = sight.section_ids[0]
+    footprint = sight.battlefield.section(section).footprint
+    cx = sum(x for x, _ in footprint) / len(footprint)
+    cy = sum(y for _, y in footprint) / len(footprint)
+    inside = Position(cx, cy, section)
+    outside = Position(cx + 40.0, cy, sight.section_at((cx + 40.0, cy)))
+    first = _crossing(sight, inside, outside)
+    assert first == sight.move_check(inside, outside, through_windows=True)
+    assert _crossing(sight, inside, outside) is first  # kept
+    side = game.scenario.side_names[0]
+    assert all(first not in memo.values() for memo in
+               game.observe(side).sight.memo.values())  # no player's engine holds it
+    sight.set_section_state(section, SectionState.RUBBLE)  # its walls come down
+    assert _crossing(sight, inside, outside) == \
+        sight.move_check(inside, outside, through_windows=True)
+    assert not any(c.section_id == section for c in _crossing(sight, inside, outside).walls)
+    sight.set_section_state(section, SectionState.INTACT)
