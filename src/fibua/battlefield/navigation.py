@@ -67,6 +67,7 @@ class DistanceField:
         self._dist = [[inf] * self.ny for _ in range(self.nx)]
         #: the next cell on a shortest walk from each cell: a step found passable
         self._next: dict[tuple[int, int], tuple[int, int]] = {}
+        self._rounded: dict[int, list[list[tuple[float, float]]]] = {}  # rounded_centres
         self._fill(is_goal, passable)
         self._dist_grid = np.array(self._dist, dtype=np.float64)
         # the next cell of each cell as a grid (-1: none), for the compiled walk down
@@ -168,6 +169,13 @@ class DistanceField:
     def descend_many(self, pos: Position,
                      lengths: tuple[float, ...]) -> list[list[tuple[float, float]]]:
         """`descend` for each of several lengths, in one compiled call."""
+        centres = self._cells
+        return [[(centres[a][b].x, centres[a][b].y) for a, b in walk]
+                for walk in self.descend_cells(pos, lengths)]
+
+    def descend_cells(self, pos: Position,
+                      lengths: tuple[float, ...]) -> list[list[list[int]]]:
+        """`descend_many` as the cells ([i, j], see `centre`) of each walk."""
         i = min(self.nx - 1, max(0, int(pos.x / self.step)))
         j = min(self.ny - 1, max(0, int(pos.y / self.step)))
         here = self._cells[i][j]
@@ -176,10 +184,24 @@ class DistanceField:
         limits = np.array([length + 1e-9 for length in lengths], dtype=np.float64)
         cells, ends = _walks_down(self._dist_grid, self._next_grid, i, j, walked, limits,
                                   *steps)
-        centres = self._cells
-        points = [(centres[a][b].x, centres[a][b].y) for a, b in cells.tolist()]
+        found = cells.tolist()
         bounds = [0, *ends.tolist()]
-        return [points[lo:hi] for lo, hi in pairwise(bounds)]
+        return [found[lo:hi] for lo, hi in pairwise(bounds)]
+
+    def centre(self, i: int, j: int) -> Position:
+        """The centre of a cell, in the section holding it."""
+        return self._cells[i][j]
+
+    def rounded_centres(self, digits: int) -> list[list[tuple[float, float]]]:
+        """The centre of every cell, [i][j], each coordinate rounded by `round` to
+        `digits`: worked out for the whole grid at once (the field is the map's, and so
+        is this), for players that write many walks out as orders."""
+        found = self._rounded.get(digits)
+        if found is None:
+            found = self._rounded[digits] = [
+                [(round(c.x, digits), round(c.y, digits)) for c in column]
+                for column in self._cells]
+        return found
 
     @property
     def reachable_cells(self) -> int:

@@ -373,6 +373,22 @@ def _locate_point(px: float, py: float, strict: bool, t: Any) -> int:
 
 
 @jit
+def _locate_in(px: float, py: float, strict: bool, s: Any) -> int:
+    """`_locate_point` from `SightEngine.section_tables` alone: a call from Python hands
+    over eight entries, not the twenty of the kernel tables (which cost more to pass
+    than the search)."""
+    grid, nx, ny = s[0], s[1], s[2]
+    c = _cell_of(py, grid[1], grid[3], ny) * nx + _cell_of(px, grid[0], grid[3], nx)
+    need = 1 if strict else 0
+    cell_start, cell_items, ring_x, ring_y, ring_start = s[3], s[4], s[5], s[6], s[7]
+    for q in range(cell_start[c], cell_start[c + 1]):
+        k = cell_items[q]
+        if point_in_ring(px, py, ring_x, ring_y, ring_start[k], ring_start[k + 1]) >= need:
+            return int(k)
+    return -1
+
+
+@jit
 def _locate_many(xy: Any, strict: bool, t: Any) -> Any:
     out = np.empty(xy.shape[0], dtype=np.int64)
     for k in range(xy.shape[0]):
@@ -690,6 +706,7 @@ def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any
 def _last_ring_covering(
     px: float, py: float, ring_x: Any, ring_y: Any, ring_start: Any, boxes: Any
 ) -> int:
+    """The last ring (of `terrain_tables`) covering the point, edges included, or -1."""
     for r in range(boxes.shape[0] - 1, -1, -1):
         if (
             boxes[r, 0] <= px <= boxes[r, 2]
@@ -698,6 +715,12 @@ def _last_ring_covering(
         ):
             return r
     return -1
+
+
+#: for compiled callers: `_last_ring_covering`, as `terrain_at` asks it
+last_ring_covering = _last_ring_covering
+#: for compiled callers: the section holding a point, from `SightEngine.section_tables`
+locate_in = _locate_in
 
 
 @jit
@@ -853,6 +876,11 @@ class SightEngine:
         self._build_terrain()
         self._build_grids(cell_size)
         self._tables = self._kernel_tables()
+        t = self._tables
+        #: what `locate_in` reads of the kernel tables, shared by every fork
+        self.section_tables: tuple[Any, ...] = (
+            t[GRID], t[NX], t[NY], t[SEC_CELL_START], t[SEC_CELL_ITEMS], t[RING_X],
+            t[RING_Y], t[RING_START])
         self._token = 0  # marks the edges already tested by the current single query
         self._move_piece_cache: dict[tuple[str, int, int, frozenset[OpeningKind]], FloatArray] = {}
         self._built_pieces: dict[tuple[str, int, int, frozenset[OpeningKind]], FloatArray] = {}
@@ -1133,6 +1161,12 @@ class SightEngine:
         return self.visible_matrix_arrays(a, b)
 
     @property
+    def terrain_tables(self) -> tuple[FloatArray, FloatArray, IntArray, FloatArray]:
+        """The terrain areas' rings flattened for `last_ring_covering` (x, y, start of
+        each ring, bounding boxes), in the battlefield's order."""
+        return self._terrain_x, self._terrain_y, self._terrain_start, self._terrain_boxes
+
+    @property
     def kernel_tables(self) -> tuple[Any, ...]:
         """The flattened battlefield that compiled callers hand to the `*_kernel`
         functions (rule sets fusing their own estimates with sight in one call)."""
@@ -1181,7 +1215,7 @@ class SightEngine:
 
     def section_at(self, point: Point) -> str | None:
         """The section whose footprint contains the point (walls included), if any."""
-        k = _locate_point(float(point[0]), float(point[1]), False, self._tables)
+        k = _locate_in(float(point[0]), float(point[1]), False, self.section_tables)
         return None if k < 0 else self._section_ids[k]
 
     def sections_at(self, points: Sequence[Point]) -> list[str | None]:

@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil, cos, pi, sin
+from typing import Any
 
 import numpy as np
 
+from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine, per_map
@@ -52,7 +54,7 @@ from fibua.rulesets.house_clearing.shooting import (
     hit_chance,
     reach,
 )
-from fibua.rulesets.house_clearing.state import Figure, Phase
+from fibua.rulesets.house_clearing.state import Figure, Phase, Sighting
 from fibua.rulesets.house_clearing.tables import (
     CREW_REACH,
     Row,
@@ -112,6 +114,8 @@ class Sergeant:
         self._rng = random.Random(seed)
         self._key: tuple[object, ...] = ()
         self._done: set[str] = set()
+        #: each enemy's last sighting in a view and the threat made of it (see `_threats`)
+        self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -119,7 +123,7 @@ class Sergeant:
         key = (view.turn, view.phase, view.step, mover)
         if key != self._key:
             self._key, self._done = key, set()
-        threats = _threats(view)
+        threats = self._known_threats(view)
         for figure in self._ready(view):
             if figure.id in self._done:
                 continue
@@ -128,6 +132,20 @@ class Sergeant:
             if order is not None:
                 return order
         return Order(self.side, "end")
+
+    def _known_threats(self, view: SideView) -> list[Threat]:
+        """`_threats`, made again only of the sightings that changed: a view hands on the
+        very copy of a sighting while the side's memory of that enemy stays the same."""
+        kept = self._threat_memo
+        out = []
+        for enemy_id, s in view.enemies:
+            if not s.alive:
+                continue
+            found = kept.get(enemy_id)
+            if found is None or found[0] is not s:
+                found = kept[enemy_id] = (s, _threat(enemy_id, s))
+            out.append(found[1])
+        return out
 
     def _ready(self, view: SideView) -> list[Figure]:
         mine = [f for f in view.own
@@ -178,26 +196,27 @@ class Sergeant:
 
     def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
         """Places to go, with the move parameters that take the figure there."""
-        ends: list[tuple[float, float]] = []
-        params: list[dict[str, object]] = []
-        floors: list[int | None] = []  # None: the floor of the section found there
+        out: list[tuple[Position, dict[str, object]]] = []
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
-            for path in fld.descend_many(f.pos, LENGTHS):
-                end = path[-1]
-                if end in seen or (len(path) < 2 and f.pos.distance(Position(*end)) < 0.3):
+            rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
+            for walk in fld.descend_cells(f.pos, LENGTHS):
+                # the walk's last cell centre, on the ground in the section holding it:
+                # the very place a walk ends at
+                last = fld.centre(*walk[-1])
+                end = (last.x, last.y)
+                if end in seen or (len(walk) < 2 and f.pos.distance(last) < 0.3):
                     continue
                 seen.add(end)
-                ends.append(end)
-                floors.append(0)
-                params.append({"path": [[round(x, 2), round(y, 2)] for x, y in path]})
-        paths = len(ends)
+                out.append((last, {"path": [list(rounded[i][j]) for i, j in walk]}))
+        out += _stairs(view, f)
         sight = view.sight
         table = sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
         dists = sorted({1.5, min(pace, 3.0), pace})
         x0, y0, width, height = f.pos.x, f.pos.y, table.width, table.height
+        ends: list[tuple[float, float]] = []
         for k in range(HEADINGS):
             angle = offset + 2 * pi * k / HEADINGS
             c, s = cos(angle), sin(angle)
@@ -206,16 +225,10 @@ class Sergeant:
                 y = round(y0 + dist * s, 2)
                 if 0 <= x <= width and 0 <= y <= height:
                     ends.append((x, y))
-                    floors.append(None)
-                    params.append({"to": [x, y]})
-        sections = sight.sections_at(ends)
-        out = [(Position(x, y, section), move)
-               for (x, y), section, move in zip(ends[:paths], sections, params, strict=False)]
-        out += _stairs(view, f)
-        for (x, y), section, move in zip(ends[paths:], sections[paths:], params[paths:],
-                                         strict=True):
-            floor = f.pos.floor if section == f.pos.section else 0
-            out.append((Position(x, y, section, floor), move))
+        here, floor = f.pos.section, f.pos.floor
+        for (x, y), section in zip(ends, sight.sections_at(ends), strict=True):
+            out.append((Position(x, y, section, floor if section == here else 0),
+                        {"to": [x, y]}))
         return out
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
@@ -289,18 +302,37 @@ def _within(spots: list[Position], xy: FloatArray, others: list[Position],
     if not others:
         return [np.zeros(len(spots), dtype=np.bool_) for _ in limits]
     there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
-    d2 = ((xy[:, None, :] - there[None, :, :]) ** 2).sum(axis=2)
-    out = []
-    for limit, strict in limits:
-        sure = d2 < (limit - 1e-6) ** 2
-        found: BoolArray = sure.any(axis=1)
-        near = (d2 <= (limit + 1e-6) ** 2) & ~sure
-        for i, j in zip(*np.nonzero(near), strict=True):
-            if not found[i]:
-                d = others[j].distance(spots[i])
-                found[i] = d < limit if strict else d <= limit
-        out.append(found)
-    return out
+    found, near = _within_kernel(
+        xy, there, np.array([(limit - 1e-6) ** 2 for limit, _ in limits]),
+        np.array([(limit + 1e-6) ** 2 for limit, _ in limits]))
+    for k, i, j in near.tolist():
+        if not found[k, i]:
+            limit, strict = limits[k]
+            d = others[j].distance(spots[i])
+            found[k, i] = d < limit if strict else d <= limit
+    return list(found)
+
+
+@jit
+def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
+    """For each limit k and place i: whether the squared distance to some point of
+    `there` is below lows[k] (surely within); and the (k, i, j) pairs, place then point
+    in order, neither below lows[k] nor above highs[k] (too near the limit to tell)."""
+    n, m = xy.shape[0], there.shape[0]
+    found = np.zeros((lows.shape[0], n), dtype=np.bool_)
+    near = np.empty((lows.shape[0] * n * m, 3), dtype=np.int64)
+    c = 0
+    for k in range(lows.shape[0]):
+        for i in range(n):
+            for j in range(m):
+                dx, dy = xy[i, 0] - there[j, 0], xy[i, 1] - there[j, 1]
+                d2 = dx * dx + dy * dy
+                if d2 < lows[k]:
+                    found[k, i] = True
+                elif d2 <= highs[k]:
+                    near[c, 0], near[c, 1], near[c, 2] = k, i, j
+                    c += 1
+    return found, near[:c]
 
 
 @lru_cache(maxsize=1024)
@@ -332,22 +364,29 @@ class _Ground:
     def scores(self, spots: list[Position], places: PositionArrays) -> FloatArray:
         """What each place is worth for where it is."""
         view = self.view
-        score = np.zeros(len(spots))
+        # the sums in Python floats, place by place, in the order of numpy's whole-array
+        # steps (a nought, the progress, the hold, the room, the crowd): cheaper for a few
+        # dozen places than numpy's calls and items
+        values = [0.0] * len(spots)
         if view.goal is not None:
-            left = view.goal.distances(places)
-            score += PROGRESS * self.urgency * np.minimum(self.start - left, 9.0)
-            score[left == 0] += HOLD
+            weight, start = PROGRESS * self.urgency, self.start
+            for i, left in enumerate(view.goal.distances(places).tolist()):
+                values[i] = 0.0 + weight * min(start - left, 9.0)
+                if left == 0:
+                    values[i] += HOLD
         goal_sections = view.goal_sections
         friends = [g.pos for g in self.friends]
         crowded, together = _within(spots, places.xy, friends, ((1.0, True), (3.0, False)))
         taken = {(p.section, p.floor) for p in friends}
         held = {(t.pos.section, t.pos.floor) for t in self.threats}
-        for i, spot in enumerate(spots):
+        for i, (spot, near, close) in enumerate(zip(spots, crowded.tolist(),
+                                                    together.tolist(), strict=True)):
             if spot.section is not None and spot.section in goal_sections:
                 room = (spot.section, spot.floor)
-                score[i] += self._room(room not in taken, room in held, bool(together[i]))
-            if crowded[i]:
-                score[i] -= CROWD
+                values[i] += self._room(room not in taken, room in held, close)
+            if near:
+                values[i] -= CROWD
+        score = np.array(values, dtype=np.float64)
         if self.open_rooms:
             # attackers go on to the rooms and floors no friend holds yet
             score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
@@ -594,10 +633,10 @@ def section_field(sight: SightEngine, section: str, height: float) -> DistanceFi
 
 
 def _threats(view: SideView) -> list[Threat]:
-    return [
-        Threat(enemy_id, s.pos, s.stance, s.weapon, s.visible,
-               s.step_seen if s.step_seen is not None else ENEMY_STEP)
-        for enemy_id, s in view.enemies
-        if s.alive
-    ]
+    return [_threat(enemy_id, s) for enemy_id, s in view.enemies if s.alive]
+
+
+def _threat(enemy_id: str, s: Sighting) -> Threat:
+    return Threat(enemy_id, s.pos, s.stance, s.weapon, s.visible,
+                  s.step_seen if s.step_seen is not None else ENEMY_STEP)
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.geometry import jit, jit_inline
-from fibua.battlefield.model import OpeningKind
+from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.sight import SightEngine, per_map
 from fibua.rulesets.house_clearing.geometry import MapGeometry, _screen
 from fibua.rulesets.house_clearing.tables import (
@@ -283,3 +283,49 @@ def place_scores_kernel(
         best_score[i] = top
         best_stance[i] = chosen
     return best_score, best_stance
+
+
+@jit
+def mutual_kernel(axy: Any, asec: Any, afl: Any, ast: Any, bxy: Any, bsec: Any, bfl: Any,
+                  bst: Any, los: Any, obstacles: Any, heights: Any, open_segs: Any,
+                  open_sill: Any, open_section: Any, group: Any, mids: Any,
+                  n_mids: Any) -> Any:
+    """`MapGeometry.mutual_in_sight` of every pair (a, b) with a line of sight (`los`):
+    (fifths of b that a sees, fifths of a that b sees), both 0 unless each sees the
+    other; one compiled call for what the rules ask pair by pair."""
+    of_b = np.zeros(los.shape, dtype=np.int64)
+    of_a = np.zeros(los.shape, dtype=np.int64)
+    for i in range(los.shape[0]):
+        x, y, s, f = axy[i, 0], axy[i, 1], asec[i], afl[i]
+        for j in range(los.shape[1]):
+            if not los[i, j]:
+                continue
+            tx, ty, ts, tf = bxy[j, 0], bxy[j, 1], bsec[j], bfl[j]
+            seen = _fifths(_screen_of(x, y, s, f, tx, ty, ts, tf, obstacles, heights,
+                                      open_segs, open_sill, open_section, group),
+                           bst[j], ts >= 0 and s != ts, mids, n_mids)
+            if seen == 0:
+                continue
+            shown = _fifths(_screen_of(tx, ty, ts, tf, x, y, s, f, obstacles, heights,
+                                       open_segs, open_sill, open_section, group),
+                            ast[i], s >= 0 and ts != s, mids, n_mids)
+            if shown:
+                of_b[i, j], of_a[i, j] = seen, shown
+    return of_b, of_a
+
+
+def mutual_matrix(geometry: MapGeometry, a: list[Position], a_stances: list[Stance],
+                  b: list[Position], b_stances: list[Stance],
+                  los: BoolArray) -> tuple[list[list[int]], list[list[int]]]:
+    """`mutual_kernel` of positions and stances, as lists of lists: [i][j] for a[i]
+    and b[j]."""
+    body = body_arrays(geometry)
+    sight = geometry.sight
+    pa, pb = sight.position_arrays(a), sight.position_arrays(b)
+    of_b, of_a = mutual_kernel(
+        pa.xy, pa.section, pa.floor, np.array([STANCE_INDEX[s] for s in a_stances], dtype=np.int64),
+        pb.xy, pb.section, pb.floor, np.array([STANCE_INDEX[s] for s in b_stances], dtype=np.int64),
+        np.ascontiguousarray(los, dtype=np.bool_), body.obstacle_segs,
+        body.obstacle_heights, body.open_segs, body.open_sill, body.open_section,
+        body.group, body.mids, body.n_mids)
+    return of_b.tolist(), of_a.tolist()

@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.geometry import hit_distances, jit
-from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.model import OpeningKind, Position, TerrainKind
+from fibua.battlefield.sight import SightEngine, last_ring_covering, locate_in
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.tables import (
     COVER_REACH,
@@ -98,6 +98,40 @@ def _screen(vx: float, vy: float, tx: float, ty: float, obstacles: Any, heights:
     return high, sill
 
 
+@jit
+def leg_share_kernel(ax: float, ay: float, bx: float, by: float, length: float,
+                     sections: Any, ground: Any) -> float:
+    """`MapGeometry.leg_share` of a leg of `length` (> 0) in one compiled call: the same
+    cuts, the same midpoints and paces, summed in the same order. `sections` is the sight
+    engine's `section_tables`, `ground` the geometry's (see `MapGeometry.ground`)."""
+    boundaries, ring_x, ring_y, ring_start, ring_boxes, ring_rates, paces = ground
+    dist = hit_distances(ax, ay, bx, by, boundaries)
+    cuts = np.empty(dist.shape[0] + 2)
+    cuts[0], cuts[1] = 0.0, length
+    n = 2
+    for k in range(dist.shape[0]):
+        if dist[k] > 0.0 and dist[k] < length:
+            cuts[n] = dist[k]
+            n += 1
+    cuts = np.sort(cuts[:n])
+    share = 0.0
+    lo = cuts[0]
+    for k in range(1, n):
+        hi = cuts[k]
+        if hi == lo:
+            continue  # the same cut twice (a set in Python)
+        t = (lo + hi) / 2 / length
+        x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+        if locate_in(x, y, False, sections) >= 0:
+            rate = paces[1]
+        else:
+            r = last_ring_covering(x, y, ring_x, ring_y, ring_start, ring_boxes)
+            rate = paces[0] if r < 0 else ring_rates[r]
+        share += (hi - lo) / rate
+        lo = hi
+    return share
+
+
 class MapGeometry:
     """Per-scenario geometry: obstacle and opening rows, boundaries that change the pace
     of a move, and the body model's numbers. Its users (the rules of a game, each side's
@@ -126,6 +160,11 @@ class MapGeometry:
         self._lean_memo: dict[tuple[float, float, str | None, int], bool] = {}
         self._openings = self._opening_rows(scenario)
         self.boundaries = self._boundary_rows(scenario)
+        # what `leg_share_kernel` reads: the boundaries, the terrain areas (as
+        # `last_ring_covering` counts them) with their paces, the open's and the inside's
+        rates = np.array([MOVE_RATE[area.kind] for area in field.terrain], dtype=np.float64)
+        self.ground = (self.boundaries, *sight.terrain_tables, rates,
+                       np.array([MOVE_RATE[TerrainKind.OPEN], MOVE_INSIDE]))
 
     def bind(self, sight: SightEngine, umpire: bool = False) -> MapGeometry:
         """This geometry reading `sight` (a fork of the engine of the same map), with a
@@ -247,6 +286,15 @@ class MapGeometry:
     def leg_share(self, a: Position, b: Position) -> float:
         """Share of a whole move a straight leg takes: the leg is cut where it crosses the
         edge of a terrain area or building, and each piece is paid at its own pace."""
+        length = hypot(b.x - a.x, b.y - a.y)
+        if length == 0.0:
+            return 0.0
+        share: float = leg_share_kernel(float(a.x), float(a.y), float(b.x), float(b.y),
+                                        length, self.sight.section_tables, self.ground)
+        return share
+
+    def leg_share_slow(self, a: Position, b: Position) -> float:
+        """`leg_share` in plain Python, one piece at a time (what the kernel must match)."""
         length = hypot(b.x - a.x, b.y - a.y)
         if length == 0.0:
             return 0.0

@@ -6,6 +6,7 @@ along their paths. Everything a side is told about the enemy passes through here
 from __future__ import annotations
 
 from fibua.battlefield.model import Position
+from fibua.rulesets.house_clearing.estimates import mutual_matrix
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
 from fibua.rulesets.house_clearing.tables import Stance
 
@@ -34,12 +35,15 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure) -> None:
     enemies = [e for e in enemies if e.in_action]
     if not figure.in_action or not enemies:
         return
-    los = state.sight.visible_matrix([figure.pos], [e.pos for e in enemies])[0]
-    for enemy, in_sight in zip(enemies, los, strict=True):
-        if not in_sight:
-            continue
-        of_enemy, of_figure = state.geometry.mutual_in_sight(
-            figure.pos, figure.stance, enemy.pos, enemy.stance)
+    los = state.sight.visible_matrix([figure.pos], [e.pos for e in enemies])
+    if not los.any():
+        return
+    # `MapGeometry.mutual_in_sight` of every enemy in sight, in one compiled call
+    of_enemies, of_figures = mutual_matrix(state.geometry, [figure.pos], [figure.stance],
+                                           [e.pos for e in enemies],
+                                           [e.stance for e in enemies], los)
+    for enemy, of_enemy, of_figure in zip(enemies, of_enemies[0], of_figures[0],
+                                          strict=True):
         if of_enemy:
             state.exposure[(figure.id, enemy.id)] = of_enemy
             state.exposure[(enemy.id, figure.id)] = of_figure
@@ -105,10 +109,14 @@ def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
         return {}
     los = state.sight.visible_matrix([e.pos for e in enemies], spots)
     found: dict[str, list[int]] = {}
-    for i, enemy in enumerate(enemies):
-        for k, spot in enumerate(spots):
-            if los[i, k] and state.geometry.mutual_in_sight(
-                    enemy.pos, enemy.stance, spot, stances[k])[0]:
+    if not los.any():
+        return found
+    # `MapGeometry.mutual_in_sight` of every pair in sight, in one compiled call
+    of_spots, _ = mutual_matrix(state.geometry, [e.pos for e in enemies],
+                                [e.stance for e in enemies], spots, stances, los)
+    for enemy, row in zip(enemies, of_spots, strict=True):
+        for k, seen in enumerate(row):
+            if seen:
                 found.setdefault(enemy.id, []).append(k)
     return found
 

@@ -13,6 +13,7 @@ from math import hypot
 from typing import Any
 
 from fibua.battlefield.model import OpeningKind, Position
+from fibua.battlefield.sight import MoveCheck, SightEngine, per_query
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import require_on_table, waypoints
 from fibua.rulesets.house_clearing.geometry import MapGeometry
@@ -214,7 +215,7 @@ def leg_cost(state: HouseClearingState, a: Position, b: Position,
     if before + share > 1.0 + SLACK:
         raise IllegalOrder(f"that move takes more than a whole move over the ground alone "
                            f"({before + share:.2f})", code="too-far")
-    check = state.sight.move_check(a, b, through_windows=True)
+    check = _crossing(state.sight, a, b)
     if check.crosses_wall:
         raise IllegalOrder(f"cannot move from ({a.x:g}, {a.y:g}) to ({b.x:g}, {b.y:g}): it "
                            "goes through a building wall (use doors and windows)",
@@ -230,6 +231,13 @@ def leg_cost(state: HouseClearingState, a: Position, b: Position,
                        climb_share(obstacle.height, height, f"the {obstacle.kind} "
                                                             f"{obstacle.id!r}")))
     return LegCost(share, tuple(climbs))
+
+
+# many paths share legs (the first of every walk from a place, in game after game): the
+# rules' engine keeps what each leg crosses, in its own memo, which no player reaches
+@per_query(limit=50_000)
+def _crossing(sight: SightEngine, a: Position, b: Position) -> MoveCheck:
+    return sight.move_check(a, b, through_windows=True)
 
 
 def climb_share(wall: float, figure: float, what: str) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from fibua.core.dice import Modifier
@@ -91,6 +92,13 @@ def split_chance(chance: int) -> tuple[int, int]:
 def hits_distribution(chance: int, fifths: int) -> dict[int, Fraction]:
     """Exact chance of each number of confirmed hits: the automatic hits and the chance of
     one more, each then passing the cover die (D6 of at most the fifths visible)."""
+    return dict(_distribution(chance, fifths))
+
+
+# a few hundred (chance, fifths) pairs come up, asked again and again: exact fractions
+# are worked out once each (kept as a tuple, so no caller can change what is kept)
+@lru_cache(maxsize=4096)
+def _distribution(chance: int, fifths: int) -> tuple[tuple[int, Fraction], ...]:
     sure, extra = split_chance(chance)
     keep = _keep(fifths)
     attempts = {sure: 1 - Fraction(extra, 100), sure + 1: Fraction(extra, 100)}
@@ -100,7 +108,7 @@ def hits_distribution(chance: int, fifths: int) -> dict[int, Fraction]:
             continue
         for k, q in _binomial(n, keep).items():
             out[k] = out.get(k, Fraction(0)) + p * q
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))
 
 
 def _keep(fifths: int) -> Fraction:
@@ -112,6 +120,7 @@ def _binomial(n: int, p: Fraction) -> dict[int, Fraction]:
     return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
 
 
+@lru_cache(maxsize=4096)
 def at_least_one_hit(chance: int, fifths: int) -> Fraction:
     return 1 - hits_distribution(chance, fifths).get(0, Fraction(0))
 

@@ -5,6 +5,8 @@ declared, and its effects applied together. The end of the game and its scoring.
 
 from __future__ import annotations
 
+from functools import cache
+
 from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.house_clearing.firing import (
@@ -17,6 +19,7 @@ from fibua.rulesets.house_clearing.firing import (
 )
 from fibua.rulesets.house_clearing.shooting import fire_row, reach
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
+from fibua.rulesets.house_clearing.tables import WEAPONS, WeaponName
 from fibua.scenario.objectives import decide, victory_points
 
 
@@ -107,9 +110,14 @@ def has_target(state: HouseClearingState, figure: Figure) -> bool:
 
 def longest_reach(figure: Figure) -> float:
     """The furthest the figure's weapon fires in any mode, with its full crew."""
-    rows = [fire_row(figure.weapon, False)]
-    if figure.arms.auto is not None:
-        rows.append(fire_row(figure.weapon, True))
+    return _longest_reach(figure.weapon)
+
+
+@cache  # asked of every figure in every fire step: a few weapons, each worked out once
+def _longest_reach(weapon: WeaponName) -> float:
+    rows = [fire_row(weapon, False)]
+    if WEAPONS[weapon].auto is not None:
+        rows.append(fire_row(weapon, True))
     return float(max(reach(row) for row in rows))
 
 

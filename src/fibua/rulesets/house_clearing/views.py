@@ -58,9 +58,9 @@ def observe(state: HouseClearingState, side: str) -> SideView:
     # copies made again only of figures and sightings that changed since the last view
     own = fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
         (f.id, f) for f in state.figures.values() if f.side == side)
-    sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(
-        sorted(memory.items()))
-    fields["enemies"] = tuple(zip(sorted(memory), sightings, strict=True))
+    known = sorted(memory.items())
+    sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(known)
+    fields["enemies"] = tuple(zip([i for i, _ in known], sightings, strict=True))
     visible = {i for i, s in memory.items() if s.visible and s.alive}
     exposure = state.exposure  # as state.sees and state.fifths read it
     fields["exposure"] = {(f.id, e): (exposure[(f.id, e)], exposure.get((e, f.id), 0))
