@@ -56,8 +56,8 @@ from fibua.rulesets.buildings.reckoning import (
     next_to,
     occupied,
     one_move,
+    standing,
     way_in,
-    winning,
 )
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import (
@@ -250,7 +250,7 @@ class Control:
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
-            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or not _would_assault(view, unit, s):
+            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or not _would_assault(view, unit, eid, s):
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
@@ -266,7 +266,7 @@ class Control:
         field = view.sight.battlefield
         inside = {s.id for s in field.building_of(unit.section).sections}
         wanted = _contested(view) & inside
-        foes = [s for _, s in view.enemies if s.alive and s.section in wanted
+        foes = [(eid, s) for eid, s in view.enemies if s.alive and s.section in wanted
                 and s.kind is not UnitKind.VEHICLE]
         if not foes:
             return []
@@ -277,9 +277,9 @@ class Control:
         left = view.turns + 1 - view.turn
         out: list[Choice] = []
         start = (unit.section, unit.floor)
-        for s in foes:
+        for eid, s in foes:
             assert s.section is not None
-            if not _would_assault(view, unit, s):
+            if not _would_assault(view, unit, eid, s):
                 continue
             goals = [p for p in next_to(view, (s.section, s.floor))
                      if p not in friends and p not in enemy_at]
@@ -409,12 +409,14 @@ class Control:
         return out
 
 
-def _would_assault(view: SideView, unit: Unit, s: Sighting) -> bool:
+def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     """Whether the unit's close-quarters numbers against the enemy are good enough to go
     in: better by a margin, or (in the last turns) even for an objective; a unit in an
     objective fights only for the sections held with it (an assault elsewhere would leave
-    them); on the last turn with the game not won as it stands, a fair chance for an
-    objective will do."""
+    them). In the last two turns it never goes in when the game as it stands would come
+    out worse on the odds (a lost fight can give up the objective the unit held for a
+    win that clears nothing), and on the last turn with the game not won as it stands a
+    fair chance of a better result will do."""
     wanted = _contested(view)
     staying = unit.section is not None and unit.section in wanted
     if staying and unit.section is not None and s.section not in group_of(view, unit.section):
@@ -427,10 +429,17 @@ def _would_assault(view: SideView, unit: Unit, s: Sighting) -> bool:
     # with a reach zone already held, a foe's hold spoilt is as good as one's own
     if staying and any(_in_zone(view, u) for u in view.own if u.alive):
         margin = SHARED_ASSAULT_MARGIN
-    if mine >= margin * theirs + 0.5:
-        return True
-    return (s.section in wanted and view.turn >= view.turns
-            and _assault_odds(unit, s) >= DESPERATE_ODDS and not winning(view))
+    good = mine >= margin * theirs + 0.5
+    if view.turns - view.turn > 1 or not (staying or s.section in wanted):
+        return good
+    odds = _assault_odds(unit, s)
+    taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
+    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = standing(view, frozenset({unit.id}))
+    gain = odds * won + (1 - odds) * lost - standing(view)
+    if gain < 0:
+        return False
+    return good or (view.turn >= view.turns and gain > 0 and odds >= DESPERATE_ODDS)
 
 
 def _assault_odds(unit: Unit, s: Sighting) -> float:

@@ -70,21 +70,33 @@ class _Placed:
 
 
 def winning(view: SideView) -> bool:
-    """Whether the side would win were the game to end now, as far as it knows: the
-    scenario's conditions over its units and the enemies where last seen, then (points
-    equal) the units each side has destroyed."""
-    mine = [_Placed(Position(u.lead.x, u.lead.y, u.section, u.floor))
-            for u in view.own if u.alive and u.aboard is None]
+    """Whether the side would win were the game to end now, as far as it knows."""
+    return standing(view) > 0
+
+
+def standing(view: SideView, dead: frozenset[str] = frozenset(),
+             moved: tuple[str, Position] | None = None) -> int:
+    """The game as it stands, as far as the side knows: 1 won, 0 drawn, -1 lost, were it
+    to end now - the scenario's conditions over its units and the enemies where last
+    seen, then (points equal) the units each side has destroyed. `dead` are units (of
+    either side) taken as destroyed, `moved` one of its units taken to a new place."""
+    def place(u: Unit) -> Position:
+        if moved is not None and moved[0] == u.id:
+            return moved[1]
+        return Position(u.lead.x, u.lead.y, u.section, u.floor)
+
+    mine = [_Placed(place(u)) for u in view.own
+            if u.alive and u.aboard is None and u.id not in dead]
     theirs = [_Placed(Position(s.x, s.y, s.section, s.floor))
-              for _, s in view.enemies if s.alive]
+              for i, s in view.enemies if s.alive and i not in dead]
     points = victory_points(view.objectives, {view.side: mine, view.enemy: theirs})
     if points[view.side] != points[view.enemy]:
-        return points[view.side] > points[view.enemy]
+        return 1 if points[view.side] > points[view.enemy] else -1
     own = {u.id for u in view.own}
-    lost = sum(1 for e in view.log if e.kind == "destroyed" and e.data.get("unit") in own)
-    killed = sum(1 for e in view.log if e.kind == "destroyed"
-                 and e.data.get("unit") not in own)
-    return killed > lost
+    fallen = [e.data.get("unit") for e in view.log if e.kind == "destroyed"]
+    lost = sum(1 for u in fallen if u in own) + len(dead & own)
+    killed = sum(1 for u in fallen if u not in own) + len(dead - own)
+    return (killed > lost) - (killed < lost)
 
 
 def hold_groups(view: SideView) -> list[frozenset[str]]:
