@@ -56,8 +56,8 @@ from fibua.rulesets.buildings.reckoning import (
     next_to,
     occupied,
     one_move,
-    standing,
     way_in,
+    winning,
 )
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import (
@@ -283,7 +283,9 @@ class Control:
                 continue
             goals = [p for p in next_to(view, (s.section, s.floor))
                      if p not in friends and p not in enemy_at]
-            path = way_in(view, start, goals, enemy_at, within)
+            # round a friend's floor if there is a way; else through it, on a Run
+            path = (way_in(view, start, goals, enemy_at | friends, within)
+                     or way_in(view, start, goals, enemy_at, within))
             if path is None or len(path) < 2 or len(path) // 2 > left:
                 continue
             worth = HUNT_WORTH * _assault_odds(unit, s) * _late(view) - 0.2 * len(path)
@@ -432,11 +434,12 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     good = mine >= margin * theirs + 0.5
     if view.turns - view.turn > 1 or not (staying or s.section in wanted):
         return good
+    # the computer plays to win: a draw counts no more than a loss
     odds = _assault_odds(unit, s)
     taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
-    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
-    lost = standing(view, frozenset({unit.id}))
-    gain = odds * won + (1 - odds) * lost - standing(view)
+    won = winning(view, frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = winning(view, frozenset({unit.id}))
+    gain = odds * won + (1 - odds) * lost - winning(view)
     if gain < 0:
         return False
     return good or (view.turn >= view.turns and gain > 0 and odds >= DESPERATE_ODDS)

@@ -69,9 +69,11 @@ class _Placed:
     pos: Position
 
 
-def winning(view: SideView) -> bool:
-    """Whether the side would win were the game to end now, as far as it knows."""
-    return standing(view) > 0
+def winning(view: SideView, dead: frozenset[str] = frozenset(),
+            moved: tuple[str, Position] | None = None) -> bool:
+    """Whether the side would win were the game to end now, as far as it knows (see
+    `standing`)."""
+    return standing(view, dead, moved) > 0
 
 
 def standing(view: SideView, dead: frozenset[str] = frozenset(),
