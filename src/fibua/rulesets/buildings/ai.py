@@ -56,8 +56,8 @@ from fibua.rulesets.buildings.reckoning import (
     next_to,
     occupied,
     one_move,
+    standing,
     way_in,
-    winning,
 )
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import (
@@ -434,15 +434,16 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     good = mine >= margin * theirs + 0.5
     if view.turns - view.turn > 1 or not (staying or s.section in wanted):
         return good
-    # the computer plays to win: a draw counts no more than a loss
     odds = _assault_odds(unit, s)
     taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
-    won = winning(view, frozenset({eid}), None if taken is None else (unit.id, taken))
-    lost = winning(view, frozenset({unit.id}))
-    gain = odds * won + (1 - odds) * lost - winning(view)
+    now = standing(view)
+    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = standing(view, frozenset({unit.id}))
+    gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
-    return good or (view.turn >= view.turns and gain > 0 and odds >= DESPERATE_ODDS)
+    return good or (view.turn >= view.turns and now <= 0 and gain > 0
+                    and odds >= DESPERATE_ODDS)
 
 
 def _assault_odds(unit: Unit, s: Sighting) -> float:

@@ -69,19 +69,23 @@ class _Placed:
     pos: Position
 
 
-def winning(view: SideView, dead: frozenset[str] = frozenset(),
-            moved: tuple[str, Position] | None = None) -> bool:
+#: a unit destroyed, on the scale of the scenario's points: it decides equal points
+DESTROYED_WORTH = 0.3
+
+
+def winning(view: SideView) -> bool:
     """Whether the side would win were the game to end now, as far as it knows (see
     `standing`)."""
-    return standing(view, dead, moved) > 0
+    return standing(view) > 0
 
 
 def standing(view: SideView, dead: frozenset[str] = frozenset(),
-             moved: tuple[str, Position] | None = None) -> int:
-    """The game as it stands, as far as the side knows: 1 won, 0 drawn, -1 lost, were it
-    to end now - the scenario's conditions over its units and the enemies where last
-    seen, then (points equal) the units each side has destroyed. `dead` are units (of
-    either side) taken as destroyed, `moved` one of its units taken to a new place."""
+             moved: tuple[str, Position] | None = None) -> float:
+    """How the game stands for the side, as far as it knows, were it to end now: its
+    points less the enemy's (the scenario's conditions over its units and the enemies
+    where last seen), and a little for each enemy unit it has destroyed less each of its
+    own (the tie-break). Above 0 it would win, below 0 lose. `dead` are units (of either
+    side) taken as destroyed, `moved` one of its units taken to a new place."""
     def place(u: Unit) -> Position:
         if moved is not None and moved[0] == u.id:
             return moved[1]
@@ -92,13 +96,11 @@ def standing(view: SideView, dead: frozenset[str] = frozenset(),
     theirs = [_Placed(Position(s.x, s.y, s.section, s.floor))
               for i, s in view.enemies if s.alive and i not in dead]
     points = victory_points(view.objectives, {view.side: mine, view.enemy: theirs})
-    if points[view.side] != points[view.enemy]:
-        return 1 if points[view.side] > points[view.enemy] else -1
     own = {u.id for u in view.own}
     fallen = [e.data.get("unit") for e in view.log if e.kind == "destroyed"]
     lost = sum(1 for u in fallen if u in own) + len(dead & own)
     killed = sum(1 for u in fallen if u not in own) + len(dead - own)
-    return (killed > lost) - (killed < lost)
+    return points[view.side] - points[view.enemy] + DESTROYED_WORTH * (killed - lost)
 
 
 def hold_groups(view: SideView) -> list[frozenset[str]]:
