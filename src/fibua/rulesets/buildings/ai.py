@@ -58,6 +58,7 @@ from fibua.rulesets.buildings.reckoning import (
     one_move,
     standing,
     way_in,
+    winning,
 )
 from fibua.rulesets.buildings.state import Sighting, Unit
 from fibua.rulesets.buildings.tables import (
@@ -442,7 +443,7 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
-    return good or (view.turn >= view.turns and now <= 0 and gain > 0
+    return good or (view.turn >= view.turns and not winning(view) and gain > 0
                     and odds >= DESPERATE_ODDS)
 
 

@@ -71,21 +71,34 @@ class _Placed:
 
 #: a unit destroyed, on the scale of the scenario's points: it decides equal points
 DESTROYED_WORTH = 0.3
+#: each enemy unit left in the sections the side must hold: one fewer is a step toward
+#: the hold even while another still spoils it
+SPOILER_WORTH = 0.2
 
 
 def winning(view: SideView) -> bool:
-    """Whether the side would win were the game to end now, as far as it knows (see
-    `standing`)."""
-    return standing(view) > 0
+    """Whether the side would win were the game to end now, as far as it knows: more
+    points, or as many and more enemy units destroyed."""
+    return _reckon(view, frozenset(), None)[0] > 0
 
 
 def standing(view: SideView, dead: frozenset[str] = frozenset(),
              moved: tuple[str, Position] | None = None) -> float:
     """How the game stands for the side, as far as it knows, were it to end now: its
     points less the enemy's (the scenario's conditions over its units and the enemies
-    where last seen), and a little for each enemy unit it has destroyed less each of its
-    own (the tie-break). Above 0 it would win, below 0 lose. `dead` are units (of either
-    side) taken as destroyed, `moved` one of its units taken to a new place."""
+    where last seen), a little for each enemy unit it has destroyed less each of its own
+    (the tie-break), and a little less for each enemy unit in the sections it must hold
+    (one fewer is a step toward the hold while another still spoils it). `dead` are
+    units (of either side) taken as destroyed, `moved` one of its units taken to a new
+    place."""
+    result, spoilers = _reckon(view, dead, moved)
+    return result - SPOILER_WORTH * spoilers
+
+
+def _reckon(view: SideView, dead: frozenset[str], moved: tuple[str, Position] | None
+            ) -> tuple[float, int]:
+    """The points less the enemy's and the tie-break (see `standing`), and the enemy
+    units in the sections the side must hold."""
     def place(u: Unit) -> Position:
         if moved is not None and moved[0] == u.id:
             return moved[1]
@@ -100,7 +113,10 @@ def standing(view: SideView, dead: frozenset[str] = frozenset(),
     fallen = [e.data.get("unit") for e in view.log if e.kind == "destroyed"]
     lost = sum(1 for u in fallen if u in own) + len(dead & own)
     killed = sum(1 for u in fallen if u not in own) + len(dead - own)
-    return points[view.side] - points[view.enemy] + DESTROYED_WORTH * (killed - lost)
+    held = frozenset[str]().union(*hold_groups(view))
+    spoilers = sum(1 for p in theirs if p.pos.section in held)
+    return (points[view.side] - points[view.enemy] + DESTROYED_WORTH * (killed - lost),
+            spoilers)
 
 
 def hold_groups(view: SideView) -> list[frozenset[str]]:
