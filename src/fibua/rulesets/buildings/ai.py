@@ -22,9 +22,19 @@ at a time with `allowed`, best first; the legal list is never read whole):
   only until a seen enemy is in its reach, and stays out of buildings;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
-  to the floor next to the enemy's first; a unit in an objective assaults only within it,
-  and while its side holds a reach zone only at long odds (being there already spoils the
-  enemy's hold);
+  to the floor next to the enemy's first; a unit in an objective assaults only within the
+  sections held with it (the two halls of one condition), and while its side holds a
+  reach zone only at long odds (being there already spoils the enemy's hold);
+- inside a building, a unit hunts a known enemy in an objective there that it would
+  assault: it takes the fewest inside steps (floors, connected sections; round a
+  friend's floor when it can) to a place next to it - a weak enemy left upstairs spoils
+  the hold to the end;
+- in the last two turns it reckons the game as it stands (reckoning.py: the points each
+  side would score over its units and the enemies where last seen, the units destroyed
+  for the tie-break, one enemy fewer in the sections to hold as a step) and never
+  assaults when the odds of winning close quarters make that worse (a lost fight can give
+  up the objective the unit held, for a win that clears nothing); on the last turn, the
+  game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
   a vehicle, and not one with no turn to spare to make its objective), or when it is
   pinned; in a building and fresh it takes the shot to keep its order.
@@ -272,7 +282,7 @@ class Control:
         if not foes:
             return []
         within = group_of(view, unit.section) if unit.section in _my_sections(view) else None
-        enemy_at = occupied_by(view)
+        enemy_at = _enemy_places(view)
         friends = occupied(u for u in view.own if u.id != unit.id)
         # the turns after this one, the extra turn counted in: to get there, then assault
         left = view.turns + 1 - view.turn
@@ -456,7 +466,7 @@ def _assault_odds(unit: Unit, s: Sighting) -> float:
                       hit_chance(INFANTRY_DAMAGE[unit.quality]), together)
 
 
-def occupied_by(view: SideView) -> set[Place]:
+def _enemy_places(view: SideView) -> set[Place]:
     """The places inside where the side knows of an enemy: no way leads through them."""
     return {(s.section, s.floor) for _, s in view.enemies
             if s.alive and s.section is not None}
