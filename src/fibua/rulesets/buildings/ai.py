@@ -22,9 +22,19 @@ at a time with `allowed`, best first; the legal list is never read whole):
   only until a seen enemy is in its reach, and stays out of buildings;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
-  to the floor next to the enemy's first; a unit in an objective assaults only within it,
-  and while its side holds a reach zone only at long odds (being there already spoils the
-  enemy's hold);
+  to the floor next to the enemy's first; a unit in an objective assaults only within the
+  sections held with it (the two halls of one condition), and while its side holds a
+  reach zone only at long odds (being there already spoils the enemy's hold);
+- inside a building, a unit hunts a known enemy in an objective there that it would
+  assault: it takes the fewest inside steps (floors, connected sections; round a
+  friend's floor when it can) to a place next to it - a weak enemy left upstairs spoils
+  the hold to the end;
+- in the last two turns it reckons the game as it stands (reckoning.py: the points each
+  side would score over its units and the enemies where last seen, the units destroyed
+  for the tie-break, one enemy fewer in the sections to hold as a step) and never
+  assaults when the odds of winning close quarters make that worse (a lost fight can give
+  up the objective the unit held, for a win that clears nothing); on the last turn, the
+  game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
   a vehicle, and not one with no turn to spare to make its objective), or when it is
   pinned; in a building and fresh it takes the shot to keep its order.
@@ -48,8 +58,27 @@ from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.movement import allowance
+from fibua.rulesets.buildings.reckoning import (
+    Place,
+    group_of,
+    hit_chance,
+    melee_odds,
+    next_to,
+    occupied,
+    one_move,
+    standing,
+    way_in,
+    winning,
+)
 from fibua.rulesets.buildings.state import Sighting, Unit
-from fibua.rulesets.buildings.tables import WEAPONS, BuildingKind, OrderKind, UnitKind
+from fibua.rulesets.buildings.tables import (
+    INFANTRY_DAMAGE,
+    WEAPONS,
+    BuildingKind,
+    OrderKind,
+    Quality,
+    UnitKind,
+)
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.objectives import in_objective
 
@@ -77,6 +106,11 @@ LAST_ASSAULT_MARGIN = 0.9
 SHARED_ASSAULT_MARGIN = 2.0
 #: how far a Run reaches for an assault or to enter (infantry double rate)
 RUN_REACH = 12.0
+#: on the last turn with the game not won as it stands: the least chance of winning
+#: close quarters for an enemy in an objective to be worth assaulting all the same
+DESPERATE_ODDS = 0.3
+#: heading inside for a place to assault from: the worth of a sure win at the start
+HUNT_WORTH = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +177,7 @@ class Control:
             # near routing: a kept Down sheds D3 pins with no test
             out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
         out += self._assaults(view, unit)
+        out += self._hunt(view, unit)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
@@ -223,27 +258,59 @@ class Control:
         out: list[Choice] = []
         here = (unit.lead.x, unit.lead.y)
         wanted = _contested(view)
-        # a unit in an objective fights only for it: an assault outside would leave it
-        staying = unit.section is not None and unit.section in wanted
-        # with a reach zone already held, a foe's hold spoilt is as good as one's own
-        reaching = any(_in_zone(view, u) for u in view.own if u.alive)
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
-            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or (staying and s.section != unit.section):
-                continue
-            mine = len(unit.models) * CQ_DAMAGE
-            theirs = s.models * CQ_DAMAGE
-            # with the last turns running out, an even fight for an objective is worth it
-            last = view.turns - view.turn <= 1 and s.section in wanted
-            margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
-            if staying and reaching:
-                margin = SHARED_ASSAULT_MARGIN
-            if mine < margin * theirs + 0.5:
+            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or not _would_assault(view, unit, eid, s):
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
         return out
+
+    def _hunt(self, view: SideView, unit: Unit) -> list[Choice]:
+        """Inside a building, a unit heads by the fewest inside steps for a place next to
+        a known enemy in an objective there that it would assault (a floor above or below
+        it, or its floor of a connected section); a unit in an objective keeps to the
+        sections held with it. Left there, a weak enemy spoils the hold to the end."""
+        if unit.kind is not UnitKind.INFANTRY or unit.section is None:
+            return []
+        field = view.sight.battlefield
+        inside = {s.id for s in field.building_of(unit.section).sections}
+        wanted = _contested(view) & inside
+        foes = [(eid, s) for eid, s in view.enemies if s.alive and s.section in wanted
+                and s.kind is not UnitKind.VEHICLE]
+        if not foes:
+            return []
+        within = group_of(view, unit.section) if unit.section in _my_sections(view) else None
+        enemy_at = _enemy_places(view)
+        friends = occupied(u for u in view.own if u.id != unit.id)
+        # the turns after this one, the extra turn counted in: to get there, then assault
+        left = view.turns + 1 - view.turn
+        out: list[Choice] = []
+        start = (unit.section, unit.floor)
+        for eid, s in foes:
+            assert s.section is not None
+            if not _would_assault(view, unit, eid, s):
+                continue
+            goals = [p for p in next_to(view, (s.section, s.floor))
+                     if p not in friends and p not in enemy_at]
+            # round a friend's floor if there is a way; else through it, on a Run
+            path = (way_in(view, start, goals, enemy_at | friends, within)
+                     or way_in(view, start, goals, enemy_at, within))
+            if path is None or len(path) < 2 or len(path) // 2 > left:
+                continue
+            worth = HUNT_WORTH * _assault_odds(unit, s) * _late(view) - 0.2 * len(path)
+            if len(path) >= 3 and one_move(path) and path[2] not in friends:
+                out.append(Choice(worth + 0.2, self._inside_move("run", unit, path[2])))
+            if path[1] not in friends:
+                out.append(Choice(worth, self._inside_move("advance", unit, path[1])))
+        return out
+
+    def _inside_move(self, kind: str, unit: Unit, to: Place) -> Order:
+        sid, floor = to
+        params: dict[str, object] = ({"floor": floor} if sid == unit.section
+                                     else {"section": sid})
+        return Order(self.side, kind, unit.id, params)
 
     def _garrison(self, view: SideView, unit: Unit) -> list[Choice]:
         """A unit in a section to hold climbs to a free upper floor unless it has a better
@@ -353,6 +420,56 @@ class Control:
                 out.append(Choice(1.5 if kind == "run" else 1.2,
                                   Order(self.side, kind, unit.id, {"floor": floor})))
         return out
+
+
+def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
+    """Whether the unit's close-quarters numbers against the enemy are good enough to go
+    in: better by a margin, or (in the last turns) even for an objective; a unit in an
+    objective fights only for the sections held with it (an assault elsewhere would leave
+    them). In the last two turns it never goes in when the game as it stands would come
+    out worse on the odds (a lost fight can give up the objective the unit held for a
+    win that clears nothing), and on the last turn with the game not won as it stands a
+    fair chance of a better result will do."""
+    wanted = _contested(view)
+    staying = unit.section is not None and unit.section in wanted
+    if staying and unit.section is not None and s.section not in group_of(view, unit.section):
+        return False
+    mine = len(unit.models) * CQ_DAMAGE
+    theirs = s.models * CQ_DAMAGE
+    # with the last turns running out, an even fight for an objective is worth it
+    last = view.turns - view.turn <= 1 and s.section in wanted
+    margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
+    # with a reach zone already held, a foe's hold spoilt is as good as one's own
+    if staying and any(_in_zone(view, u) for u in view.own if u.alive):
+        margin = SHARED_ASSAULT_MARGIN
+    good = mine >= margin * theirs + 0.5
+    if view.turns - view.turn > 1 or not (staying or s.section in wanted):
+        return good
+    odds = _assault_odds(unit, s)
+    taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
+    now = standing(view)
+    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = standing(view, frozenset({unit.id}))
+    gain = odds * won + (1 - odds) * lost - now
+    if gain < 0:
+        return False
+    return good or (view.turn >= view.turns and not winning(view) and gain > 0
+                    and odds >= DESPERATE_ODDS)
+
+
+def _assault_odds(unit: Unit, s: Sighting) -> float:
+    """The unit's chance of winning close quarters with the enemy (its quality untold:
+    taken as regular)."""
+    together = unit.section is not None or s.section is not None
+    return melee_odds(len(unit.models), max(1, s.models),
+                      hit_chance(INFANTRY_DAMAGE[Quality.REGULAR]),
+                      hit_chance(INFANTRY_DAMAGE[unit.quality]), together)
+
+
+def _enemy_places(view: SideView) -> set[Place]:
+    """The places inside where the side knows of an enemy: no way leads through them."""
+    return {(s.section, s.floor) for _, s in view.enemies
+            if s.alive and s.section is not None}
 
 
 def _late(view: SideView) -> float:
