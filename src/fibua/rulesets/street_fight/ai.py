@@ -8,6 +8,7 @@ it; watch the approaches when no enemy shows; charge when close combat favours i
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.navigation import DistanceField, Region
+from fibua.battlefield.navigation import NEIGHBOURS, DistanceField, Passable, Region
 from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
@@ -57,7 +58,68 @@ WATCH_RANGE = 6.0
 CHARGE_GAP = 0.6  # inches from the enemy a charge ends
 CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
+EXPOSED_COST = 2.0  # extra inches an inch of ground the objective overlooks costs
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
+
+
+class CoveredField(DistanceField):
+    """Walking distances to a goal in which every inch of ground the goal itself looks
+    out on costs `EXPOSED_COST` inches more: whoever holds an objective watches its
+    approaches from its windows, so an attack goes round by the ground they cannot see
+    (the cost stays finite: where every way is watched it still takes the shortest)."""
+
+    def __init__(self, sight: SightEngine, goal: Region) -> None:
+        self._watched = _watched_from(sight, goal.sections)
+        super().__init__(sight, goal, lambda a, b: leg_blocked(sight, a, b) is None)
+
+    def _fill(self, is_goal: Callable[[Position], bool], passable: Passable) -> None:
+        heap: list[tuple[float, int, int]] = []
+        dist, cells, watched = self._dist, self._cells, self._watched
+        for i in range(self.nx):
+            for j in range(self.ny):
+                if is_goal(cells[i][j]):
+                    dist[i][j] = 0.0
+                    heap.append((0.0, i, j))
+        heapq.heapify(heap)
+        while heap:
+            d, i, j = heapq.heappop(heap)
+            if d > dist[i][j]:
+                continue
+            for di, dj in NEIGHBOURS:
+                a, b = i + di, j + dj
+                if not (0 <= a < self.nx and 0 <= b < self.ny):
+                    continue
+                weight = 1.0 + EXPOSED_COST * float(watched[a, b])
+                nd = d + self.step * hypot(di, dj) * weight
+                if nd < dist[a][b] and passable(cells[a][b], cells[i][j]):
+                    dist[a][b] = nd
+                    self._next[(a, b)] = (i, j)
+                    heapq.heappush(heap, (nd, a, b))
+
+
+def _watched_from(sight: SightEngine, sections: frozenset[str]) -> npt.NDArray[np.bool_]:
+    """Which 1-inch cells of the table can be seen from somewhere inside the sections,
+    on any floor (the public map only: where a defender could stand, not where one is)."""
+    table = sight.battlefield.table
+    nx, ny = max(1, int(table.width)), max(1, int(table.height))
+    cells = [Position(i + 0.5, j + 0.5, sight.section_at((i + 0.5, j + 0.5)))
+             for i in range(nx) for j in range(ny)]
+    places = sight.position_arrays(cells)
+    seen = np.zeros(nx * ny, dtype=np.bool_)
+    for section in sorted(sections):
+        levels = sight.battlefield.section(section).levels
+        for cell in cells:
+            if cell.section != section:
+                continue
+            for floor in range(levels):
+                seen |= sight.visible_row(Position(cell.x, cell.y, section, floor), places)
+    return seen.reshape(nx, ny)
+
+
+@per_map()
+def covered_field(sight: SightEngine, sections: frozenset[str]) -> CoveredField:
+    """`CoveredField` to the objective's sections, built once per map."""
+    return CoveredField(sight, Region(sections))
 
 
 @per_map()
@@ -210,11 +272,12 @@ class Tactician:
     def _move_options(self, view: SideView, f: Figure, threats: Threats,
                       contacts: Contacts) -> list[Option]:
         quiet = not threats.in_sight
-        left = view.goal.distance(f.pos) if view.goal else 0.0
-        paths = self._advance_paths(view, f, quiet, left)
+        approach = _approach(view)
+        left = approach.distance(f.pos) if approach else 0.0
+        paths = self._advance_paths(view, f, quiet, approach, left)
         # the spots and the ends of the advances placed and weighed in one call
         places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
-                                            [p[-1] for p in paths], threats, left)
+                                            [p[-1] for p in paths], threats, approach, left)
         # plain floats from here on: a handful of values, read one by one
         values = scores.tolist()
         here = values[0]
@@ -250,18 +313,21 @@ class Tactician:
 
     def _scored_spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
                       then: Sequence[tuple[float, float]], threats: Threats,
+                      approach: DistanceField | None,
                       start: float) -> tuple[PositionArrays, npt.NDArray[np.float64]]:
         """`_spots`, then the points of `then` (on the ground floor), and how good each
         place is: the harm it lets the figure do, less the fire it draws there, and the
-        way it leads. `start` is the figure's walking distance to the objective (0
-        without one)."""
+        way it leads along `approach`. `start` is the figure's distance to the objective
+        along it (0 without one)."""
         offset = self._turn()
         extra = np.array(then, dtype=np.float64) if then else NO_POINTS
+        # the hurry is judged by the inches still to walk, not by the cost of the way
+        walk = view.goal.distance(f.pos) if view.goal else 0.0
         weights = Weights(RISK_ADVANCING if start > 0 else RISK, SHELTER,
-                          PROGRESS * self._urgency(view, start), HOLDING)
+                          PROGRESS * self._urgency(view, walk), HOLDING)
         return values_around(view.sight, f.weapon, f.pos, offset, _step_array(steps),
                              HEADINGS, extra, threats.places, threats.weapon_codes,
-                             MOVE_NORMAL, view.goal, start, weights)
+                             MOVE_NORMAL, approach, start, weights)
 
     def _turn(self) -> float:
         """A random turn of the ring of headings: the spots differ from one decision to
@@ -335,14 +401,15 @@ class Tactician:
         return rooms
 
     def _advance_paths(self, view: SideView, f: Figure, quiet: bool,
+                       approach: DistanceField | None,
                        left: float) -> list[list[tuple[float, float]]]:
-        """The best paths toward the objective (walls and gateways included), to the
-        section of it the figure was given: a walk, and a run when no enemy is in sight.
-        `left` is the figure's walking distance to the objective."""
-        if view.goal is None or left == 0:
+        """The best paths toward the objective (walls and gateways included), along
+        `approach`, or to the section of it the figure was given: a walk, and a run when
+        no enemy is in sight. `left` is the figure's distance to the objective."""
+        if approach is None or left == 0:
             return []
         room = self._rooms.get(f.id)
-        field = section_field(view.sight, room) if room else view.goal
+        field = section_field(view.sight, room) if room else approach
         paths = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
             path = field.descend(f.pos, length - 0.01)
@@ -428,6 +495,18 @@ class Tactician:
 
 
 NO_POINTS = np.empty((0, 2))
+
+
+def _approach(view: SideView) -> DistanceField | None:
+    """The way to the objective: round by the ground its sections overlook when the
+    objective is sections alone, else the plain walking distances."""
+    goal = view.goal
+    if goal is None or not view.goal_sections:
+        return goal
+    region = goal.contains
+    if not isinstance(region, Region) or region.areas:
+        return goal
+    return covered_field(view.sight, region.sections)
 
 
 @lru_cache(maxsize=8)
