@@ -58,6 +58,9 @@ WATCH_RANGE = 6.0
 CHARGE_GAP = 0.6  # inches from the enemy a charge ends
 CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
+STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
+ASSAULT_TURNS = 3  # turns before the end when the attack goes in, gathered or not
+ROUND_ABOUT = False
 EXPOSED_COST = 2.0  # extra inches an inch of ground the objective overlooks costs
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
@@ -71,6 +74,12 @@ class CoveredField(DistanceField):
     def __init__(self, sight: SightEngine, goal: Region) -> None:
         self._watched = _watched_from(sight, goal.sections)
         super().__init__(sight, goal, lambda a, b: leg_blocked(sight, a, b) is None)
+
+    def watched(self, pos: Position) -> bool:
+        """Whether the goal overlooks the cell the point stands in."""
+        i = min(self.nx - 1, max(0, int(pos.x / self.step)))
+        j = min(self.ny - 1, max(0, int(pos.y / self.step)))
+        return bool(self._watched[i, j])
 
     def _fill(self, is_goal: Callable[[Position], bool], passable: Passable) -> None:
         heap: list[tuple[float, int, int]] = []
@@ -274,7 +283,11 @@ class Tactician:
         quiet = not threats.in_sight
         approach = _approach(view)
         left = approach.distance(f.pos) if approach else 0.0
-        paths = self._advance_paths(view, f, quiet, approach, left)
+        watch = _overlooked(view)
+        staged = self._staged(view, f, watch)
+        if staged and not self._assault_time(view, watch):
+            return self._wait_in_cover(view, f, threats, contacts)
+        paths = self._advance_paths(view, f, quiet or staged, approach, left)
         # the spots and the ends of the advances placed and weighed in one call
         places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
                                             [p[-1] for p in paths], threats, approach, left)
@@ -296,6 +309,34 @@ class Tactician:
             watch = self._watch(view, f)
             if watch is not None:
                 options.append(watch)
+        return options
+
+    @staticmethod
+    def _staged(view: SideView, f: Figure, approach: CoveredField | None) -> bool:
+        """Whether the figure waits unseen near the objective, where the last stretch
+        of the approach is watched: one figure at a time crossing it is shot down one at
+        a time, so they cross together."""
+        if not isinstance(approach, CoveredField) or view.goal is None:
+            return False
+        return (not approach.watched(f.pos)
+                and 0 < view.goal.distance(f.pos) <= STAGING_REACH)
+
+    def _assault_time(self, view: SideView, approach: CoveredField | None) -> bool:
+        """Time to cross: half the figures (at least two) have gathered unseen near the
+        objective, or the turns left are only enough to cross and clear it."""
+        if view.turn >= view.turns - ASSAULT_TURNS:
+            return True
+        alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
+        gathered = sum(self._staged(view, g, approach) for g in alive)
+        return gathered >= max(2, (len(alive) + 1) // 2)
+
+    def _wait_in_cover(self, view: SideView, f: Figure, threats: Threats,
+                       contacts: Contacts) -> list[Option]:
+        """While the others gather: full cover where it stands, or a charge at an enemy
+        come close."""
+        options: list[Option] = [(Order(self.side, "take-cover", f.id), 1.0)]
+        if threats.in_sight:
+            options += self._charge(view, f, threats, contacts)
         return options
 
     def _move_to(self, figure_id: str, to: list[float]) -> Order:
@@ -410,9 +451,13 @@ class Tactician:
             return []
         room = self._rooms.get(f.id)
         field = section_field(view.sight, room) if room else approach
+        watch = _overlooked(view)
+        hold_short = not self._assault_time(view, watch)
         paths = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
             path = field.descend(f.pos, length - 0.01)
+            if hold_short:
+                path = _short_of_watch(view, watch, path)
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
             paths.append(path)
@@ -497,16 +542,37 @@ class Tactician:
 NO_POINTS = np.empty((0, 2))
 
 
-def _approach(view: SideView) -> DistanceField | None:
-    """The way to the objective: round by the ground its sections overlook when the
-    objective is sections alone, else the plain walking distances."""
+def _short_of_watch(view: SideView, approach: CoveredField | None,
+                    path: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The path up to where it would leave unseen ground for the watched last stretch to
+    the objective: there the figure waits for the others."""
+    if not isinstance(approach, CoveredField) or view.goal is None:
+        return path
+    for k, (x, y) in enumerate(path[1:], start=1):
+        here = Position(x, y)
+        if approach.watched(here) and view.goal.distance(here) <= STAGING_REACH:
+            before = Position(*path[k - 1])
+            return path[:k] if not approach.watched(before) else path
+    return path
+
+
+def _overlooked(view: SideView) -> CoveredField | None:
+    """The ways to the objective round by the ground it overlooks, when the objective is
+    building sections alone."""
     goal = view.goal
     if goal is None or not view.goal_sections:
-        return goal
+        return None
     region = goal.contains
     if not isinstance(region, Region) or region.areas:
-        return goal
+        return None
     return covered_field(view.sight, region.sections)
+
+
+def _approach(view: SideView) -> DistanceField | None:
+    """The way to the objective the advance follows."""
+    if ROUND_ABOUT:
+        return _overlooked(view) or view.goal
+    return view.goal
 
 
 @lru_cache(maxsize=8)
