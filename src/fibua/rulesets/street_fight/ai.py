@@ -8,7 +8,6 @@ it; watch the approaches when no enemy shows; charge when close combat favours i
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.navigation import NEIGHBOURS, DistanceField, Passable, Region
+from fibua.battlefield.navigation import DistanceField, Region
 from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
@@ -60,55 +59,26 @@ CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand withi
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
 ASSAULT_TURNS = 3  # turns before the end when the attack goes in, gathered or not
-ROUND_ABOUT = False
-EXPOSED_COST = 2.0  # extra inches an inch of ground the objective overlooks costs
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
-class CoveredField(DistanceField):
-    """Walking distances to a goal in which every inch of ground the goal itself looks
-    out on costs `EXPOSED_COST` inches more: whoever holds an objective watches its
-    approaches from its windows, so an attack goes round by the ground they cannot see
-    (the cost stays finite: where every way is watched it still takes the shortest)."""
+@dataclass(frozen=True, slots=True)
+class Overlook:
+    """Which 1-inch cells of the table can be seen from somewhere inside the objective's
+    sections, on any floor: the public map only, where a defender could stand, not where
+    one is."""
 
-    def __init__(self, sight: SightEngine, goal: Region) -> None:
-        self._watched = _watched_from(sight, goal.sections)
-        super().__init__(sight, goal, lambda a, b: leg_blocked(sight, a, b) is None)
+    seen: npt.NDArray[np.bool_]
 
     def watched(self, pos: Position) -> bool:
-        """Whether the goal overlooks the cell the point stands in."""
-        i = min(self.nx - 1, max(0, int(pos.x / self.step)))
-        j = min(self.ny - 1, max(0, int(pos.y / self.step)))
-        return bool(self._watched[i, j])
-
-    def _fill(self, is_goal: Callable[[Position], bool], passable: Passable) -> None:
-        heap: list[tuple[float, int, int]] = []
-        dist, cells, watched = self._dist, self._cells, self._watched
-        for i in range(self.nx):
-            for j in range(self.ny):
-                if is_goal(cells[i][j]):
-                    dist[i][j] = 0.0
-                    heap.append((0.0, i, j))
-        heapq.heapify(heap)
-        while heap:
-            d, i, j = heapq.heappop(heap)
-            if d > dist[i][j]:
-                continue
-            for di, dj in NEIGHBOURS:
-                a, b = i + di, j + dj
-                if not (0 <= a < self.nx and 0 <= b < self.ny):
-                    continue
-                weight = 1.0 + EXPOSED_COST * float(watched[a, b])
-                nd = d + self.step * hypot(di, dj) * weight
-                if nd < dist[a][b] and passable(cells[a][b], cells[i][j]):
-                    dist[a][b] = nd
-                    self._next[(a, b)] = (i, j)
-                    heapq.heappush(heap, (nd, a, b))
+        """Whether the objective overlooks the cell the point stands in."""
+        nx, ny = self.seen.shape
+        return bool(self.seen[min(nx - 1, max(0, int(pos.x))), min(ny - 1, max(0, int(pos.y)))])
 
 
-def _watched_from(sight: SightEngine, sections: frozenset[str]) -> npt.NDArray[np.bool_]:
-    """Which 1-inch cells of the table can be seen from somewhere inside the sections,
-    on any floor (the public map only: where a defender could stand, not where one is)."""
+@per_map()
+def overlook(sight: SightEngine, sections: frozenset[str]) -> Overlook:
+    """`Overlook` of the objective's sections, built once per map."""
     table = sight.battlefield.table
     nx, ny = max(1, int(table.width)), max(1, int(table.height))
     cells = [Position(i + 0.5, j + 0.5, sight.section_at((i + 0.5, j + 0.5)))
@@ -118,17 +88,10 @@ def _watched_from(sight: SightEngine, sections: frozenset[str]) -> npt.NDArray[n
     for section in sorted(sections):
         levels = sight.battlefield.section(section).levels
         for cell in cells:
-            if cell.section != section:
-                continue
-            for floor in range(levels):
-                seen |= sight.visible_row(Position(cell.x, cell.y, section, floor), places)
-    return seen.reshape(nx, ny)
-
-
-@per_map()
-def covered_field(sight: SightEngine, sections: frozenset[str]) -> CoveredField:
-    """`CoveredField` to the objective's sections, built once per map."""
-    return CoveredField(sight, Region(sections))
+            if cell.section == section:
+                for floor in range(levels):
+                    seen |= sight.visible_row(Position(cell.x, cell.y, section, floor), places)
+    return Overlook(seen.reshape(nx, ny))
 
 
 @per_map()
@@ -281,16 +244,16 @@ class Tactician:
     def _move_options(self, view: SideView, f: Figure, threats: Threats,
                       contacts: Contacts) -> list[Option]:
         quiet = not threats.in_sight
-        approach = _approach(view)
-        left = approach.distance(f.pos) if approach else 0.0
-        watch = _overlooked(view)
-        staged = self._staged(view, f, watch)
-        if staged and not self._assault_time(view, watch):
+        left = view.goal.distance(f.pos) if view.goal else 0.0
+        overlooked = _overlooked(view)
+        staged = self._staged(view, f, overlooked)
+        if staged and not self._assault_time(view, overlooked):
             return self._wait_in_cover(view, f, threats, contacts)
-        paths = self._advance_paths(view, f, quiet or staged, approach, left)
+        # once the attack goes in, the gathered figures may run across the watched ground
+        paths = self._advance_paths(view, f, quiet or staged, left)
         # the spots and the ends of the advances placed and weighed in one call
         places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
-                                            [p[-1] for p in paths], threats, approach, left)
+                                            [p[-1] for p in paths], threats, left)
         # plain floats from here on: a handful of values, read one by one
         values = scores.tolist()
         here = values[0]
@@ -312,22 +275,22 @@ class Tactician:
         return options
 
     @staticmethod
-    def _staged(view: SideView, f: Figure, approach: CoveredField | None) -> bool:
+    def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
         """Whether the figure waits unseen near the objective, where the last stretch
         of the approach is watched: one figure at a time crossing it is shot down one at
         a time, so they cross together."""
-        if not isinstance(approach, CoveredField) or view.goal is None:
+        if overlooked is None or view.goal is None:
             return False
-        return (not approach.watched(f.pos)
+        return (not overlooked.watched(f.pos)
                 and 0 < view.goal.distance(f.pos) <= STAGING_REACH)
 
-    def _assault_time(self, view: SideView, approach: CoveredField | None) -> bool:
+    def _assault_time(self, view: SideView, overlooked: Overlook | None) -> bool:
         """Time to cross: half the figures (at least two) have gathered unseen near the
         objective, or the turns left are only enough to cross and clear it."""
         if view.turn >= view.turns - ASSAULT_TURNS:
             return True
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
-        gathered = sum(self._staged(view, g, approach) for g in alive)
+        gathered = sum(self._staged(view, g, overlooked) for g in alive)
         return gathered >= max(2, (len(alive) + 1) // 2)
 
     def _wait_in_cover(self, view: SideView, f: Figure, threats: Threats,
@@ -354,21 +317,18 @@ class Tactician:
 
     def _scored_spots(self, view: SideView, f: Figure, steps: tuple[float, ...],
                       then: Sequence[tuple[float, float]], threats: Threats,
-                      approach: DistanceField | None,
                       start: float) -> tuple[PositionArrays, npt.NDArray[np.float64]]:
         """`_spots`, then the points of `then` (on the ground floor), and how good each
         place is: the harm it lets the figure do, less the fire it draws there, and the
-        way it leads along `approach`. `start` is the figure's distance to the objective
-        along it (0 without one)."""
+        way it leads. `start` is the figure's walking distance to the objective (0
+        without one)."""
         offset = self._turn()
         extra = np.array(then, dtype=np.float64) if then else NO_POINTS
-        # the hurry is judged by the inches still to walk, not by the cost of the way
-        walk = view.goal.distance(f.pos) if view.goal else 0.0
         weights = Weights(RISK_ADVANCING if start > 0 else RISK, SHELTER,
-                          PROGRESS * self._urgency(view, walk), HOLDING)
+                          PROGRESS * self._urgency(view, start), HOLDING)
         return values_around(view.sight, f.weapon, f.pos, offset, _step_array(steps),
                              HEADINGS, extra, threats.places, threats.weapon_codes,
-                             MOVE_NORMAL, approach, start, weights)
+                             MOVE_NORMAL, view.goal, start, weights)
 
     def _turn(self) -> float:
         """A random turn of the ring of headings: the spots differ from one decision to
@@ -442,22 +402,22 @@ class Tactician:
         return rooms
 
     def _advance_paths(self, view: SideView, f: Figure, quiet: bool,
-                       approach: DistanceField | None,
                        left: float) -> list[list[tuple[float, float]]]:
-        """The best paths toward the objective (walls and gateways included), along
-        `approach`, or to the section of it the figure was given: a walk, and a run when
-        no enemy is in sight. `left` is the figure's distance to the objective."""
-        if approach is None or left == 0:
+        """The best paths toward the objective (walls and gateways included), to the
+        section of it the figure was given: a walk, and a run when no enemy is in sight.
+        Until the attack goes in, a path stops short of the ground the objective
+        overlooks. `left` is the figure's walking distance to the objective."""
+        if view.goal is None or left == 0:
             return []
         room = self._rooms.get(f.id)
-        field = section_field(view.sight, room) if room else approach
-        watch = _overlooked(view)
-        hold_short = not self._assault_time(view, watch)
+        field = section_field(view.sight, room) if room else view.goal
+        overlooked = _overlooked(view)
+        hold_short = not self._assault_time(view, overlooked)
         paths = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
             path = field.descend(f.pos, length - 0.01)
             if hold_short:
-                path = _short_of_watch(view, watch, path)
+                path = _short_of_watch(view, overlooked, path)
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
             paths.append(path)
@@ -542,37 +502,30 @@ class Tactician:
 NO_POINTS = np.empty((0, 2))
 
 
-def _short_of_watch(view: SideView, approach: CoveredField | None,
+def _short_of_watch(view: SideView, overlooked: Overlook | None,
                     path: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The path up to where it would leave unseen ground for the watched last stretch to
     the objective: there the figure waits for the others."""
-    if not isinstance(approach, CoveredField) or view.goal is None:
+    if overlooked is None or view.goal is None:
         return path
     for k, (x, y) in enumerate(path[1:], start=1):
         here = Position(x, y)
-        if approach.watched(here) and view.goal.distance(here) <= STAGING_REACH:
+        if overlooked.watched(here) and view.goal.distance(here) <= STAGING_REACH:
             before = Position(*path[k - 1])
-            return path[:k] if not approach.watched(before) else path
+            return path[:k] if not overlooked.watched(before) else path
     return path
 
 
-def _overlooked(view: SideView) -> CoveredField | None:
-    """The ways to the objective round by the ground it overlooks, when the objective is
-    building sections alone."""
+def _overlooked(view: SideView) -> Overlook | None:
+    """The ground the objective overlooks, when the objective is building sections
+    alone."""
     goal = view.goal
     if goal is None or not view.goal_sections:
         return None
     region = goal.contains
     if not isinstance(region, Region) or region.areas:
         return None
-    return covered_field(view.sight, region.sections)
-
-
-def _approach(view: SideView) -> DistanceField | None:
-    """The way to the objective the advance follows."""
-    if ROUND_ABOUT:
-        return _overlooked(view) or view.goal
-    return view.goal
+    return overlook(view.sight, region.sections)
 
 
 @lru_cache(maxsize=8)
