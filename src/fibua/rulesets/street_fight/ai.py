@@ -3,7 +3,10 @@
 Doctrine: shoot what it can hurt most and aim when the shot is poor; move along real paths
 toward the scenario's objective, from cover to cover, weighing the harm a place lets it do
 against the fire it draws there; run when nothing is in sight; hold an objective once in
-it; watch the approaches when no enemy shows; charge when close combat favours it.
+it; watch the approaches when no enemy shows; charge when close combat favours it. Against
+an objective the enemy is known to hold, gather out of its sight (the ground its sections
+overlook, from the public map) and take cover there until half the force has come up or
+the turns run short, then cross the watched ground together, running.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ CHARGE_GAP = 0.6  # inches from the enemy a charge ends
 CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
-ASSAULT_TURNS = 3  # turns before the end when the attack goes in, gathered or not
+ASSAULT_TURNS = 4  # turns before the end when the attack goes in, gathered or not
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -279,7 +282,7 @@ class Tactician:
         """Whether the figure waits unseen near the objective, where the last stretch
         of the approach is watched: one figure at a time crossing it is shot down one at
         a time, so they cross together."""
-        if overlooked is None or view.goal is None:
+        if overlooked is None or view.goal is None or not Tactician._enemy_rooms(view):
             return False
         return (not overlooked.watched(f.pos)
                 and 0 < view.goal.distance(f.pos) <= STAGING_REACH)
@@ -505,8 +508,8 @@ NO_POINTS = np.empty((0, 2))
 def _short_of_watch(view: SideView, overlooked: Overlook | None,
                     path: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The path up to where it would leave unseen ground for the watched last stretch to
-    the objective: there the figure waits for the others."""
-    if overlooked is None or view.goal is None:
+    an objective the enemy holds: there the figure waits for the others."""
+    if overlooked is None or view.goal is None or not Tactician._enemy_rooms(view):
         return path
     for k, (x, y) in enumerate(path[1:], start=1):
         here = Position(x, y)
