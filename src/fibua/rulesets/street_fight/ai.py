@@ -61,6 +61,7 @@ CHARGE_GAP = 0.6  # inches from the enemy a charge ends
 CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
 STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
+DASH_FROM = 15.0  # inches from the objective beyond which an advance may run in sight
 ASSAULT_TURNS = 4  # turns before the end when the attack goes in, gathered or not
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
@@ -253,7 +254,8 @@ class Tactician:
         if staged and not self._assault_time(view, overlooked):
             return self._wait_in_cover(view, f, threats, contacts)
         # once the attack goes in, the gathered figures may run across the watched ground
-        paths = self._advance_paths(view, f, quiet or staged, left)
+        # far off, fire from the open does little: the quicker across, the fewer shots
+        paths = self._advance_paths(view, f, quiet or staged or left > DASH_FROM, left)
         # the spots and the ends of the advances placed and weighed in one call
         places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
                                             [p[-1] for p in paths], threats, left)
