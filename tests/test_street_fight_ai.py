@@ -6,6 +6,8 @@ deterministic."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from fibua.battlefield.model import Position
@@ -13,6 +15,7 @@ from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
 from fibua.rulesets.street_fight.ai import (
     ASSAULT_TURNS,
+    DASH_FROM,
     STAGING_REACH,
     Tactician,
     _contacts,
@@ -21,6 +24,7 @@ from fibua.rulesets.street_fight.ai import (
     _threats,
 )
 from fibua.rulesets.street_fight.knowledge import record_casualty
+from fibua.rulesets.street_fight.tables import MOVE_NORMAL
 from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario, put
 
@@ -176,3 +180,23 @@ def test_an_advance_stops_short_of_the_overlooked_ground() -> None:
     assert _short_of_watch(view, overlooked, [inside, outside]) == [inside]
     far = [(30.5, 2.5), (30.5, 6.5)]  # the start line: overlooked, but far from the house
     assert _short_of_watch(view, overlooked, far) == far
+
+
+def test_far_from_the_objective_an_advance_runs_even_under_fire() -> None:
+    """From the start line of farm-compound, with an enemy in sight, the computer still
+    offers a run of more than a walk toward the farmhouse: shots from afar do little,
+    so the fewer turns in the open the better."""
+    game = Game(load_scenario("farm-compound"), 0)
+    put(game, "albrecht", 30.5, 9)  # in the field, in sight of Russo
+    view = game.observe("americans")
+    threats = _threats(view)
+    assert threats.in_sight
+    russo = view.figure("russo")
+    assert view.goal is not None and view.goal.distance(russo.pos) > DASH_FROM
+    options = Tactician("americans", 0)._move_options(view, russo, threats,
+                                                      _contacts(view, threats))
+    orders = [o if isinstance(o, Order) else o() for o, _ in options]
+    walked = [sum(Position(*a).distance(Position(*b)) for a, b in pairwise(o.params["path"]))
+              + russo.pos.distance(Position(*o.params["path"][0]))
+              for o in orders if o.kind == "move" and "path" in o.params]
+    assert max(walked) > MOVE_NORMAL
