@@ -6,12 +6,25 @@ deterministic."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from fibua.battlefield.model import Position
 from fibua.core.game import Game, play_out
-from fibua.rulesets.street_fight.ai import Tactician, _contacts, _threats
+from fibua.core.orders import Order
+from fibua.rulesets.street_fight.ai import (
+    ASSAULT_TURNS,
+    DASH_FROM,
+    STAGING_REACH,
+    Tactician,
+    _contacts,
+    _overlooked,
+    _short_of_watch,
+    _threats,
+)
 from fibua.rulesets.street_fight.knowledge import record_casualty
+from fibua.rulesets.street_fight.tables import MOVE_NORMAL
 from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario, put
 
@@ -120,3 +133,70 @@ def test_the_computer_works_threats_out_again_only_on_news() -> None:
     game.state.news[side] = game.observe(side).news + 1
     again = player._known_threats(game.observe(side))
     assert again is not first and again.known == first.known
+
+
+def _near_the_farmhouse(turn: int) -> list[Order]:
+    """farm-compound with one American inside the stable (ground the farmhouse does not
+    overlook, a walk of the farmhouse door), the rest of the squad still on the start
+    line and the Germans all upstairs in the farmhouse: the stable man's options."""
+    game = Game(load_scenario("farm-compound"), 0)
+    for k, german in enumerate(("wolff", "albrecht", "seidel", "reinhardt", "maurer",
+                                "kraemer")):
+        put(game, german, 16 + k, 39, floor=1)
+    put(game, "novak", 14.5, 25.5)
+    game.state.turn = turn
+    view = game.observe("americans")
+    threats = _threats(view)
+    novak = view.figure("novak")
+    overlooked = _overlooked(view)
+    assert overlooked is not None and not overlooked.watched(novak.pos)
+    assert view.goal is not None and view.goal.distance(novak.pos) <= STAGING_REACH
+    options = Tactician("americans", 0)._move_options(view, novak, threats,
+                                                      _contacts(view, threats))
+    return [o if isinstance(o, Order) else o() for o, _ in options]
+
+
+def test_a_figure_at_the_edge_of_the_watched_ground_waits_for_the_others() -> None:
+    """Alone within reach of the objective, out of its sight, a figure takes cover and
+    waits: one at a time across the farmyard they would be shot down one at a time."""
+    orders = _near_the_farmhouse(turn=2)
+    assert [o.kind for o in orders] == ["take-cover"]
+
+
+def test_the_attack_goes_in_when_the_turns_run_short() -> None:
+    orders = _near_the_farmhouse(turn=12 - ASSAULT_TURNS)
+    assert any(o.kind == "move" for o in orders)
+
+
+def test_an_advance_stops_short_of_the_overlooked_ground() -> None:
+    """A path that would leave unseen ground for the watched stretch by the objective ends
+    at the last unseen point; one that stays out of reach of the objective goes on."""
+    game = Game(load_scenario("farm-compound"), 0)
+    view = game.observe("americans")
+    overlooked = _overlooked(view)
+    assert overlooked is not None
+    inside, outside = (14.5, 25.5), (18.5, 26.5)  # the stable, then the farmyard
+    assert not overlooked.watched(Position(*inside)) and overlooked.watched(Position(*outside))
+    assert _short_of_watch(view, overlooked, [inside, outside]) == [inside]
+    far = [(30.5, 2.5), (30.5, 6.5)]  # the start line: overlooked, but far from the house
+    assert _short_of_watch(view, overlooked, far) == far
+
+
+def test_far_from_the_objective_an_advance_runs_even_under_fire() -> None:
+    """From the start line of farm-compound, with an enemy in sight, the computer still
+    offers a run of more than a walk toward the farmhouse: shots from afar do little,
+    so the fewer turns in the open the better."""
+    game = Game(load_scenario("farm-compound"), 0)
+    put(game, "albrecht", 30.5, 9)  # in the field, in sight of Russo
+    view = game.observe("americans")
+    threats = _threats(view)
+    assert threats.in_sight
+    russo = view.figure("russo")
+    assert view.goal is not None and view.goal.distance(russo.pos) > DASH_FROM
+    options = Tactician("americans", 0)._move_options(view, russo, threats,
+                                                      _contacts(view, threats))
+    orders = [o if isinstance(o, Order) else o() for o, _ in options]
+    walked = [sum(Position(*a).distance(Position(*b)) for a, b in pairwise(o.params["path"]))
+              + russo.pos.distance(Position(*o.params["path"][0]))
+              for o in orders if o.kind == "move" and "path" in o.params]
+    assert max(walked) > MOVE_NORMAL

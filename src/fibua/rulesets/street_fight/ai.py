@@ -3,7 +3,10 @@
 Doctrine: shoot what it can hurt most and aim when the shot is poor; move along real paths
 toward the scenario's objective, from cover to cover, weighing the harm a place lets it do
 against the fire it draws there; run when nothing is in sight; hold an objective once in
-it; watch the approaches when no enemy shows; charge when close combat favours it.
+it; watch the approaches when no enemy shows; charge when close combat favours it. Against
+an objective the enemy is known to hold, gather out of its sight (the ground its sections
+overlook, from the public map) and take cover there until half the force has come up or
+the turns run short, then cross the watched ground together, running.
 """
 
 from __future__ import annotations
@@ -57,7 +60,42 @@ WATCH_RANGE = 6.0
 CHARGE_GAP = 0.6  # inches from the enemy a charge ends
 CHARGE_ROOM = 0.4  # inches a charge keeps from a friend (two cannot stand within 1/4 in)
 CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight approach
+STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
+DASH_FROM = 15.0  # inches from the objective beyond which an advance may run in sight
+ASSAULT_TURNS = 4  # turns before the end when the attack goes in, gathered or not
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
+
+
+@dataclass(frozen=True, slots=True)
+class Overlook:
+    """Which 1-inch cells of the table can be seen from somewhere inside the objective's
+    sections, on any floor: the public map only, where a defender could stand, not where
+    one is."""
+
+    seen: npt.NDArray[np.bool_]
+
+    def watched(self, pos: Position) -> bool:
+        """Whether the objective overlooks the cell the point stands in."""
+        nx, ny = self.seen.shape
+        return bool(self.seen[min(nx - 1, max(0, int(pos.x))), min(ny - 1, max(0, int(pos.y)))])
+
+
+@per_map()
+def overlook(sight: SightEngine, sections: frozenset[str]) -> Overlook:
+    """`Overlook` of the objective's sections, built once per map."""
+    table = sight.battlefield.table
+    nx, ny = max(1, int(table.width)), max(1, int(table.height))
+    cells = [Position(i + 0.5, j + 0.5, sight.section_at((i + 0.5, j + 0.5)))
+             for i in range(nx) for j in range(ny)]
+    places = sight.position_arrays(cells)
+    seen = np.zeros(nx * ny, dtype=np.bool_)
+    for section in sorted(sections):
+        levels = sight.battlefield.section(section).levels
+        for cell in cells:
+            if cell.section == section:
+                for floor in range(levels):
+                    seen |= sight.visible_row(Position(cell.x, cell.y, section, floor), places)
+    return Overlook(seen.reshape(nx, ny))
 
 
 @per_map()
@@ -211,7 +249,13 @@ class Tactician:
                       contacts: Contacts) -> list[Option]:
         quiet = not threats.in_sight
         left = view.goal.distance(f.pos) if view.goal else 0.0
-        paths = self._advance_paths(view, f, quiet, left)
+        overlooked = _overlooked(view)
+        staged = self._staged(view, f, overlooked)
+        if staged and not self._assault_time(view, overlooked):
+            return self._wait_in_cover(view, f, threats, contacts)
+        # once the attack goes in, the gathered figures may run across the watched ground
+        # far off, fire from the open does little: the quicker across, the fewer shots
+        paths = self._advance_paths(view, f, quiet or staged or left > DASH_FROM, left)
         # the spots and the ends of the advances placed and weighed in one call
         places, scores = self._scored_spots(view, f, WALK + RUN if quiet else WALK,
                                             [p[-1] for p in paths], threats, left)
@@ -233,6 +277,34 @@ class Tactician:
             watch = self._watch(view, f)
             if watch is not None:
                 options.append(watch)
+        return options
+
+    @staticmethod
+    def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
+        """Whether the figure waits unseen near the objective, where the last stretch
+        of the approach is watched: one figure at a time crossing it is shot down one at
+        a time, so they cross together."""
+        if overlooked is None or view.goal is None or not Tactician._enemy_rooms(view):
+            return False
+        return (not overlooked.watched(f.pos)
+                and 0 < view.goal.distance(f.pos) <= STAGING_REACH)
+
+    def _assault_time(self, view: SideView, overlooked: Overlook | None) -> bool:
+        """Time to cross: half the figures (at least two) have gathered unseen near the
+        objective, or the turns left are only enough to cross and clear it."""
+        if view.turn >= view.turns - ASSAULT_TURNS:
+            return True
+        alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
+        gathered = sum(self._staged(view, g, overlooked) for g in alive)
+        return gathered >= max(2, (len(alive) + 1) // 2)
+
+    def _wait_in_cover(self, view: SideView, f: Figure, threats: Threats,
+                       contacts: Contacts) -> list[Option]:
+        """While the others gather: full cover where it stands, or a charge at an enemy
+        come close."""
+        options: list[Option] = [(Order(self.side, "take-cover", f.id), 1.0)]
+        if threats.in_sight:
+            options += self._charge(view, f, threats, contacts)
         return options
 
     def _move_to(self, figure_id: str, to: list[float]) -> Order:
@@ -338,14 +410,19 @@ class Tactician:
                        left: float) -> list[list[tuple[float, float]]]:
         """The best paths toward the objective (walls and gateways included), to the
         section of it the figure was given: a walk, and a run when no enemy is in sight.
-        `left` is the figure's walking distance to the objective."""
+        Until the attack goes in, a path stops short of the ground the objective
+        overlooks. `left` is the figure's walking distance to the objective."""
         if view.goal is None or left == 0:
             return []
         room = self._rooms.get(f.id)
         field = section_field(view.sight, room) if room else view.goal
+        overlooked = _overlooked(view)
+        hold_short = not self._assault_time(view, overlooked)
         paths = []
         for length in (MOVE_NORMAL, MOVE_MAX) if quiet else (MOVE_NORMAL,):
             path = field.descend(f.pos, length - 0.01)
+            if hold_short:
+                path = _short_of_watch(view, overlooked, path)
             if len(path) < 2 and f.pos.distance(Position(*path[0])) < 0.5:
                 continue
             paths.append(path)
@@ -428,6 +505,32 @@ class Tactician:
 
 
 NO_POINTS = np.empty((0, 2))
+
+
+def _short_of_watch(view: SideView, overlooked: Overlook | None,
+                    path: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The path up to where it would leave unseen ground for the watched last stretch to
+    an objective the enemy holds: there the figure waits for the others."""
+    if overlooked is None or view.goal is None or not Tactician._enemy_rooms(view):
+        return path
+    for k, (x, y) in enumerate(path[1:], start=1):
+        here = Position(x, y)
+        if overlooked.watched(here) and view.goal.distance(here) <= STAGING_REACH:
+            before = Position(*path[k - 1])
+            return path[:k] if not overlooked.watched(before) else path
+    return path
+
+
+def _overlooked(view: SideView) -> Overlook | None:
+    """The ground the objective overlooks, when the objective is building sections
+    alone."""
+    goal = view.goal
+    if goal is None or not view.goal_sections:
+        return None
+    region = goal.contains
+    if not isinstance(region, Region) or region.areas:
+        return None
+    return overlook(view.sight, region.sections)
 
 
 @lru_cache(maxsize=8)
