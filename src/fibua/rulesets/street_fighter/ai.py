@@ -56,6 +56,7 @@ VALUE = {Body.TANK: 3.0, Body.GUN: 3.0, Body.FOOT: 2.0, Body.ARMOURED: 1.5, Body
 EXIT_STEP = 1.5  # cm outside a door or window where a unit leaving a building stands
 GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
+SCOUT_SHOT = 0.3  # expected value worth a scout car's stopping to fire
 
 
 VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
@@ -264,7 +265,10 @@ class Tactics:
         if unit.is_tank or unit.spec.kills_tanks:
             yield from self.shoot_best(floor=0.5)
         if unit.passengers or (unit.spec.capacity and unit.spec.vehicle and not unit.is_tank):
-            yield from self.transport()
+            if unit.passengers or self.riders():
+                yield from self.transport()
+            else:
+                yield from self.scout()
             return
         goal = self.nearest_goal()
         if goal is not None and unit.pos.section is not None and self.spare_here():
@@ -333,6 +337,23 @@ class Tactics:
             yield self.order("dismount")
             for dx, dy in ((0, -3), (-3, 0), (3, 0), (0, 3)):
                 yield self.order("dismount", to=[vehicle.pos.x + dx, vehicle.pos.y + dy])
+
+    def riders(self) -> bool:
+        """Whether the side has troops on foot a vehicle might yet carry."""
+        return any(u.alive and u.spec.foot for u in self.view.own)
+
+    def scout(self) -> Iterator[Order]:
+        """A carrier with nobody to carry fights as a scout car: it shoots what it can
+        hurt, else drives on to the goal (into a zone to reach, short of a building area
+        it cannot enter)."""
+        yield from self.shoot_best(floor=SCOUT_SHOT)
+        goal = self.nearest_goal()
+        if goal is None:
+            return
+        r, section = goal
+        stop = STANDOFF if section is not None else 0.0
+        if r.distance(self.unit.pos) > stop:
+            yield from self.advance(r, stop)
 
     def transport(self) -> Iterator[Order]:
         goal = self.nearest_goal()
