@@ -28,6 +28,7 @@ from fibua.rulesets.street_fighter.combat import can_harm
 from fibua.rulesets.street_fighter.ground import (
     cover_for,
     distance_to_section,
+    in_cover,
     range_between,
     section_spots,
 )
@@ -56,6 +57,8 @@ VALUE = {Body.TANK: 3.0, Body.GUN: 3.0, Body.FOOT: 2.0, Body.ARMOURED: 1.5, Body
 EXIT_STEP = 1.5  # cm outside a door or window where a unit leaving a building stands
 GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
+COVER_HEADINGS = 16  # directions searched for a place in cover
+SCOUT_SHOT = 0.3  # expected value worth a scout car's stopping to fire
 
 
 VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
@@ -264,7 +267,10 @@ class Tactics:
         if unit.is_tank or unit.spec.kills_tanks:
             yield from self.shoot_best(floor=0.5)
         if unit.passengers or (unit.spec.capacity and unit.spec.vehicle and not unit.is_tank):
-            yield from self.transport()
+            if unit.passengers or self.riders():
+                yield from self.transport()
+            else:
+                yield from self.scout()
             return
         goal = self.nearest_goal()
         if goal is not None and unit.pos.section is not None and self.spare_here():
@@ -334,6 +340,23 @@ class Tactics:
             for dx, dy in ((0, -3), (-3, 0), (3, 0), (0, 3)):
                 yield self.order("dismount", to=[vehicle.pos.x + dx, vehicle.pos.y + dy])
 
+    def riders(self) -> bool:
+        """Whether the side has troops on foot a vehicle might yet carry."""
+        return any(u.alive and u.spec.foot for u in self.view.own)
+
+    def scout(self) -> Iterator[Order]:
+        """A carrier with nobody to carry fights as a scout car: it shoots what it can
+        hurt, else drives on to the goal (into a zone to reach, short of a building area
+        it cannot enter)."""
+        yield from self.shoot_best(floor=SCOUT_SHOT)
+        goal = self.nearest_goal()
+        if goal is None:
+            return
+        r, section = goal
+        stop = STANDOFF if section is not None else 0.0
+        if r.distance(self.unit.pos) > stop:
+            yield from self.advance(r, stop)
+
     def transport(self) -> Iterator[Order]:
         goal = self.nearest_goal()
         if self.unit.passengers and goal is not None:
@@ -353,19 +376,45 @@ class Tactics:
         if unit.is_tank:
             yield from self.counter_attack_tank()
             return
-        if unit.kind is Kind.AT_GUN:
-            yield from (o for o in self.shoot_best() if self._is_vehicle(o))
-            yield from self.shoot_best(max_range=10.0)
-            return
         fired = unit.last_fired_turn  # 0 until the unit first fires
         revealed = (fired > 0 and fired >= self.view.turn - 1) or \
             any(r.unit == unit.id for r in self.view.reports)
+        if unit.kind is Kind.AT_GUN:
+            yield from self.screen(revealed)
+            return
         if unit.kind is Kind.SNIPER and 0 < unit.last_fired_turn == self.view.turn - 1 \
                 and not unit.pinned:
             yield from self.relocate()
         if unit.spec.assault_points and not unit.pinned:
             yield from self.counter_assault()
         yield from self.shoot_best(max_range=1e9 if revealed else AMBUSH_RANGE)
+
+    def screen(self, revealed: bool) -> Iterator[Order]:
+        """An anti-tank gun keeps its screen hidden: it holds its fire at vehicles until
+        they are within ambush range (unless already revealed), and meanwhile gets behind
+        cover, since a silent gun in cover cannot be seen at all."""
+        reach = 1e9 if revealed else AMBUSH_RANGE
+        yield from (o for o in self.shoot_best(max_range=reach) if self._is_vehicle(o))
+        yield from self.shoot_best(max_range=10.0)
+        if not in_cover(self.view.sight, self.unit.pos):
+            yield from self.take_cover()
+
+    def take_cover(self) -> Iterator[Order]:
+        """Moves to the nearest place in cover within the unit's move, if any."""
+        here = self.unit.pos
+        sight = self.view.sight
+        spots = []
+        for k in range(COVER_HEADINGS):
+            angle = 2 * pi * k / COVER_HEADINGS
+            for length in (0.5, 1.0, 1.5, self.unit.spec.move - 0.05):
+                x = round(here.x + length * cos(angle), 2)
+                y = round(here.y + length * sin(angle), 2)
+                spot = Position(x, y, sight.section_at((x, y)))
+                if spot.section is None and in_cover(sight, spot):
+                    spots.append((length, k, spot))
+                    break
+        for _, _, spot in sorted(spots, key=lambda s: (s[0], s[1])):
+            yield self.order("move", to=[spot.x, spot.y])
 
     def _is_vehicle(self, order: Order) -> bool:
         target = order.params.get("target")
