@@ -15,6 +15,7 @@ only dice are the ones a test forces.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from fibua.battlefield.model import Position
@@ -22,7 +23,8 @@ from fibua.core.dice import ForcedDice
 from fibua.core.events import Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.scenario.loader import scenario_from_dict
+from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.scenario.loader import load_scenario, scenario_from_dict
 from fibua.scenario.schema import Scenario
 
 
@@ -153,3 +155,33 @@ def of_kind(events: list[Event], kind: str) -> list[dict[str, Any]]:
 
 def all_dice_used(game: Game) -> bool:
     return bool(game.state.rng.faces == [])
+
+
+def random_places(geometry: MapGeometry, n: int, seed: int) -> list[Position]:
+    """Random places over the table, many near the buildings' openings (where the screen
+    and leaning change), on every floor of the section holding them."""
+    rng = random.Random(seed)
+    sight = geometry.sight
+    field = sight.battlefield
+    rows = [row for rs in geometry._openings.values() for row in rs.segs.tolist()]
+    out = []
+    for k in range(n):
+        if rows and k % 2:
+            x0, y0, x1, y1 = rng.choice(rows)
+            t = rng.random()
+            x = x0 + (x1 - x0) * t + rng.uniform(-1.2, 1.2)
+            y = y0 + (y1 - y0) * t + rng.uniform(-1.2, 1.2)
+        else:
+            x, y = rng.uniform(0, field.table.width), rng.uniform(0, field.table.height)
+        x = min(max(x, 0.0), field.table.width)
+        y = min(max(y, 0.0), field.table.height)
+        section = sight.section_at((x, y))
+        levels = field.section(section).levels if section else 1
+        out.append(Position(x, y, section, rng.randrange(levels)))
+    return out
+
+
+def map_geometry(name: str) -> MapGeometry:
+    state = Game(load_scenario(name), 1).state
+    geometry: MapGeometry = state.geometry
+    return geometry

@@ -16,47 +16,20 @@ from fibua.battlefield.model import Position, SectionState
 from fibua.core.game import Game
 from fibua.rulesets.house_clearing.ai import Sergeant, _threats, _within
 from fibua.rulesets.house_clearing.estimates import mutual_matrix
-from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.movement import _crossing
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.views import goal_field
 from fibua.scenario.loader import load_scenario
+from hc_helpers import map_geometry, random_places
 
 MAPS = ("ramp-houses", "oosterbeek-crossroads")
 
 
-def _geometry(name: str) -> MapGeometry:
-    geometry: MapGeometry = Game(load_scenario(name), 1).state.geometry
-    return geometry
-
-
-def _places(geometry: MapGeometry, n: int, seed: int) -> list[Position]:
-    """Random places, half of them near an opening, on a floor of the section there."""
-    rng = random.Random(seed)
-    field = geometry.sight.battlefield
-    rows = [row for rs in geometry._openings.values() for row in rs.segs.tolist()]
-    out = []
-    for k in range(n):
-        if rows and k % 2:
-            x0, y0, x1, y1 = rng.choice(rows)
-            t = rng.random()
-            x = x0 + (x1 - x0) * t + rng.uniform(-1.2, 1.2)
-            y = y0 + (y1 - y0) * t + rng.uniform(-1.2, 1.2)
-        else:
-            x, y = rng.uniform(0, field.table.width), rng.uniform(0, field.table.height)
-        x = min(max(x, 0.0), field.table.width)
-        y = min(max(y, 0.0), field.table.height)
-        section = geometry.sight.section_at((x, y))
-        levels = field.section(section).levels if section else 1
-        out.append(Position(x, y, section, rng.randrange(levels)))
-    return out
-
-
 @pytest.mark.parametrize("name", MAPS)
 def test_a_legs_share_is_the_python_sum(name: str) -> None:
-    geometry = _geometry(name)
+    geometry = map_geometry(name)
     rng = random.Random(5)
-    starts = _places(geometry, 600, 2)
+    starts = random_places(geometry, 600, 2)
     paces = set()
     for k, a in enumerate(starts):
         if k % 3 == 0:  # whole inches, as scenarios place figures
@@ -73,10 +46,10 @@ def test_a_legs_share_is_the_python_sum(name: str) -> None:
 
 @pytest.mark.parametrize("name", MAPS)
 def test_who_sees_whom_is_the_geometrys_pair_by_pair(name: str) -> None:
-    geometry = _geometry(name)
+    geometry = map_geometry(name)
     rng = random.Random(9)
-    a = _places(geometry, 40, 4)
-    b = _places(geometry, 50, 6)
+    a = random_places(geometry, 40, 4)
+    b = random_places(geometry, 50, 6)
     stances = list(Stance)
     a_stances = [rng.choice(stances) for _ in a]
     b_stances = [rng.choice(stances) for _ in b]
@@ -100,7 +73,7 @@ def test_walks_from_rounded_centres_are_the_walks_rounded() -> None:
     for field in fields:
         rounded = field.rounded_centres(2)
         assert field.rounded_centres(2) is rounded  # worked out once
-        for place in _places(game.state.geometry, 60, 3):
+        for place in random_places(game.state.geometry, 60, 3):
             walks = field.descend_cells(place, lengths)
             assert [[(field.centre(i, j).x, field.centre(i, j).y) for i, j in walk]
                     for walk in walks] == field.descend_many(place, lengths)

@@ -5,60 +5,27 @@ its walks one length at a time."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from fibua.battlefield.model import Position
 from fibua.core.game import Game
 from fibua.rulesets.house_clearing.estimates import (
     _screen_of,
     body_arrays,
     can_lean_kernel,
 )
-from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.views import goal_field
 from fibua.scenario.loader import load_scenario
+from hc_helpers import map_geometry, random_places
 
 MAPS = ("ramp-houses", "oosterbeek-crossroads")
 
 
-def _places(geometry: MapGeometry, n: int, seed: int) -> list[Position]:
-    """Random places over the table, many near the buildings' openings (where the screen
-    and leaning change), on every floor of the section holding them."""
-    rng = random.Random(seed)
-    sight = geometry.sight
-    field = sight.battlefield
-    rows = [row for rs in geometry._openings.values() for row in rs.segs.tolist()]
-    out = []
-    for k in range(n):
-        if rows and k % 2:
-            x0, y0, x1, y1 = rng.choice(rows)
-            t = rng.random()
-            x = x0 + (x1 - x0) * t + rng.uniform(-1.2, 1.2)
-            y = y0 + (y1 - y0) * t + rng.uniform(-1.2, 1.2)
-        else:
-            x, y = rng.uniform(0, field.table.width), rng.uniform(0, field.table.height)
-        x = min(max(x, 0.0), field.table.width)
-        y = min(max(y, 0.0), field.table.height)
-        section = sight.section_at((x, y))
-        levels = field.section(section).levels if section else 1
-        out.append(Position(x, y, section, rng.randrange(levels)))
-    return out
-
-
-def _geometry(name: str) -> MapGeometry:
-    state = Game(load_scenario(name), 1).state
-    geometry: MapGeometry = state.geometry
-    return geometry
-
-
 @pytest.mark.parametrize("name", MAPS)
 def test_the_compiled_screen_is_the_geometrys(name: str) -> None:
-    geometry = _geometry(name)
+    geometry = map_geometry(name)
     body = body_arrays(geometry)
     index = geometry.sight.section_index
-    places = _places(geometry, 240, 7)
+    places = random_places(geometry, 240, 7)
     for a, b in zip(places, places[1:] + places[:1], strict=True):
         for viewer, target in ((a, b), (b, a)):
             found = _screen_of(viewer.x, viewer.y, index(viewer.section), viewer.floor,
@@ -70,9 +37,9 @@ def test_the_compiled_screen_is_the_geometrys(name: str) -> None:
 
 @pytest.mark.parametrize("name", MAPS)
 def test_leaning_as_the_geometry_allows_it(name: str) -> None:
-    geometry = _geometry(name)
+    geometry = map_geometry(name)
     body = body_arrays(geometry)
-    places = _places(geometry, 400, 11)
+    places = random_places(geometry, 400, 11)
     arrays = geometry.sight.position_arrays(places)
     found = can_lean_kernel(arrays.xy, arrays.section, arrays.floor, body.open_segs,
                             body.open_section, body.open_lean, body.group)
@@ -90,6 +57,6 @@ def test_walks_for_several_lengths_are_each_walk() -> None:
     for field in fields:
         if field is None:
             continue
-        for place in _places(state.geometry, 60, 3):
+        for place in random_places(state.geometry, 60, 3):
             assert field.descend_many(place, lengths) == \
                 [field.descend(place, length) for length in lengths]
