@@ -47,9 +47,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import cos, dist, pi, sin
+from math import cos, dist, inf, pi, sin
+
+import numpy as np
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
@@ -85,6 +88,9 @@ from fibua.scenario.objectives import in_objective
 #: orders asked of the rules at most per decision, best first
 MOST_ASKED = 40
 HEADINGS = 12
+#: the cosine and sine of each heading
+_HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
+                  for k in range(HEADINGS))
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -349,25 +355,26 @@ class Control:
             # the full move and a shorter one, in every heading: a way round what blocks
             steps = [(kind, float(rate) * part) for kind, rate in rates.items() if rate
                      for part in (1.0, 0.6)]
-            for kind, step in steps:
-                for k in range(HEADINGS):
-                    angle = 2 * pi * k / HEADINGS
-                    to = (round(unit.lead.x + step * cos(angle), 2),
-                          round(unit.lead.y + step * sin(angle), 2))
-                    after = _distance(view, Position(to[0], to[1]))
-                    gain = now - after
-                    if gain <= 0.5:
-                        continue
-                    # a Run in the open is faster but shoots nothing and draws fire
-                    worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
-                    if after <= 0.0:
-                        # reaching the zone scores only if it is still there at the end
-                        worth += _late(view) * OBJECTIVE_WORTH
-                    params: dict[str, object] = {"to": list(to)}
-                    if kind == "advance" and aim is not None:
-                        params["target"] = aim[0]
-                        worth += 0.5 * aim[1]
-                    out.append(Choice(worth, Order(side, kind, uid, params)))
+            lx, ly = unit.lead.x, unit.lead.y
+            kinds = [kind for kind, _ in steps for _ in _HEADINGS]
+            ends = [(round(lx + step * c, 2), round(ly + step * s, 2))
+                    for _, step in steps for c, s in _HEADINGS]
+            # every end's distance in one batch
+            afters = _outside_distances(view, ends)
+            for kind, to, after in zip(kinds, ends, afters, strict=True):
+                gain = now - after
+                if gain <= 0.5:
+                    continue
+                # a Run in the open is faster but shoots nothing and draws fire
+                worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                if after <= 0.0:
+                    # reaching the zone scores only if it is still there at the end
+                    worth += _late(view) * OBJECTIVE_WORTH
+                params: dict[str, object] = {"to": list(to)}
+                if kind == "advance" and aim is not None:
+                    params["target"] = aim[0]
+                    worth += 0.5 * aim[1]
+                out.append(Choice(worth, Order(side, kind, uid, params)))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
                 for sid in field.section_ids:
@@ -550,12 +557,29 @@ def _distance(view: SideView, pos: Position) -> float:
     the scenario sets none)."""
     if view.goal is not None:
         d = view.goal.distance(pos)
-        if d != float("inf"):
+        if d != inf:
             return d
+    return _to_enemy(view, pos.x, pos.y)
+
+
+def _outside_distances(view: SideView, points: list[tuple[float, float]]) -> list[float]:
+    """`_distance` of many points out in the open, the field read for all at once."""
+    if view.goal is None or not points:
+        return [_to_enemy(view, x, y) for x, y in points]
+    n = len(points)
+    places = PositionArrays(np.array(points, dtype=np.float64), np.full(n, -1, np.int64),
+                            np.zeros(n, np.int64))
+    found: list[float] = view.goal.distances(places).tolist()
+    return [d if d != inf else _to_enemy(view, x, y)
+            for d, (x, y) in zip(found, points, strict=True)]
+
+
+def _to_enemy(view: SideView, x: float, y: float) -> float:
+    """Straight to the nearest known enemy (0 when none is known)."""
     known = [(s.x, s.y) for _, s in view.enemies if s.alive]
     if not known:
         return 0.0
-    return min(dist((pos.x, pos.y), k) for k in known)
+    return min(dist((x, y), k) for k in known)
 
 
 def _mark(view: SideView, unit: Unit, s: Sighting) -> Mark:
