@@ -139,7 +139,8 @@ class Control:
             return self._react(view, legal, view.shot_at)
         ready = [u for u in view.own if u.alive and u.order is None and u.aboard is None
                  and commands(self.units, u.id)]
-        choices = [c for u in ready for c in self._choices(view, u)]
+        decision = _Decision(view)
+        choices = [c for u in ready for c in self._choices(view, u, decision)]
         # ties broken by the seeded generator, then best first
         keyed = [(-c.worth, self._rng.random(), i) for i, c in enumerate(choices)]
         keyed.sort()
@@ -165,7 +166,7 @@ class Control:
 
     # -- one unit's orders ----------------------------------------------------------------
 
-    def _choices(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _choices(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
@@ -182,8 +183,8 @@ class Control:
         if unit.pins >= unit.morale - 3:
             # near routing: a kept Down sheds D3 pins with no test
             out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
-        out += self._assaults(view, unit)
-        out += self._hunt(view, unit)
+        out += self._assaults(view, unit, decision)
+        out += self._hunt(view, unit, decision)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
@@ -258,7 +259,7 @@ class Control:
                 best = (eid, worth)
         return best
 
-    def _assaults(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _assaults(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         if unit.kind is not UnitKind.INFANTRY:
             return []
         out: list[Choice] = []
@@ -267,13 +268,14 @@ class Control:
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
-            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or not _would_assault(view, unit, eid, s):
+            if (dist(here, (s.x, s.y)) > RUN_REACH + 3
+                    or not _would_assault(view, unit, eid, s, decision)):
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
         return out
 
-    def _hunt(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _hunt(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         """Inside a building, a unit heads by the fewest inside steps for a place next to
         a known enemy in an objective there that it would assault (a floor above or below
         it, or its floor of a connected section); a unit in an objective keeps to the
@@ -296,7 +298,7 @@ class Control:
         start = (unit.section, unit.floor)
         for eid, s in foes:
             assert s.section is not None
-            if not _would_assault(view, unit, eid, s):
+            if not _would_assault(view, unit, eid, s, decision):
                 continue
             goals = [p for p in next_to(view, (s.section, s.floor))
                      if p not in friends and p not in enemy_at]
@@ -429,7 +431,8 @@ class Control:
         return out
 
 
-def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
+def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
+                   decision: _Decision) -> bool:
     """Whether the unit's close-quarters numbers against the enemy are good enough to go
     in: better by a margin, or (in the last turns) even for an objective; a unit in an
     objective fights only for the sections held with it (an assault elsewhere would leave
@@ -447,21 +450,47 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     last = view.turns - view.turn <= 1 and s.section in wanted
     margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
     # with a reach zone already held, a foe's hold spoilt is as good as one's own
-    if staying and any(_in_zone(view, u) for u in view.own if u.alive):
+    if staying and decision.zone_held():
         margin = SHARED_ASSAULT_MARGIN
     good = mine >= margin * theirs + 0.5
     if view.turns - view.turn > 1 or not (staying or s.section in wanted):
         return good
     odds = _assault_odds(unit, s)
     taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
-    now = standing(view)
-    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
-    lost = standing(view, frozenset({unit.id}))
+    now = decision.standing()
+    won = decision.standing(frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = decision.standing(frozenset({unit.id}))
     gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
     return good or (view.turn >= view.turns and not winning(view) and gain > 0
                     and odds >= DESPERATE_ODDS)
+
+
+class _Decision:
+    """What one decision asks again and again of its view, worked out once: how the game
+    would stand (`standing`) after each outcome weighed - every unit next to an enemy
+    weighs the game as it is, each enemy in reach the same fights - and whether a unit
+    of the side stands in a reach zone. Made afresh for each decision, with its view."""
+
+    def __init__(self, view: SideView) -> None:
+        self.view = view
+        self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
+        self._zone_held: bool | None = None
+
+    def standing(self, dead: frozenset[str] = frozenset(),
+                 moved: tuple[str, Position] | None = None) -> float:
+        key = (dead, moved)
+        found = self._standing.get(key)
+        if found is None:
+            found = self._standing[key] = standing(self.view, dead, moved)
+        return found
+
+    def zone_held(self) -> bool:
+        """Whether a unit of the side stands in one of its reach zones."""
+        if self._zone_held is None:
+            self._zone_held = any(_in_zone(self.view, u) for u in self.view.own if u.alive)
+        return self._zone_held
 
 
 def _assault_odds(unit: Unit, s: Sighting) -> float:
