@@ -224,3 +224,42 @@ def test_a_view_s_copy_of_a_sighting_follows_it() -> None:
     refresh(state)
     assert not dict(g.observe("axis").enemies)["rifles"].visible
     assert seen.visible  # a view handed out before does not change
+
+
+# -- the computer's batches and per-decision memo -----------------------------------------
+
+
+def test_the_computer_s_batch_of_open_ground_distances_is_its_one_at_a_time() -> None:
+    from math import inf
+
+    from fibua.battlefield.model import Position
+    from fibua.rulesets.buildings.ai import _distance, _outside_distances
+
+    g = Game(load_scenario("beach-exit"), 3)
+    view = g.observe(g.scenario.side_names[0])
+    points = [(round(0.37 * k, 2), round(0.53 * k + 1.1, 2)) for k in range(120)]
+    one_by_one = [_distance(view, Position(x, y)) for x, y in points]
+    assert _outside_distances(view, points) == one_by_one  # to the last bit
+    assert _outside_distances(view, []) == []
+    blind = replace(view, goal=None)  # no field: straight to the nearest enemy known
+    assert _outside_distances(blind, points) == [_distance(blind, Position(x, y))
+                                                  for x, y in points]
+    assert inf not in one_by_one
+
+
+def test_the_computer_s_decision_keeps_the_standing_worked_out_afresh() -> None:
+    from fibua.battlefield.model import Position
+    from fibua.rulesets.buildings.ai import _Decision, _in_zone
+    from fibua.rulesets.buildings.reckoning import standing
+
+    g = game()
+    put(g, "rifles", section="brick", floor=0)
+    view = g.observe("allies")
+    decision = _Decision(view)
+    moved = ("rifles", Position(23.0, 13.0))
+    for _ in range(2):  # worked out, then kept
+        assert decision.standing() == standing(view)
+        assert decision.standing(frozenset({"rifles"})) == standing(view,
+                                                                    frozenset({"rifles"}))
+        assert decision.standing(frozenset(), moved) == standing(view, frozenset(), moved)
+        assert decision.zone_held() == any(_in_zone(view, u) for u in view.own if u.alive)

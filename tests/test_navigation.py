@@ -134,3 +134,22 @@ def test_the_compiled_walk_down_follows_the_field_step_by_step(
     sight, walk = field()
     start = Position(x, y, sight.section_at((x, y)))
     assert walk.descend(start, length) == _plain_descend(walk, start, length)
+
+
+TRIANGLE = Polygon([(2, 12), (8, 12), (2, 18)])
+
+
+@settings(max_examples=80)
+@given(st.floats(-1, 21), st.floats(-1, 21))
+@example(8.0, 12.0)  # a corner
+@example(7.0, 17.0)  # in the triangle's bounds, beyond its slant
+@example(5.0, 15.0)  # on the slant
+@example(4.0, 2.0)   # on an edge of the rectangle
+def test_a_region_settles_points_by_its_areas_bounds_as_shapely_does(x: float, y: float
+                                                                    ) -> None:
+    """The bounds only spare Shapely's test for points outside them: a point in the
+    bounds but not the area, or on an edge, is answered as Shapely answers it."""
+    region = Region(frozenset({"room"}), (AREA, TRIANGLE))
+    shapely_says = any(area.intersects(ShapelyPoint(x, y)) for area in (AREA, TRIANGLE))
+    assert region(Position(x, y)) == shapely_says
+    assert region(Position(x, y, "room"))

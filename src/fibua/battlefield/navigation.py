@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from math import hypot, inf, sqrt
 from typing import Any
@@ -36,10 +36,22 @@ class Region:
 
     sections: frozenset[str]
     areas: tuple[Polygon, ...] = ()
+    #: each area's bounds (left, bottom, right, top): most points asked about lie far from
+    #: every area, and the bounds settle them without Shapely's slower test
+    _bounds: tuple[tuple[float, float, float, float], ...] = field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_bounds", tuple(area.bounds for area in self.areas))
 
     def __call__(self, pos: Position) -> bool:
-        return pos.section in self.sections or any(
-            shapely.intersects_xy(area, pos.x, pos.y) for area in self.areas)
+        if pos.section in self.sections:
+            return True
+        x, y = pos.x, pos.y
+        return any(left <= x <= right and bottom <= y <= top
+                   and shapely.intersects_xy(area, x, y)
+                   for area, (left, bottom, right, top) in zip(self.areas, self._bounds,
+                                                              strict=True))
 
 
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))

@@ -47,9 +47,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import cos, dist, pi, sin
+from math import cos, dist, inf, pi, sin
+
+import numpy as np
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
@@ -85,6 +88,9 @@ from fibua.scenario.objectives import in_objective
 #: orders asked of the rules at most per decision, best first
 MOST_ASKED = 40
 HEADINGS = 12
+#: the cosine and sine of each heading
+_HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
+                  for k in range(HEADINGS))
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -133,7 +139,8 @@ class Control:
             return self._react(view, legal, view.shot_at)
         ready = [u for u in view.own if u.alive and u.order is None and u.aboard is None
                  and commands(self.units, u.id)]
-        choices = [c for u in ready for c in self._choices(view, u)]
+        decision = _Decision(view)
+        choices = [c for u in ready for c in self._choices(view, u, decision)]
         # ties broken by the seeded generator, then best first
         keyed = [(-c.worth, self._rng.random(), i) for i, c in enumerate(choices)]
         keyed.sort()
@@ -159,7 +166,7 @@ class Control:
 
     # -- one unit's orders ----------------------------------------------------------------
 
-    def _choices(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _choices(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
@@ -176,8 +183,8 @@ class Control:
         if unit.pins >= unit.morale - 3:
             # near routing: a kept Down sheds D3 pins with no test
             out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
-        out += self._assaults(view, unit)
-        out += self._hunt(view, unit)
+        out += self._assaults(view, unit, decision)
+        out += self._hunt(view, unit, decision)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
@@ -252,7 +259,7 @@ class Control:
                 best = (eid, worth)
         return best
 
-    def _assaults(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _assaults(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         if unit.kind is not UnitKind.INFANTRY:
             return []
         out: list[Choice] = []
@@ -261,13 +268,14 @@ class Control:
         for eid, s in view.enemies:
             if not s.alive or s.kind is UnitKind.VEHICLE:
                 continue
-            if dist(here, (s.x, s.y)) > RUN_REACH + 3 or not _would_assault(view, unit, eid, s):
+            if (dist(here, (s.x, s.y)) > RUN_REACH + 3
+                    or not _would_assault(view, unit, eid, s, decision)):
                 continue
             worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
         return out
 
-    def _hunt(self, view: SideView, unit: Unit) -> list[Choice]:
+    def _hunt(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         """Inside a building, a unit heads by the fewest inside steps for a place next to
         a known enemy in an objective there that it would assault (a floor above or below
         it, or its floor of a connected section); a unit in an objective keeps to the
@@ -290,7 +298,7 @@ class Control:
         start = (unit.section, unit.floor)
         for eid, s in foes:
             assert s.section is not None
-            if not _would_assault(view, unit, eid, s):
+            if not _would_assault(view, unit, eid, s, decision):
                 continue
             goals = [p for p in next_to(view, (s.section, s.floor))
                      if p not in friends and p not in enemy_at]
@@ -349,25 +357,26 @@ class Control:
             # the full move and a shorter one, in every heading: a way round what blocks
             steps = [(kind, float(rate) * part) for kind, rate in rates.items() if rate
                      for part in (1.0, 0.6)]
-            for kind, step in steps:
-                for k in range(HEADINGS):
-                    angle = 2 * pi * k / HEADINGS
-                    to = (round(unit.lead.x + step * cos(angle), 2),
-                          round(unit.lead.y + step * sin(angle), 2))
-                    after = _distance(view, Position(to[0], to[1]))
-                    gain = now - after
-                    if gain <= 0.5:
-                        continue
-                    # a Run in the open is faster but shoots nothing and draws fire
-                    worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
-                    if after <= 0.0:
-                        # reaching the zone scores only if it is still there at the end
-                        worth += _late(view) * OBJECTIVE_WORTH
-                    params: dict[str, object] = {"to": list(to)}
-                    if kind == "advance" and aim is not None:
-                        params["target"] = aim[0]
-                        worth += 0.5 * aim[1]
-                    out.append(Choice(worth, Order(side, kind, uid, params)))
+            lx, ly = unit.lead.x, unit.lead.y
+            kinds = [kind for kind, _ in steps for _ in _HEADINGS]
+            ends = [(round(lx + step * c, 2), round(ly + step * s, 2))
+                    for _, step in steps for c, s in _HEADINGS]
+            # every end's distance in one batch
+            afters = _outside_distances(view, ends)
+            for kind, to, after in zip(kinds, ends, afters, strict=True):
+                gain = now - after
+                if gain <= 0.5:
+                    continue
+                # a Run in the open is faster but shoots nothing and draws fire
+                worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                if after <= 0.0:
+                    # reaching the zone scores only if it is still there at the end
+                    worth += _late(view) * OBJECTIVE_WORTH
+                params: dict[str, object] = {"to": list(to)}
+                if kind == "advance" and aim is not None:
+                    params["target"] = aim[0]
+                    worth += 0.5 * aim[1]
+                out.append(Choice(worth, Order(side, kind, uid, params)))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
                 for sid in field.section_ids:
@@ -422,7 +431,8 @@ class Control:
         return out
 
 
-def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
+def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
+                   decision: _Decision) -> bool:
     """Whether the unit's close-quarters numbers against the enemy are good enough to go
     in: better by a margin, or (in the last turns) even for an objective; a unit in an
     objective fights only for the sections held with it (an assault elsewhere would leave
@@ -440,21 +450,47 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting) -> bool:
     last = view.turns - view.turn <= 1 and s.section in wanted
     margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
     # with a reach zone already held, a foe's hold spoilt is as good as one's own
-    if staying and any(_in_zone(view, u) for u in view.own if u.alive):
+    if staying and decision.zone_held():
         margin = SHARED_ASSAULT_MARGIN
     good = mine >= margin * theirs + 0.5
     if view.turns - view.turn > 1 or not (staying or s.section in wanted):
         return good
     odds = _assault_odds(unit, s)
     taken = Position(s.x, s.y, s.section, s.floor) if s.section is not None else None
-    now = standing(view)
-    won = standing(view, frozenset({eid}), None if taken is None else (unit.id, taken))
-    lost = standing(view, frozenset({unit.id}))
+    now = decision.standing()
+    won = decision.standing(frozenset({eid}), None if taken is None else (unit.id, taken))
+    lost = decision.standing(frozenset({unit.id}))
     gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
     return good or (view.turn >= view.turns and not winning(view) and gain > 0
                     and odds >= DESPERATE_ODDS)
+
+
+class _Decision:
+    """What one decision asks again and again of its view, worked out once: how the game
+    would stand (`standing`) after each outcome weighed - every unit next to an enemy
+    weighs the game as it is, each enemy in reach the same fights - and whether a unit
+    of the side stands in a reach zone. Made afresh for each decision, with its view."""
+
+    def __init__(self, view: SideView) -> None:
+        self.view = view
+        self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
+        self._zone_held: bool | None = None
+
+    def standing(self, dead: frozenset[str] = frozenset(),
+                 moved: tuple[str, Position] | None = None) -> float:
+        key = (dead, moved)
+        found = self._standing.get(key)
+        if found is None:
+            found = self._standing[key] = standing(self.view, dead, moved)
+        return found
+
+    def zone_held(self) -> bool:
+        """Whether a unit of the side stands in one of its reach zones."""
+        if self._zone_held is None:
+            self._zone_held = any(_in_zone(self.view, u) for u in self.view.own if u.alive)
+        return self._zone_held
 
 
 def _assault_odds(unit: Unit, s: Sighting) -> float:
@@ -550,12 +586,29 @@ def _distance(view: SideView, pos: Position) -> float:
     the scenario sets none)."""
     if view.goal is not None:
         d = view.goal.distance(pos)
-        if d != float("inf"):
+        if d != inf:
             return d
+    return _to_enemy(view, pos.x, pos.y)
+
+
+def _outside_distances(view: SideView, points: list[tuple[float, float]]) -> list[float]:
+    """`_distance` of many points out in the open, the field read for all at once."""
+    if view.goal is None or not points:
+        return [_to_enemy(view, x, y) for x, y in points]
+    n = len(points)
+    places = PositionArrays(np.array(points, dtype=np.float64), np.full(n, -1, np.int64),
+                            np.zeros(n, np.int64))
+    found: list[float] = view.goal.distances(places).tolist()
+    return [d if d != inf else _to_enemy(view, x, y)
+            for d, (x, y) in zip(found, points, strict=True)]
+
+
+def _to_enemy(view: SideView, x: float, y: float) -> float:
+    """Straight to the nearest known enemy (0 when none is known)."""
     known = [(s.x, s.y) for _, s in view.enemies if s.alive]
     if not known:
         return 0.0
-    return min(dist((pos.x, pos.y), k) for k in known)
+    return min(dist((x, y), k) for k in known)
 
 
 def _mark(view: SideView, unit: Unit, s: Sighting) -> Mark:
