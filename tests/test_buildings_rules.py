@@ -24,6 +24,8 @@ from bld_helpers import (
 )
 from fibua.battlefield.model import SectionState
 from fibua.core.errors import IllegalOrder, ScenarioError
+from fibua.core.events import Event
+from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import find_ruleset
 from fibua.rulesets.buildings.tables import OrderKind
@@ -671,3 +673,24 @@ def test_an_ambush_fires_where_the_mover_comes_into_sight_along_its_path() -> No
     # at a quarter and half way (12, 14.5), (12, 17) it is still hidden; at (12, 19.5) not
     assert shots and shots[0]["range"] == round(distance((32, 14), (12, 19.5)), 2)
     assert (state.units["smgs"].lead.x, state.units["smgs"].lead.y) == (12, 12)
+
+
+def _to_hit_bases(g: Game, events: list[Event], defender: str) -> list[dict[str, int]]:
+    if g.to_act() == defender:  # the target may go Down first: it does not
+        events = events + g.apply(Order(defender, "end"))
+    return [dict(r["basis"]) for hit in rolls_of(events, "to-hit") for r in hit["rolls"]]
+
+
+def test_a_tanks_machine_guns_are_no_team_down_to_one_but_a_lone_gunner_is() -> None:
+    tank = [unit("tank", [{"at": [2, 5]}], type="medium-tank"),
+            unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game([1] * 12, allies=tank)
+    put(g, "tank", [(30, 22)])
+    bases = _to_hit_bases(g, act(g, "fire", "tank", target="mg"), "axis")
+    assert bases and all("team down to one" not in basis for basis in bases)
+    lone = [unit("mg", [{"at": [32, 14]}], type="mmg-team")]
+    g = game([1] * 12, axis=lone)
+    put(g, "smgs", [(26, 20), (27, 20), (28, 20), (29, 20)])
+    draw_for(g, "axis")
+    bases = _to_hit_bases(g, act(g, "fire", "mg", target="smgs"), "allies")
+    assert bases and all(basis["team down to one"] == 1 for basis in bases)

@@ -193,13 +193,18 @@ def cover_of(state: BuildingsState, target: Unit) -> Cover:
     return Cover.NONE
 
 
+def one_crew(unit: Unit) -> bool:
+    """Whether the unit's team weapons are down to their last crew: a vehicle's weapons
+    are served from inside the hull, never by a team that can thin out."""
+    return unit.vehicle is None and len(unit.models) <= 1
+
+
 def shot_of(state: BuildingsState, unit: Unit, target: Unit, firer: Firer,
             advanced: bool) -> Shot:
-    team_left = len(unit.models)
     he = WEAPONS[firer.weapon].pen is None or (
         WEAPONS[firer.weapon].he is not None and target.vehicle is None)
     return Shot(firer.weapon, firer.range, unit.quality, unit.pins, advanced,
-                one_crew=team_left <= 1,
+                one_crew=one_crew(unit),
                 target_models=None if target.vehicle is not None else len(target.models),
                 cover=cover_of(state, target), target_down=target.order is OrderKind.DOWN,
                 he_at_building=he and target.section is not None)
@@ -520,7 +525,7 @@ def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> 
         if state.sight.section_state(sid) is not SectionState.INTACT:
             break
         shot = Shot(f.weapon, f.range, unit.quality, unit.pins,
-                    one_crew=len(unit.models) <= 1, he_at_building=True)
+                    one_crew=one_crew(unit), he_at_building=True)
         made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
         state.emit("to-hit", {"unit": unit.id, "section": sid, "weapon": str(f.weapon),
                               "range": round(f.range, 2),
