@@ -168,8 +168,9 @@ class DoctrinePlayer:
         end = next((o for o in orders if o.kind == END_KIND), None)
         if self._given >= MAX_ORDERS_A_TURN and end is not None:
             return end
-        chosen = (self._assault(view, orders) or self._advance(view, orders, turn)
-                  or self._fire(view, orders))
+        objective = Objective(view)
+        chosen = (self._assault(view, orders, objective)
+                  or self._advance(view, orders, turn, objective) or self._fire(view, orders))
         if chosen is None:
             chosen = end if end is not None else orders[0]
         if chosen.kind != END_KIND:
@@ -179,8 +180,8 @@ class DoctrinePlayer:
     def _own(self, view: Any) -> dict[str, Any]:
         return {str(u.id): u for u in getattr(view, "own", ()) if _fighting(u)}
 
-    def _assault(self, view: Any, orders: list[Order]) -> Order | None:
-        sections = Objective(view).sections
+    def _assault(self, view: Any, orders: list[Order], objective: Objective) -> Order | None:
+        sections = objective.sections
         if not sections:
             return None
         where = {i: getattr(s, "section", None) for i, s in getattr(view, "enemies", ())
@@ -214,8 +215,8 @@ class DoctrinePlayer:
                 best, chosen = key, order
         return chosen
 
-    def _advance(self, view: Any, orders: list[Order], turn: int) -> Order | None:
-        objective = Objective(view)
+    def _advance(self, view: Any, orders: list[Order], turn: int,
+                 objective: Objective) -> Order | None:
         own = self._own(view)
         ids = sorted(own)
         threats = _enemies_seen(view)
