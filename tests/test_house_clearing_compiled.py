@@ -98,9 +98,9 @@ def test_nearness_to_friends_is_measured_as_positions_measure_it() -> None:
         spots += [Position(o.x + limit, o.y) for o in others for limit, _ in limits]
         spots += [Position(o.x, o.y - 3.0) for o in others]
         xy = np.array([(p.x, p.y) for p in spots], dtype=np.float64)
-        found = [row.tolist() for row in _within(spots, xy, others, limits)]
+        found = [row.tolist() for row in _within(xy, others, limits)]
         assert found == _within_python(spots, others, limits)
-    assert [row.tolist() for row in _within(spots, xy, [], limits)] == [[False] * len(spots)] * 2
+    assert [row.tolist() for row in _within(xy, [], limits)] == [[False] * len(spots)] * 2
 
 
 def test_threats_are_made_again_only_of_changed_sightings() -> None:

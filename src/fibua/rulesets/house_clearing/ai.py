@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from math import ceil, cos, pi, sin
+from math import ceil, cos, hypot, pi, sin
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from fibua.rulesets.house_clearing.estimates import (
     STANCE_INDEX,
     STANCES,
     FloatArray,
+    IntArray,
     band_limits,
     body_arrays,
     can_lean_kernel,
@@ -174,19 +175,18 @@ class Sergeant:
 
     def _move(self, view: SideView, f: Figure, threats: list[Threat],
               legal: Sequence[Order]) -> Order | None:
-        routes = self._routes(view, f)
-        spots = [f.pos] + [end for end, _ in routes]
-        scores, stances = _place_scores(view, f, spots, threats)
+        places = self._places(view, f)
+        scores, stances = _place_scores(view, f, places, threats)
         # best first, the earlier place first among equals (a stable sort); the orders
         # are made only as far as they are asked
-        for i in sorted(range(len(spots)), key=lambda k: -scores[k]):
+        for i in sorted(range(len(scores)), key=lambda k: -scores[k]):
             stance = stances[i]
             if i == 0:
                 if stance is f.stance:
                     return None
                 order = Order(self.side, "stance", f.id, {"stance": str(stance)})
             else:
-                params = dict(routes[i - 1][1], stance=str(stance))
+                params = dict(places.params(i), stance=str(stance))
                 if too_far_on_the_ground(view.geometry, f.pos, params):
                     continue  # refused by the full check too, which costs far more
                 order = Order(self.side, "move", f.id, params)
@@ -194,12 +194,14 @@ class Sergeant:
                 return order
         return None
 
-    def _routes(self, view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
-        """Places to go, with the move parameters that take the figure there."""
-        out: list[tuple[Position, dict[str, object]]] = []
+    def _places(self, view: SideView, f: Figure) -> _Places:
+        """Where the figure stands, then the places to go: the ends of walks down the
+        fields, up or down the stairs, and a ring of steps around it."""
+        sight = view.sight
+        xs, ys, sections = [f.pos.x], [f.pos.y], [sight.section_index(f.pos.section)]
+        walks: list[tuple[DistanceField, list[list[int]]]] = []
         for fld in self._fields(view, f):
             seen: set[tuple[float, float]] = set()
-            rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
             for walk in fld.descend_cells(f.pos, LENGTHS):
                 # the walk's last cell centre, on the ground in the section holding it:
                 # the very place a walk ends at
@@ -208,28 +210,55 @@ class Sergeant:
                 if end in seen or (len(walk) < 2 and f.pos.distance(last) < 0.3):
                     continue
                 seen.add(end)
-                out.append((last, {"path": [list(rounded[i][j]) for i, j in walk]}))
-        out += _stairs(view, f)
-        sight = view.sight
-        table = sight.battlefield.table
+                walks.append((fld, walk))
+                xs.append(last.x)
+                ys.append(last.y)
+                sections.append(sight.section_index(last.section))
+        floors = [f.pos.floor] + [0] * len(walks)
+        stairs = _stairs(view, f)
+        for n in stairs:
+            xs.append(f.pos.x)
+            ys.append(f.pos.y)
+            sections.append(sections[0])
+            floors.append(n)
+        ring = self._ring(view, f)
+        ring_sections = sight.section_indices(ring)
+        ring_floors = np.where(ring_sections == sections[0], f.pos.floor, 0)
+        head = len(xs)
+        xy = np.empty((head + len(ring), 2))
+        xy[:head, 0], xy[:head, 1] = xs, ys
+        xy[head:] = ring
+        return _Places(
+            PositionArrays(xy, np.concatenate((np.array(sections, dtype=np.int64),
+                                               ring_sections)),
+                           np.concatenate((np.array(floors, dtype=np.int64), ring_floors))),
+            f.pos, walks, stairs)
+
+    def _ring(self, view: SideView, f: Figure) -> FloatArray:
+        """Steps in every heading (turned at random), rounded to 1/100in as `round`
+        rounds, that end on the table: (n, 2), heading by heading, nearest first."""
+        table = view.sight.battlefield.table
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
         dists = sorted({1.5, min(pace, 3.0), pace})
-        x0, y0, width, height = f.pos.x, f.pos.y, table.width, table.height
-        ends: list[tuple[float, float]] = []
-        for k in range(HEADINGS):
-            angle = offset + 2 * pi * k / HEADINGS
+        angles = [offset + 2 * pi * k / HEADINGS for k in range(HEADINGS)]
+        found: FloatArray
+        found, exact = ring_kernel(
+            float(f.pos.x), float(f.pos.y), np.array([cos(a) for a in angles]),
+            np.array([sin(a) for a in angles]), np.array(dists), float(table.width),
+            float(table.height))
+        if exact:
+            return found
+        # a value within a hair of a half hundredth: `round` itself settles it
+        x0, y0, ends = f.pos.x, f.pos.y, []
+        for angle in angles:
             c, s = cos(angle), sin(angle)
             for dist in dists:
                 x = round(x0 + dist * c, 2)
                 y = round(y0 + dist * s, 2)
-                if 0 <= x <= width and 0 <= y <= height:
+                if 0 <= x <= table.width and 0 <= y <= table.height:
                     ends.append((x, y))
-        here, floor = f.pos.section, f.pos.floor
-        for (x, y), section in zip(ends, sight.sections_at(ends), strict=True):
-            out.append((Position(x, y, section, floor if section == here else 0),
-                        {"to": [x, y]}))
-        return out
+        return np.array(ends, dtype=np.float64).reshape(len(ends), 2)
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
         """The objective's field, and the fields of rooms of the objective still to be
@@ -246,29 +275,78 @@ class Sergeant:
         return fields
 
 
-def _stairs(view: SideView, f: Figure) -> list[tuple[Position, dict[str, object]]]:
-    """Up or down the stairs of the room it is in."""
+def _stairs(view: SideView, f: Figure) -> list[int]:
+    """The floors up or down the stairs of the room it is in."""
     if f.pos.section is None:
         return []
     levels = view.sight.battlefield.section(f.pos.section).levels
-    return [(Position(f.pos.x, f.pos.y, f.pos.section, n),
-             {"to": [f.pos.x, f.pos.y], "floor": n})
-            for n in range(levels) if n != f.pos.floor]
+    return [n for n in range(levels) if n != f.pos.floor]
+
+
+@dataclass(frozen=True, slots=True)
+class _Places:
+    """The places a figure weighs as arrays, where it stands first, then the ends of its
+    walks, the floors up or down its stairs and the ring of steps (see `Sergeant._places`);
+    the move to each is written out only when it is asked for."""
+
+    arrays: PositionArrays
+    start: Position
+    walks: list[tuple[DistanceField, list[list[int]]]]
+    stairs: list[int]
+
+    def __len__(self) -> int:
+        return len(self.arrays.floor)
+
+    def params(self, i: int) -> dict[str, object]:
+        """The move parameters that take the figure to place i (not its own, 0)."""
+        k = i - 1
+        if k < len(self.walks):
+            fld, walk = self.walks[k]
+            rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
+            return {"path": [list(rounded[a][b]) for a, b in walk]}
+        k -= len(self.walks)
+        if k < len(self.stairs):
+            return {"to": [self.start.x, self.start.y], "floor": self.stairs[k]}
+        return {"to": self.arrays.xy[i].tolist()}
+
+
+@jit
+def ring_kernel(x0: float, y0: float, cosines: Any, sines: Any, dists: Any, width: float,
+                height: float) -> Any:
+    """The steps of `Sergeant._ring` that end on the table, each coordinate `round(v, 2)`
+    to the last bit, and whether that holds: away from a half hundredth, the nearest
+    whole number of hundredths is that of the scaled value, and dividing it by 100 gives
+    the nearest float to the decimal, as `round` does. False when a value lies within a
+    hair of a half (left to `round` itself)."""
+    xy = np.empty((cosines.shape[0] * dists.shape[0], 2))
+    n = 0
+    exact = True
+    for k in range(cosines.shape[0]):
+        for d in range(dists.shape[0]):
+            sx = (x0 + dists[d] * cosines[k]) * 100.0
+            sy = (y0 + dists[d] * sines[k]) * 100.0
+            if abs(sx - np.floor(sx) - 0.5) < 1e-6 or abs(sy - np.floor(sy) - 0.5) < 1e-6:
+                exact = False
+            x, y = np.rint(sx) / 100.0, np.rint(sy) / 100.0
+            if 0 <= x <= width and 0 <= y <= height:
+                xy[n, 0], xy[n, 1] = x, y
+                n += 1
+    return xy[:n], exact
 
 
 # ---------------------------------------------------------------------- scoring places
 
 
-def _place_scores(view: SideView, f: Figure, spots: list[Position],
+def _place_scores(view: SideView, f: Figure, spots: _Places,
                   threats: list[Threat]) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
     the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
     sight = view.sight
     body = body_arrays(view.geometry)
-    places = sight.position_arrays(spots)
+    places = spots.arrays
     lean = can_lean_kernel(places.xy, places.section, places.floor, body.open_segs,
                            body.open_section, body.open_lean, body.group)
-    base = _Ground(view, f, threats).scores(spots, places)
+    base = _Ground(view, f, threats).scores(places)
     enemies = sight.position_arrays([t.pos for t in threats])
     seen = sight.visible_matrix_arrays(places, enemies) if threats else \
         np.zeros((len(spots), 0), dtype=np.bool_)
@@ -293,14 +371,14 @@ def _place_scores(view: SideView, f: Figure, spots: list[Position],
     return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
 
 
-def _within(spots: list[Position], xy: FloatArray, others: list[Position],
-            limits: tuple[tuple[float, bool], ...]) -> list[BoolArray]:
-    """For each (limit, strict): whether each place has one of `others` within the limit
-    (closer than it, when strict), by `Position.distance` to the last bit: squared
-    distances settle all but the pairs at the limit, which are measured as that measures
-    them."""
+def _within(xy: FloatArray, others: list[Position],
+            limits: tuple[tuple[float, bool], ...]) -> BoolArray:
+    """For each (limit, strict) and place (a row of xy): whether the place has one of
+    `others` within the limit (closer than it, when strict), by `Position.distance` to the
+    last bit: squared distances settle all but the pairs at the limit, which are measured
+    as that measures them."""
     if not others:
-        return [np.zeros(len(spots), dtype=np.bool_) for _ in limits]
+        return np.zeros((len(limits), len(xy)), dtype=np.bool_)
     there = np.array([(p.x, p.y) for p in others], dtype=np.float64)
     found, near = _within_kernel(
         xy, there, np.array([(limit - 1e-6) ** 2 for limit, _ in limits]),
@@ -308,9 +386,11 @@ def _within(spots: list[Position], xy: FloatArray, others: list[Position],
     for k, i, j in near.tolist():
         if not found[k, i]:
             limit, strict = limits[k]
-            d = others[j].distance(spots[i])
+            o = others[j]
+            d = hypot(o.x - float(xy[i, 0]), o.y - float(xy[i, 1]))  # o.distance(place)
             found[k, i] = d < limit if strict else d <= limit
-    return list(found)
+    result: BoolArray = found
+    return result
 
 
 @jit
@@ -335,6 +415,47 @@ def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
     return found, near[:c]
 
 
+@jit
+def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: float,
+                  section: Any, floor: Any, first: Any, held: Any, crowded: Any,
+                  together: Any, crowd: float, spread: float, alone: float, clear: float,
+                  defending: bool) -> Any:
+    """`_Ground.scores` before the open rooms, place by place, summed in the order of the
+    plain Python it replaces (a nought, the progress, the hold, the room, the crowd);
+    `first` and `held` as `_Ground._room_tables` gives them."""
+    out = np.empty(section.shape[0])
+    for i in range(section.shape[0]):
+        value = 0.0
+        if has_goal:
+            ahead = start - left[i]
+            value = 0.0 + weight * (9.0 if ahead > 9.0 else ahead)  # as `min` takes it
+            if left[i] == 0:
+                value += hold
+        s = section[i]
+        if s >= 0 and first[s, floor[i]] > 0:
+            # a room of the objective: spread to every room (the first friend in it), and
+            # go into one the enemy holds only with a friend at hand (rooms are cleared
+            # together)
+            room = 0.0
+            if first[s, floor[i]] == 2:
+                room += spread
+            if held[s, floor[i]] and not together[i]:
+                room -= alone
+            elif held[s, floor[i]] and not defending:
+                room += clear
+            value += room
+        if crowded[i]:
+            value -= crowd
+        out[i] = value
+    return out
+
+
+@per_map()
+def _most_levels(sight: SightEngine) -> int:
+    battlefield = sight.battlefield
+    return max((battlefield.section(s).levels for s in sight.section_ids), default=1)
+
+
 @lru_cache(maxsize=1024)
 def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
     """The band limits and odds tables of the enemy's rows, one after another."""
@@ -347,6 +468,7 @@ def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
 _NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
                             np.zeros(0, dtype=np.int64))
 _NO_WATCH = np.zeros((0, 0), dtype=np.bool_)
+_NO_DISTANCES = np.zeros(0)
 
 
 class _Ground:
@@ -361,49 +483,48 @@ class _Ground:
         self.open_rooms = [] if view.defending else self._open_rooms()
         self.way_here = self._way(f.pos) if self.open_rooms else 0.0
 
-    def scores(self, spots: list[Position], places: PositionArrays) -> FloatArray:
+    def scores(self, places: PositionArrays) -> FloatArray:
         """What each place is worth for where it is."""
-        view = self.view
-        # the sums in Python floats, place by place, in the order of numpy's whole-array
-        # steps (a nought, the progress, the hold, the room, the crowd): cheaper for a few
-        # dozen places than numpy's calls and items
-        values = [0.0] * len(spots)
-        if view.goal is not None:
-            weight, start = PROGRESS * self.urgency, self.start
-            for i, left in enumerate(view.goal.distances(places).tolist()):
-                values[i] = 0.0 + weight * min(start - left, 9.0)
-                if left == 0:
-                    values[i] += HOLD
-        goal_sections = view.goal_sections
-        friends = [g.pos for g in self.friends]
-        crowded, together = _within(spots, places.xy, friends, ((1.0, True), (3.0, False)))
-        taken = {(p.section, p.floor) for p in friends}
-        held = {(t.pos.section, t.pos.floor) for t in self.threats}
-        for i, (spot, near, close) in enumerate(zip(spots, crowded.tolist(),
-                                                    together.tolist(), strict=True)):
-            if spot.section is not None and spot.section in goal_sections:
-                room = (spot.section, spot.floor)
-                values[i] += self._room(room not in taken, room in held, close)
-            if near:
-                values[i] -= CROWD
-        score = np.array(values, dtype=np.float64)
+        score = self.before_rooms(places)
         if self.open_rooms:
             # attackers go on to the rooms and floors no friend holds yet
             score += PROGRESS * np.minimum(self.way_here - self._ways(places), 6.0)
         return score
 
-    def _room(self, first: bool, held: bool, together: bool) -> float:
-        """A room of the objective: spread to every room (the `first` friend in it), and go
-        into one the enemy holds only with a friend at hand (rooms are cleared together)."""
+    def before_rooms(self, places: PositionArrays) -> FloatArray:
+        """`scores` before the rooms still to be entered: progress, holding, the rooms of
+        the objective and the crowd."""
         view = self.view
-        score = 0.0
-        if first:
-            score += SPREAD
-        if held and not together:
-            score -= ALONE
-        elif held and not view.defending:
-            score += CLEAR * (0.5 + view.turn / view.turns)
+        goal = view.goal
+        left = goal.distances(places) if goal is not None else _NO_DISTANCES
+        crowded, together = _within(places.xy, [g.pos for g in self.friends],
+                                    ((1.0, True), (3.0, False)))
+        first, held = self._room_tables()
+        score: FloatArray = ground_kernel(
+            left, goal is not None, PROGRESS * self.urgency, self.start, HOLD,
+            places.section, places.floor, first, held, crowded, together, CROWD, SPREAD,
+            ALONE, CLEAR * (0.5 + view.turn / view.turns), view.defending)
         return score
+
+    def _room_tables(self) -> tuple[IntArray, BoolArray]:
+        """For each section (by index) and floor: 1 for a room of the objective, 2 for one
+        no friend holds (the `first` friend in it; 0, not of the objective); and whether
+        the enemy holds it."""
+        view = self.view
+        sight = view.sight
+        shape = (max(len(sight.section_ids), 1), _most_levels(sight))
+        first = np.zeros(shape, dtype=np.int64)
+        held = np.zeros(shape, dtype=np.bool_)
+        goal = view.goal_sections
+        for section in goal:
+            first[sight.section_index(section)] = 2
+        for g in self.friends:
+            if g.pos.section in goal:
+                first[sight.section_index(g.pos.section), g.pos.floor] = 1
+        for t in self.threats:
+            if t.pos.section in goal:
+                held[sight.section_index(t.pos.section), t.pos.floor] = True
+        return first, held
 
     def _open_rooms(self) -> list[tuple[str, int]]:
         """Rooms and floors of the objective no friend holds, when this figure is in the
