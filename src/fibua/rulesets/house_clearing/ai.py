@@ -42,7 +42,6 @@ from fibua.rulesets.house_clearing.estimates import (
     IntArray,
     band_limits,
     body_arrays,
-    can_lean_kernel,
     place_scores_kernel,
 )
 from fibua.rulesets.house_clearing.firing import in_cone
@@ -117,6 +116,7 @@ class Sergeant:
         self._done: set[str] = set()
         #: each enemy's last sighting in a view and the threat made of it (see `_threats`)
         self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
+        self._arrays: _ThreatArrays | None = None  # see `_threat_arrays`
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -176,7 +176,7 @@ class Sergeant:
     def _move(self, view: SideView, f: Figure, threats: list[Threat],
               legal: Sequence[Order]) -> Order | None:
         places = self._places(view, f)
-        scores, stances = _place_scores(view, f, places, threats)
+        scores, stances = _place_scores(view, f, places, self._threat_arrays(view, threats))
         # best first, the earlier place first among equals (a stable sort); the orders
         # are made only as far as they are asked
         for i in sorted(range(len(scores)), key=lambda k: -scores[k]):
@@ -193,6 +193,15 @@ class Sergeant:
             if allowed(legal, order):
                 return order
         return None
+
+    def _threat_arrays(self, view: SideView, threats: list[Threat]) -> _ThreatArrays:
+        """The threats as arrays, kept while every threat is the very one it was made of
+        (`_known_threats` keeps a threat while its sighting stays the same)."""
+        kept = self._arrays
+        if kept is None or len(kept.threats) != len(threats) or \
+                any(a is not b for a, b in zip(kept.threats, threats, strict=True)):
+            kept = self._arrays = _ThreatArrays.of(view.sight, threats)
+        return kept
 
     def _places(self, view: SideView, f: Figure) -> _Places:
         """Where the figure stands, then the places to go: the ends of walks down the
@@ -338,37 +347,54 @@ def ring_kernel(x0: float, y0: float, cosines: Any, sines: Any, dists: Any, widt
 
 
 def _place_scores(view: SideView, f: Figure, spots: _Places,
-                  threats: list[Threat]) -> tuple[list[float], list[Stance]]:
+                  threats: _ThreatArrays) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
     the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
     sight = view.sight
     body = body_arrays(view.geometry)
     places = spots.arrays
-    lean = can_lean_kernel(places.xy, places.section, places.floor, body.open_segs,
-                           body.open_section, body.open_lean, body.group)
-    base = _Ground(view, f, threats).scores(places)
-    enemies = sight.position_arrays([t.pos for t in threats])
-    seen = sight.visible_matrix_arrays(places, enemies) if threats else \
-        np.zeros((len(spots), 0), dtype=np.bool_)
-    watch = _watch_matrix(view, places)
-    points, watched = watch if watch is not None else (_NO_PLACES, _NO_WATCH)
+    base = _Ground(view, f, threats.threats).scores(places)
+    enemies = threats.places
+    # while no enemy is in view, attackers keep out of sight of the enemy's windows and
+    # doors and defenders look out over the approaches to theirs
+    points = _NO_PLACES if threats.any_visible else _watch_points(view)
     mine = fire_row(f.weapon, False, 1)
-    limits, odds = _threat_tables(tuple(fire_row(t.weapon, False, 1) for t in threats))
     scores, chosen = place_scores_kernel(
-        base, places.xy, places.section, places.floor, lean,
-        enemies.xy, enemies.section, enemies.floor,
-        np.array([STANCE_INDEX[t.stance] for t in threats], dtype=np.int64),
-        np.array([1.0 if t.visible else REMEMBERED for t in threats]),
-        np.array([t.step > f.step for t in threats], dtype=np.bool_),
-        np.array([1.0 if t.step == f.step else FIRED_ON_AFTER for t in threats]),
-        limits, odds,
-        seen, band_limits(mine), _odds_table(f.skill, mine), HARM, RISK, FIRED_ON_FIRST,
+        base, places.xy, places.section, places.floor,
+        enemies.xy, enemies.section, enemies.floor, threats.stance, threats.weight,
+        threats.step, f.step, FIRED_ON_AFTER, threats.limits, threats.odds,
+        band_limits(mine), _odds_table(f.skill, mine), HARM, RISK, FIRED_ON_FIRST,
         OUT_AFTER_A_HIT.get(f.initiative, 0.0),
-        points.xy, points.section, points.floor, watched, watch is not None,
+        points.xy, points.section, points.floor, len(points.floor) > 0,
         view.defending, WATCHES, -WATCHED,
         body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
-        body.open_section, body.group, body.mids, body.n_mids)
+        body.open_section, body.open_lean, body.group, body.mids, body.n_mids,
+        sight.kernel_tables)
     return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
+
+
+@dataclass(frozen=True, slots=True)
+class _ThreatArrays:
+    """The threats as the place scoring reads them, made again only when one changes."""
+
+    threats: list[Threat]
+    places: PositionArrays
+    stance: IntArray
+    weight: FloatArray  # a remembered enemy weighs less than one in view
+    step: IntArray
+    limits: FloatArray
+    odds: FloatArray
+    any_visible: bool
+
+    @staticmethod
+    def of(sight: SightEngine, threats: list[Threat]) -> _ThreatArrays:
+        limits, odds = _threat_tables(tuple(fire_row(t.weapon, False, 1) for t in threats))
+        return _ThreatArrays(
+            threats, sight.position_arrays([t.pos for t in threats]),
+            np.array([STANCE_INDEX[t.stance] for t in threats], dtype=np.int64),
+            np.array([1.0 if t.visible else REMEMBERED for t in threats]),
+            np.array([t.step for t in threats], dtype=np.int64), limits, odds,
+            any(t.visible for t in threats))
 
 
 def _within(xy: FloatArray, others: list[Position],
@@ -467,7 +493,6 @@ def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
 
 _NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
                             np.zeros(0, dtype=np.int64))
-_NO_WATCH = np.zeros((0, 0), dtype=np.bool_)
 _NO_DISTANCES = np.zeros(0)
 
 
@@ -560,20 +585,12 @@ class _Ground:
                    for s, n in self.open_rooms)
 
 
-def _watch_matrix(view: SideView,
-                  places: PositionArrays) -> tuple[PositionArrays, BoolArray] | None:
-    """While no enemy is in view, attackers keep out of sight of the enemy's windows and
-    doors and defenders look out over the approaches to theirs: the points just inside
-    the doors and windows of the rooms the enemy holds (attackers) or just outside those
-    of their own rooms (defenders), and which of them each place sees."""
-    if any(s.visible and s.alive for _, s in view.enemies):
-        return None
+def _watch_points(view: SideView) -> PositionArrays:
+    """The points just inside the doors and windows of the rooms the enemy holds
+    (attackers) or just outside those of their own rooms (defenders)."""
     sections = view.goal_sections if view.defending else view.enemy_goal_sections
     offset = OUTSIDE_OPENING if view.defending else -INSIDE_OPENING
-    points = _point_arrays(view.sight, tuple(sections), offset)
-    if not len(points.floor):
-        return None
-    return points, view.sight.visible_matrix_arrays(places, points)
+    return _point_arrays(view.sight, tuple(sections), offset)
 
 
 @per_map()  # as `_opening_points`

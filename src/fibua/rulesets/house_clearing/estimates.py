@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from fibua.battlefield.geometry import jit, jit_inline
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.sight import SightEngine, per_map
+from fibua.battlefield.sight import SightEngine, per_map, visible_matrix_kernel
 from fibua.rulesets.house_clearing.geometry import MapGeometry, _screen
 from fibua.rulesets.house_clearing.tables import (
     COVER_REACH,
@@ -194,22 +194,36 @@ def can_lean_kernel(xy: Any, sec: Any, fl: Any, open_segs: Any, open_section: An
 
 @jit
 def place_scores_kernel(
-    base: Any, sxy: Any, ssec: Any, sfl: Any, slean: Any,
-    txy: Any, tsec: Any, tfl: Any, tstance: Any, tweight: Any, tfirst: Any, tfactor: Any,
-    tlimits: Any, todds: Any, seen: Any,
+    base: Any, sxy: Any, ssec: Any, sfl: Any,
+    txy: Any, tsec: Any, tfl: Any, tstance: Any, tweight: Any, tstep: Any, step: int,
+    fired_after: float, tlimits: Any, todds: Any,
     my_limits: Any, my_odds: Any, harm: float, risk_weight: float, fired_first: float,
     out_after: float,
-    pxy: Any, psec: Any, pfl: Any, watched: Any, use_watch: bool, defending: bool,
+    pxy: Any, psec: Any, pfl: Any, use_watch: bool, defending: bool,
     watches: float, watched_cost: float,
     obstacles: Any, heights: Any, open_segs: Any, open_sill: Any, open_section: Any,
-    group: Any, mids: Any, n_mids: Any,
+    open_lean: Any, group: Any, mids: Any, n_mids: Any, sight_tables: Any,
 ) -> Any:
     """The best score of each place and the stance (index) that gets it: the ground's
     score (`base`), plus the fight (the harm the figure does against the fire it draws,
     threat by threat in the view's order), plus what it watches (`use_watch`), summed in
-    the order of the Python reference."""
+    the order of the Python reference. Whether each place can lean out and what it sees
+    of the threats and the watched points (the sight engine's `kernel_tables`) are worked
+    out here too: one compiled call a decision. A threat of a later step (`tstep` above
+    the figure's `step`) fires first; one of an earlier step fires after the figure, its
+    fire weighed by `fired_after`."""
     n_spots, n_threats = sxy.shape[0], txy.shape[0]
     n_points = pxy.shape[0]
+    slean = can_lean_kernel(sxy, ssec, sfl, open_segs, open_section, open_lean, group)
+    if n_threats > 0:
+        seen = visible_matrix_kernel(sxy, ssec, sfl, txy, tsec, tfl, sight_tables)
+    else:
+        seen = np.zeros((n_spots, 0), dtype=np.bool_)
+    if use_watch:
+        watched = visible_matrix_kernel(sxy, ssec, sfl, pxy, psec, pfl, sight_tables)
+    else:
+        watched = np.zeros((n_spots, 0), dtype=np.bool_)
+        n_points = 0
     best_score = np.empty(n_spots)
     best_stance = np.empty(n_spots, dtype=np.int64)
     stances = np.array([STANDING, CROUCHING, LEANING], dtype=np.int64)
@@ -261,11 +275,11 @@ def place_scores_kernel(
                 w = tweight[j]
                 best = max(best, w * my_odds[_band(gap, my_limits), mine])
                 danger = w * todds[j, _band(gap, tlimits[j]), theirs]
-                if tfirst[j]:
+                if tstep[j] > step:
                     risk += danger * fired_first
                     survive *= 1 - danger * out_after
                 else:
-                    risk += danger * tfactor[j]
+                    risk += danger * (1.0 if tstep[j] == step else fired_after)
             score = base[i] + (harm * best * survive - risk_weight * risk)
             if use_watch:
                 count = 0
