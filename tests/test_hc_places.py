@@ -4,6 +4,7 @@ each place is worth for where it is."""
 
 from __future__ import annotations
 
+import math
 import random
 from math import cos, pi, sin
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import SightEngine
 from fibua.core.game import Game
 from fibua.rulesets.house_clearing.ai import (
     ALONE,
@@ -21,52 +23,63 @@ from fibua.rulesets.house_clearing.ai import (
     SPREAD,
     Sergeant,
     _Ground,
-    ring_kernel,
+    _ring_python,
+    ground_kernel,
+    places_kernel,
 )
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.rulesets.house_clearing.views import SideView
 from fibua.scenario.loader import load_scenario
+from hc_helpers import map_geometry
 
 MAPS = ("ramp-houses", "oosterbeek-crossroads")
 
 
-def _ring_python(x0: float, y0: float, angles: list[float], dists: list[float],
-                 width: float, height: float) -> list[list[float]]:
-    ends = []
-    for angle in angles:
-        c, s = cos(angle), sin(angle)
-        for dist in dists:
-            x = round(x0 + dist * c, 2)
-            y = round(y0 + dist * s, 2)
-            if 0 <= x <= width and 0 <= y <= height:
-                ends.append([x, y])
-    return ends
+def _places_of(sight: SightEngine, x0: float, y0: float, angles: list[float],
+               dists: list[float], given: bool = False,
+               ring: np.ndarray | None = None) -> tuple[np.ndarray, list[int], list[int], bool]:
+    here = sight.section_index(sight.section_at((x0, y0)))
+    table = sight.battlefield.table
+    xy, section, floor, told = places_kernel(
+        np.array([[x0], [y0], [here], [1]], dtype=np.float64),
+        np.array([cos(a) for a in angles]), np.array([sin(a) for a in angles]),
+        np.array(dists), given, np.zeros((0, 2)) if ring is None else ring,
+        float(table.width), float(table.height), sight.kernel_tables)
+    return xy, section.tolist(), floor.tolist(), told
 
 
 def test_the_ring_is_rounded_as_round_rounds() -> None:
+    sight = map_geometry("ramp-houses").sight
+    table = sight.battlefield.table
     rng = random.Random(11)
     exact = 0
-    for k in range(3000):
-        x0, y0 = rng.uniform(-1, 25), rng.uniform(-1, 25)
+    for k in range(1500):
+        x0, y0 = rng.uniform(-1, table.width + 1), rng.uniform(-1, table.height + 1)
         if k % 3 == 0:  # whole and half inches, as scenarios place figures
             x0, y0 = round(x0 * 2) / 2, round(y0 * 2) / 2
         offset = rng.random() * 2 * pi / 10
         angles = [offset + 2 * pi * n / 10 for n in range(10)]
         dists = sorted({1.5, rng.choice((1.0, 2.0, 3.0)), rng.choice((3.0, 6.0, 9.0))})
-        found, ok = ring_kernel(x0, y0, np.array([cos(a) for a in angles]),
-                                np.array([sin(a) for a in angles]), np.array(dists),
-                                24.0, 24.0)
-        if ok:
+        xy, section, floor, told = _places_of(sight, x0, y0, angles, dists)
+        expected = _ring_python(Position(x0, y0), angles, dists, table.width, table.height)
+        if told:
             exact += 1
-            assert found.tolist() == _ring_python(x0, y0, angles, dists, 24.0, 24.0)
-    assert exact > 2900
+            assert xy[1:].tolist() == expected.tolist()
+        else:  # handed the ring `round` makes, it takes it
+            xy, section, floor, told = _places_of(sight, x0, y0, angles, dists, True,
+                                                  expected)
+            assert told and xy[1:].tolist() == expected.tolist()
+        here = section[0]
+        sections = [sight.section_index(sight.section_at((x, y))) for x, y in expected]
+        assert section[1:] == sections
+        assert floor[1:] == [1 if s == here else 0 for s in sections]
+    assert exact > 1450
 
 
 def test_a_step_ending_at_a_half_hundredth_is_left_to_round() -> None:
     # 1.005 * 100 is a hair from a half: the kernel says it cannot tell
-    _, ok = ring_kernel(1.005, 5.0, np.array([1.0]), np.array([0.0]), np.array([0.0]),
-                        24.0, 24.0)
-    assert not ok
+    sight = map_geometry("ramp-houses").sight
+    assert not _places_of(sight, 1.005, 5.0, [0.0], [0.0])[3]
 
 
 class _Seeded:
@@ -86,9 +99,11 @@ def test_a_ring_near_a_half_hundredth_is_the_python_ring() -> None:
     pace = view.geometry.rate_at(f.pos.x, f.pos.y)
     dists = sorted({1.5, min(pace, 3.0), pace})
     table = view.sight.battlefield.table
-    expected = _ring_python(f.pos.x, f.pos.y, [2 * pi * k / 10 for k in range(10)], dists,
+    expected = _ring_python(f.pos, [2 * pi * k / 10 for k in range(10)], dists,
                             table.width, table.height)
-    assert sergeant._ring(view, f).tolist() == expected
+    places = sergeant._places(view, f)
+    head = 1 + len(places.walks) + len(places.stairs)
+    assert places.arrays.xy[head:].tolist() == expected.tolist()
 
 
 def _ground_python(view: SideView, g: _Ground, spots: list[Position]) -> list[float]:
@@ -151,3 +166,46 @@ def test_what_a_place_is_worth_is_the_python_sum(name: str) -> None:
                 checked += 1
         game.apply(players[side].choose(view, game.legal_orders(side)))
     assert checked > 50
+
+
+def test_friends_at_hand_are_measured_as_positions_measure_them() -> None:
+    rng = random.Random(4)
+    friends = [(rng.uniform(2, 20), rng.uniform(2, 20)) for _ in range(4)]
+    places = [(rng.uniform(0, 24), rng.uniform(0, 24)) for _ in range(60)]
+    # at the limits straight along an axis, which the kernel settles itself
+    places += [(x + dx, y + dy) for x, y in friends for dx, dy in
+               ((1.0, 0.0), (0.0, -1.0), (3.0, 0.0), (0.0, 3.0), (-0.5, 0.0))]
+    n = len(places)
+
+    def kernel(xy: list[tuple[float, float]], given: bool = False,
+               crowded: list[bool] | None = None,
+               together: list[bool] | None = None) -> tuple[np.ndarray, bool]:
+        m = len(xy)
+        found: tuple[np.ndarray, bool] = ground_kernel(
+            np.zeros(m), False, 0.1, 0.0, 1.2, np.array(xy), np.zeros(m, dtype=np.int64),
+            np.zeros(m, dtype=np.int64), np.array([True]), np.array(friends),
+            np.full(len(friends), -1), np.zeros(len(friends), dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), given,
+            np.array(crowded or [], dtype=np.bool_), np.array(together or [], dtype=np.bool_),
+            0.15, 0.35, 0.7, 0.25, False)
+        return found
+
+    def python(x: float, y: float) -> float:
+        near = any(math.hypot(fx - x, fy - y) < 1.0 for fx, fy in friends)
+        close = any(math.hypot(fx - x, fy - y) <= 3.0 for fx, fy in friends)
+        return 0.0 + ((0.35 + 0.25) if close else (0.35 - 0.7)) - (0.15 if near else 0.0)
+
+    found, told = kernel(places)
+    assert told
+    assert found.tolist() == [python(x, y) for x, y in places]
+    assert len({round(v, 6) for v in found.tolist()}) == 3  # crowded, at hand, neither
+    # at a limit off the axes the kernel cannot tell; handed the answers, it uses them
+    x, y = friends[0]
+    odd = [(x + 0.6, y + 0.8), (x + 1.8, y - 2.4)]
+    assert not kernel(odd)[1]
+    near = [math.hypot(x - px, y - py) < 1.0 for px, py in odd]
+    close = [math.hypot(x - px, y - py) <= 3.0 for px, py in odd]
+    given, told = kernel(odd, True, near, close)
+    assert told and n > 0
+    assert given.tolist() == [0.0 + ((0.35 + 0.25) if c else (0.35 - 0.7)) - (0.15 if k else 0.0)
+                              for k, c in zip(near, close, strict=True)]

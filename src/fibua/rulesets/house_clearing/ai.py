@@ -30,7 +30,13 @@ import numpy as np
 from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import BoolArray, PositionArrays, SightEngine, per_map
+from fibua.battlefield.sight import (
+    BoolArray,
+    PositionArrays,
+    SightEngine,
+    per_map,
+    places_around_kernel,
+)
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
@@ -230,44 +236,27 @@ class Sergeant:
             ys.append(f.pos.y)
             sections.append(sections[0])
             floors.append(n)
-        ring = self._ring(view, f)
-        ring_sections = sight.section_indices(ring)
-        ring_floors = np.where(ring_sections == sections[0], f.pos.floor, 0)
-        head = len(xs)
-        xy = np.empty((head + len(ring), 2))
-        xy[:head, 0], xy[:head, 1] = xs, ys
-        xy[head:] = ring
-        return _Places(
-            PositionArrays(xy, np.concatenate((np.array(sections, dtype=np.int64),
-                                               ring_sections)),
-                           np.concatenate((np.array(floors, dtype=np.int64), ring_floors))),
-            f.pos, walks, stairs)
+        head = np.array([xs, ys, sections, floors], dtype=np.float64)
+        table = sight.battlefield.table
+        angles, dists = self._headings(view, f)
+        cosines, sines = np.array([cos(a) for a in angles]), np.array([sin(a) for a in angles])
+        ring = _NO_RING
+        for given in (False, True):
+            xy, section, floor, exact = places_kernel(
+                head, cosines, sines, np.array(dists), given, ring, float(table.width),
+                float(table.height), sight.kernel_tables)
+            if exact:
+                break
+            # a value within a hair of a half hundredth: `round` itself settles it
+            ring = _ring_python(f.pos, angles, dists, table.width, table.height)
+        return _Places(PositionArrays(xy, section, floor), f.pos, walks, stairs)
 
-    def _ring(self, view: SideView, f: Figure) -> FloatArray:
-        """Steps in every heading (turned at random), rounded to 1/100in as `round`
-        rounds, that end on the table: (n, 2), heading by heading, nearest first."""
-        table = view.sight.battlefield.table
+    def _headings(self, view: SideView, f: Figure) -> tuple[list[float], list[float]]:
+        """The headings of the ring of steps (turned at random) and the steps' lengths."""
         pace = view.geometry.rate_at(f.pos.x, f.pos.y)
         offset = self._rng.random() * 2 * pi / HEADINGS
         dists = sorted({1.5, min(pace, 3.0), pace})
-        angles = [offset + 2 * pi * k / HEADINGS for k in range(HEADINGS)]
-        found: FloatArray
-        found, exact = ring_kernel(
-            float(f.pos.x), float(f.pos.y), np.array([cos(a) for a in angles]),
-            np.array([sin(a) for a in angles]), np.array(dists), float(table.width),
-            float(table.height))
-        if exact:
-            return found
-        # a value within a hair of a half hundredth: `round` itself settles it
-        x0, y0, ends = f.pos.x, f.pos.y, []
-        for angle in angles:
-            c, s = cos(angle), sin(angle)
-            for dist in dists:
-                x = round(x0 + dist * c, 2)
-                y = round(y0 + dist * s, 2)
-                if 0 <= x <= table.width and 0 <= y <= table.height:
-                    ends.append((x, y))
-        return np.array(ends, dtype=np.float64).reshape(len(ends), 2)
+        return [offset + 2 * pi * k / HEADINGS for k in range(HEADINGS)], dists
 
     def _fields(self, view: SideView, f: Figure) -> list[DistanceField]:
         """The objective's field, and the fields of rooms of the objective still to be
@@ -320,27 +309,68 @@ class _Places:
 
 
 @jit
-def ring_kernel(x0: float, y0: float, cosines: Any, sines: Any, dists: Any, width: float,
-                height: float) -> Any:
-    """The steps of `Sergeant._ring` that end on the table, each coordinate `round(v, 2)`
-    to the last bit, and whether that holds: away from a half hundredth, the nearest
-    whole number of hundredths is that of the scaled value, and dividing it by 100 gives
-    the nearest float to the decimal, as `round` does. False when a value lies within a
-    hair of a half (left to `round` itself)."""
-    xy = np.empty((cosines.shape[0] * dists.shape[0], 2))
+def places_kernel(head: Any, cosines: Any, sines: Any, dists: Any, given: bool, ring: Any,
+                  width: float, height: float, sight_tables: Any) -> Any:
+    """The places of `Sergeant._places` as arrays (xy, section index, floor), and whether
+    they could be told: `head`'s columns (x, y, section, floor: where the figure stands,
+    the walks' ends, the stairs), then the ring of steps that end on the table, heading by
+    heading, in the section holding each (on the figure's floor in its own section, else
+    on the ground). Each step's coordinates are `round(v, 2)` to the last bit: away from a
+    half hundredth the nearest whole number of hundredths is that of the scaled value, and
+    dividing it by 100 gives the nearest float to the decimal, as `round` does; a value
+    within a hair of a half leaves the answer untold (False), for `round` itself to settle
+    and the ring to be handed in (`given`)."""
+    k = head.shape[1]
+    steps = np.empty((cosines.shape[0] * dists.shape[0], 2))
     n = 0
-    exact = True
-    for k in range(cosines.shape[0]):
-        for d in range(dists.shape[0]):
-            sx = (x0 + dists[d] * cosines[k]) * 100.0
-            sy = (y0 + dists[d] * sines[k]) * 100.0
-            if abs(sx - np.floor(sx) - 0.5) < 1e-6 or abs(sy - np.floor(sy) - 0.5) < 1e-6:
-                exact = False
-            x, y = np.rint(sx) / 100.0, np.rint(sy) / 100.0
+    if given:
+        steps = ring
+        n = ring.shape[0]
+    else:
+        for a in range(cosines.shape[0]):
+            for d in range(dists.shape[0]):
+                sx = (head[0, 0] + dists[d] * cosines[a]) * 100.0
+                sy = (head[1, 0] + dists[d] * sines[a]) * 100.0
+                if abs(sx - np.floor(sx) - 0.5) < 1e-6 or abs(sy - np.floor(sy) - 0.5) < 1e-6:
+                    return steps, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), \
+                        False
+                x, y = np.rint(sx) / 100.0, np.rint(sy) / 100.0
+                if 0 <= x <= width and 0 <= y <= height:
+                    steps[n, 0], steps[n, 1] = x, y
+                    n += 1
+    here, level = int(head[2, 0]), int(head[3, 0])
+    # the sections of the steps, as the sight engine finds them for compiled callers
+    _, found, _ = places_around_kernel(head[0, 0], head[1, 0], here, level, 0.0,
+                                       np.empty(0), 0, width, height, steps[:n],
+                                       sight_tables)
+    xy = np.empty((k + n, 2))
+    section = np.empty(k + n, dtype=np.int64)
+    floor = np.empty(k + n, dtype=np.int64)
+    for i in range(k):
+        xy[i, 0], xy[i, 1] = head[0, i], head[1, i]
+        section[i], floor[i] = int(head[2, i]), int(head[3, i])
+    for i in range(n):
+        xy[k + i, 0], xy[k + i, 1] = steps[i, 0], steps[i, 1]
+        section[k + i] = found[i + 1]
+        floor[k + i] = level if found[i + 1] == here else 0
+    return xy, section, floor, True
+
+
+def _ring_python(start: Position, angles: list[float], dists: list[float], width: float,
+                 height: float) -> FloatArray:
+    """The ring of steps of `places_kernel`, rounded by `round` itself."""
+    ends = []
+    for angle in angles:
+        c, s = cos(angle), sin(angle)
+        for dist in dists:
+            x = round(start.x + dist * c, 2)
+            y = round(start.y + dist * s, 2)
             if 0 <= x <= width and 0 <= y <= height:
-                xy[n, 0], xy[n, 1] = x, y
-                n += 1
-    return xy[:n], exact
+                ends.append((x, y))
+    return np.array(ends, dtype=np.float64).reshape(len(ends), 2)
+
+
+_NO_RING = np.zeros((0, 2))
 
 
 # ---------------------------------------------------------------------- scoring places
@@ -443,43 +473,84 @@ def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
 
 @jit
 def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: float,
-                  section: Any, floor: Any, first: Any, held: Any, crowded: Any,
-                  together: Any, crowd: float, spread: float, alone: float, clear: float,
+                  xy: Any, section: Any, floor: Any, goal: Any, fxy: Any, fsec: Any, ffl: Any,
+                  tsec: Any, tfl: Any, given: bool, crowded: Any, together: Any,
+                  crowd: float, spread: float, alone: float, clear: float,
                   defending: bool) -> Any:
     """`_Ground.scores` before the open rooms, place by place, summed in the order of the
-    plain Python it replaces (a nought, the progress, the hold, the room, the crowd);
-    `first` and `held` as `_Ground._room_tables` gives them."""
-    out = np.empty(section.shape[0])
-    for i in range(section.shape[0]):
+    plain Python it replaces (a nought, the progress, the hold, the room, the crowd), and
+    whether that could be told. `goal`: whether each section (by index) is of the
+    objective; the friends (`fxy`, `fsec`, `ffl`) and the threats' rooms (`tsec`, `tfl`).
+    A friend within an inch crowds a place (`crowded`), one within 3in is at hand
+    (`together`): worked out here (`given` False) by squared distances, and to the last
+    bit at the limits for a friend straight along an axis (the distance is then the
+    difference itself, as `hypot` gives it); any other friend at a limit leaves the
+    answer untold (False), for `_within` to settle and hand in (`given` True)."""
+    n = section.shape[0]
+    out = np.empty(n)
+    for i in range(n):
+        x, y = xy[i, 0], xy[i, 1]
+        near, close = False, False
+        if given:
+            near, close = crowded[i], together[i]
+        else:
+            for j in range(fxy.shape[0]):
+                dx, dy = fxy[j, 0] - x, fxy[j, 1] - y
+                d2 = dx * dx + dy * dy
+                for limit, strict in ((1.0, True), (3.0, False)):
+                    if d2 < (limit - 1e-6) ** 2:
+                        inside = True
+                    elif d2 > (limit + 1e-6) ** 2:
+                        inside = False
+                    elif dx == 0 or dy == 0:
+                        d = abs(dy) if dx == 0 else abs(dx)
+                        inside = d < limit if strict else d <= limit
+                    else:
+                        return out, False
+                    if inside and strict:
+                        near = True
+                    elif inside:
+                        close = True
         value = 0.0
         if has_goal:
             ahead = start - left[i]
             value = 0.0 + weight * (9.0 if ahead > 9.0 else ahead)  # as `min` takes it
             if left[i] == 0:
                 value += hold
-        s = section[i]
-        if s >= 0 and first[s, floor[i]] > 0:
+        s, f = section[i], floor[i]
+        if s >= 0 and goal[s]:
             # a room of the objective: spread to every room (the first friend in it), and
             # go into one the enemy holds only with a friend at hand (rooms are cleared
             # together)
+            first = True
+            for j in range(fsec.shape[0]):
+                if fsec[j] == s and ffl[j] == f:
+                    first = False
+            held = False
+            for j in range(tsec.shape[0]):
+                if tsec[j] == s and tfl[j] == f:
+                    held = True
             room = 0.0
-            if first[s, floor[i]] == 2:
+            if first:
                 room += spread
-            if held[s, floor[i]] and not together[i]:
+            if held and not close:
                 room -= alone
-            elif held[s, floor[i]] and not defending:
+            elif held and not defending:
                 room += clear
             value += room
-        if crowded[i]:
+        if near:
             value -= crowd
         out[i] = value
-    return out
+    return out, True
 
 
 @per_map()
-def _most_levels(sight: SightEngine) -> int:
-    battlefield = sight.battlefield
-    return max((battlefield.section(s).levels for s in sight.section_ids), default=1)
+def _goal_mask(sight: SightEngine, sections: tuple[str, ...]) -> BoolArray:
+    """Whether each section (by index) is one of `sections` (public: an objective's)."""
+    mask = np.zeros(max(len(sight.section_ids), 1), dtype=np.bool_)
+    for section in sections:
+        mask[sight.section_index(section)] = True
+    return mask
 
 
 @lru_cache(maxsize=1024)
@@ -494,6 +565,7 @@ def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
 _NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
                             np.zeros(0, dtype=np.int64))
 _NO_DISTANCES = np.zeros(0)
+_NO_NEAR = np.zeros((2, 0), dtype=np.bool_)
 
 
 class _Ground:
@@ -521,35 +593,24 @@ class _Ground:
         the objective and the crowd."""
         view = self.view
         goal = view.goal
-        left = goal.distances(places) if goal is not None else _NO_DISTANCES
-        crowded, together = _within(places.xy, [g.pos for g in self.friends],
-                                    ((1.0, True), (3.0, False)))
-        first, held = self._room_tables()
-        score: FloatArray = ground_kernel(
-            left, goal is not None, PROGRESS * self.urgency, self.start, HOLD,
-            places.section, places.floor, first, held, crowded, together, CROWD, SPREAD,
-            ALONE, CLEAR * (0.5 + view.turn / view.turns), view.defending)
-        return score
-
-    def _room_tables(self) -> tuple[IntArray, BoolArray]:
-        """For each section (by index) and floor: 1 for a room of the objective, 2 for one
-        no friend holds (the `first` friend in it; 0, not of the objective); and whether
-        the enemy holds it."""
-        view = self.view
         sight = view.sight
-        shape = (max(len(sight.section_ids), 1), _most_levels(sight))
-        first = np.zeros(shape, dtype=np.int64)
-        held = np.zeros(shape, dtype=np.bool_)
-        goal = view.goal_sections
-        for section in goal:
-            first[sight.section_index(section)] = 2
-        for g in self.friends:
-            if g.pos.section in goal:
-                first[sight.section_index(g.pos.section), g.pos.floor] = 1
-        for t in self.threats:
-            if t.pos.section in goal:
-                held[sight.section_index(t.pos.section), t.pos.floor] = True
-        return first, held
+        left = goal.distances(places) if goal is not None else _NO_DISTANCES
+        friends = sight.position_arrays([g.pos for g in self.friends])
+        threats = sight.position_arrays([t.pos for t in self.threats])
+        found: tuple[FloatArray, bool] | None = None
+        for given in (False, True):
+            crowded, together = _within(places.xy, [g.pos for g in self.friends],
+                                        ((1.0, True), (3.0, False))) if given else _NO_NEAR
+            found = ground_kernel(
+                left, goal is not None, PROGRESS * self.urgency, self.start, HOLD,
+                places.xy, places.section, places.floor,
+                _goal_mask(sight, view.goal_sections), friends.xy, friends.section,
+                friends.floor, threats.section, threats.floor, given, crowded, together,
+                CROWD, SPREAD, ALONE, CLEAR * (0.5 + view.turn / view.turns), view.defending)
+            if found[1]:
+                break
+        assert found is not None and found[1]
+        return found[0]
 
     def _open_rooms(self) -> list[tuple[str, int]]:
         """Rooms and floors of the objective no friend holds, when this figure is in the
