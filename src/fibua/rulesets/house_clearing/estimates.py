@@ -343,3 +343,33 @@ def mutual_matrix(geometry: MapGeometry, a: list[Position], a_stances: list[Stan
         body.obstacle_heights, body.open_segs, body.open_sill, body.open_section,
         body.group, body.mids, body.n_mids)
     return of_b.tolist(), of_a.tolist()
+
+
+@jit
+def sight_mutual_kernel(axy: Any, asec: Any, afl: Any, ast: Any, bxy: Any, bsec: Any,
+                        bfl: Any, bst: Any, obstacles: Any, heights: Any, open_segs: Any,
+                        open_sill: Any, open_section: Any, group: Any, mids: Any,
+                        n_mids: Any, sight_tables: Any) -> Any:
+    """`mutual_kernel` of the pairs with a line of sight, found here with the sight
+    engine's `kernel_tables` (`visible_matrix_kernel`): one compiled call."""
+    los = visible_matrix_kernel(axy, asec, afl, bxy, bsec, bfl, sight_tables)
+    return mutual_kernel(axy, asec, afl, ast, bxy, bsec, bfl, bst, los, obstacles, heights,
+                         open_segs, open_sill, open_section, group, mids, n_mids)
+
+
+def mutual_sight(geometry: MapGeometry, sight: SightEngine, a: list[Position],
+                 a_stances: list[Stance], b: list[Position],
+                 b_stances: list[Stance]) -> tuple[IntArray, IntArray]:
+    """`mutual_matrix` of every pair, with the line of sight `sight` finds: (fifths of
+    b[j] that a[i] sees, fifths of a[i] that b[j] sees), both 0 unless each sees the
+    other."""
+    body = body_arrays(geometry)
+    pa, pb = sight.position_arrays(a), sight.position_arrays(b)
+    found: tuple[IntArray, IntArray] = sight_mutual_kernel(
+        pa.xy, pa.section, pa.floor,
+        np.array([STANCE_INDEX[s] for s in a_stances], dtype=np.int64),
+        pb.xy, pb.section, pb.floor,
+        np.array([STANCE_INDEX[s] for s in b_stances], dtype=np.int64),
+        body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
+        body.open_section, body.group, body.mids, body.n_mids, sight.kernel_tables)
+    return found

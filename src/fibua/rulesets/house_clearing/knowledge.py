@@ -6,7 +6,7 @@ along their paths. Everything a side is told about the enemy passes through here
 from __future__ import annotations
 
 from fibua.battlefield.model import Position
-from fibua.rulesets.house_clearing.estimates import mutual_matrix
+from fibua.rulesets.house_clearing.estimates import mutual_sight
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
 from fibua.rulesets.house_clearing.tables import Stance
 
@@ -35,15 +35,14 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure) -> None:
     enemies = [e for e in enemies if e.in_action]
     if not figure.in_action or not enemies:
         return
-    los = state.sight.visible_matrix([figure.pos], [e.pos for e in enemies])
-    if not los.any():
+    # `MapGeometry.mutual` of every enemy, in one compiled call
+    of_enemies, of_figures = mutual_sight(state.geometry, state.sight, [figure.pos],
+                                          [figure.stance], [e.pos for e in enemies],
+                                          [e.stance for e in enemies])
+    if not of_enemies.any():
         return
-    # `MapGeometry.mutual_in_sight` of every enemy in sight, in one compiled call
-    of_enemies, of_figures = mutual_matrix(state.geometry, [figure.pos], [figure.stance],
-                                           [e.pos for e in enemies],
-                                           [e.stance for e in enemies], los)
-    for enemy, of_enemy, of_figure in zip(enemies, of_enemies[0], of_figures[0],
-                                          strict=True):
+    for enemy, of_enemy, of_figure in zip(enemies, of_enemies[0].tolist(),
+                                          of_figures[0].tolist(), strict=True):
         if of_enemy:
             state.exposure[(figure.id, enemy.id)] = of_enemy
             state.exposure[(enemy.id, figure.id)] = of_figure
@@ -107,14 +106,13 @@ def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
     enemies = [e for e in state.figures.values() if e.side != mover.side and e.in_action]
     if not enemies or not spots:
         return {}
-    los = state.sight.visible_matrix([e.pos for e in enemies], spots)
+    # `MapGeometry.mutual` of every pair, in one compiled call
+    of_spots, _ = mutual_sight(state.geometry, state.sight, [e.pos for e in enemies],
+                               [e.stance for e in enemies], spots, stances)
     found: dict[str, list[int]] = {}
-    if not los.any():
+    if not of_spots.any():
         return found
-    # `MapGeometry.mutual_in_sight` of every pair in sight, in one compiled call
-    of_spots, _ = mutual_matrix(state.geometry, [e.pos for e in enemies],
-                                [e.stance for e in enemies], spots, stances, los)
-    for enemy, row in zip(enemies, of_spots, strict=True):
+    for enemy, row in zip(enemies, of_spots.tolist(), strict=True):
         for k, seen in enumerate(row):
             if seen:
                 found.setdefault(enemy.id, []).append(k)
