@@ -160,7 +160,8 @@ def test_what_a_place_is_worth_is_the_python_sum(name: str) -> None:
                 spots = [Position(x, y, None if s < 0 else ids[s], fl) for (x, y), s, fl in
                          zip(arrays.xy.tolist(), arrays.section.tolist(),
                              arrays.floor.tolist(), strict=True)]
-                g = _Ground(view, f, threats)
+                g = _Ground(view, f, sergeant._threat_arrays(view, threats),
+                            sergeant._own_arrays(view))
                 found = g.before_rooms(arrays).tolist()
                 assert found == _ground_python(view, g, spots)
                 checked += 1
@@ -184,7 +185,7 @@ def test_friends_at_hand_are_measured_as_positions_measure_them() -> None:
         found: tuple[np.ndarray, bool] = ground_kernel(
             np.zeros(m), False, 0.1, 0.0, 1.2, np.array(xy), np.zeros(m, dtype=np.int64),
             np.zeros(m, dtype=np.int64), np.array([True]), np.array(friends),
-            np.full(len(friends), -1), np.zeros(len(friends), dtype=np.int64),
+            np.full(len(friends), -1), np.zeros(len(friends), dtype=np.int64), -1,
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), given,
             np.array(crowded or [], dtype=np.bool_), np.array(together or [], dtype=np.bool_),
             0.15, 0.35, 0.7, 0.25, False)

@@ -70,6 +70,7 @@ from fibua.rulesets.house_clearing.tables import (
 from fibua.rulesets.house_clearing.views import SideView, easy_step
 
 HEADINGS = 10
+MEMO_LIMIT = 20_000  # places a memo of the computer keeps before it starts afresh
 LENGTHS = (9.0, 6.0, 4.0, 3.0, 2.0, 1.0)  # inches of walk along a field's paths
 ENEMY_SKILL = 105  # the mean of 3D6x10
 ENEMY_STEP = 2  # initiative assumed for an enemy never seen acting
@@ -107,6 +108,9 @@ class Threat:
     step: int
 
 
+_Walk = tuple[list[list[int]], float, float, int]  # cells, where it ends, section index
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     order: Order | None  # None: stay as it is
@@ -123,6 +127,11 @@ class Sergeant:
         #: each enemy's last sighting in a view and the threat made of it (see `_threats`)
         self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
         self._arrays: _ThreatArrays | None = None  # see `_threat_arrays`
+        self._own: _OwnArrays | None = None  # see `_own_arrays`
+        #: the walks down a field from a place, as `_walks` finds them
+        self._walk_memo: dict[tuple[DistanceField, Position], list[_Walk]] = {}
+        #: the walking distance of each place to the objective (`_ready`), of one goal
+        self._goal_memo: tuple[DistanceField | None, dict[Position, float]] = (None, {})
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -132,8 +141,6 @@ class Sergeant:
             self._key, self._done = key, set()
         threats = self._known_threats(view)
         for figure in self._ready(view):
-            if figure.id in self._done:
-                continue
             self._done.add(figure.id)
             order = self._order_for(view, figure, threats, legal)
             if order is not None:
@@ -155,8 +162,10 @@ class Sergeant:
         return out
 
     def _ready(self, view: SideView) -> list[Figure]:
+        """The figures to order next, in order, but those done already this step."""
+        done = self._done
         mine = [f for f in view.own
-                if f.in_action and commands(self.units, f.id)]
+                if f.in_action and f.id not in done and commands(self.units, f.id)]
         if view.reaction is not None:
             return [f for f in mine if f.id in view.reaction.firers]
         mine = [f for f in mine if f.step == view.step]
@@ -167,7 +176,16 @@ class Sergeant:
         goal = view.goal
         if goal is None:
             return ready
-        return sorted(ready, key=lambda f: (goal.distance(f.pos), f.id))
+        if self._goal_memo[0] is not goal:
+            self._goal_memo = (goal, {})
+        known = self._goal_memo[1]
+        if len(known) > MEMO_LIMIT:
+            known.clear()
+        for f in ready:
+            if f.pos not in known:
+                known[f.pos] = goal.distance(f.pos)
+        # (distance, id) orders the figures wholly: leaving out those done keeps the order
+        return sorted(ready, key=lambda f: (known[f.pos], f.id))
 
     def _order_for(self, view: SideView, figure: Figure, threats: list[Threat],
                    legal: Sequence[Order]) -> Order | None:
@@ -182,7 +200,8 @@ class Sergeant:
     def _move(self, view: SideView, f: Figure, threats: list[Threat],
               legal: Sequence[Order]) -> Order | None:
         places = self._places(view, f)
-        scores, stances = _place_scores(view, f, places, self._threat_arrays(view, threats))
+        scores, stances = _place_scores(view, f, places, self._threat_arrays(view, threats),
+                                        self._own_arrays(view))
         # best first, the earlier place first among equals (a stable sort); the orders
         # are made only as far as they are asked
         for i in sorted(range(len(scores)), key=lambda k: -scores[k]):
@@ -209,6 +228,16 @@ class Sergeant:
             kept = self._arrays = _ThreatArrays.of(view.sight, threats)
         return kept
 
+    def _own_arrays(self, view: SideView) -> _OwnArrays:
+        """The side's figures in action as arrays, kept while the view hands on the very
+        same copies of them."""
+        kept = self._own
+        if kept is None or kept.own is not view.own:
+            figures = [g for g in view.own if g.in_action]
+            kept = self._own = _OwnArrays(
+                view.own, figures, view.sight.position_arrays([g.pos for g in figures]))
+        return kept
+
     def _places(self, view: SideView, f: Figure) -> _Places:
         """Where the figure stands, then the places to go: the ends of walks down the
         fields, up or down the stairs, and a ring of steps around it."""
@@ -216,19 +245,11 @@ class Sergeant:
         xs, ys, sections = [f.pos.x], [f.pos.y], [sight.section_index(f.pos.section)]
         walks: list[tuple[DistanceField, list[list[int]]]] = []
         for fld in self._fields(view, f):
-            seen: set[tuple[float, float]] = set()
-            for walk in fld.descend_cells(f.pos, LENGTHS):
-                # the walk's last cell centre, on the ground in the section holding it:
-                # the very place a walk ends at
-                last = fld.centre(*walk[-1])
-                end = (last.x, last.y)
-                if end in seen or (len(walk) < 2 and f.pos.distance(last) < 0.3):
-                    continue
-                seen.add(end)
+            for walk, x, y, k in self._walks(sight, fld, f.pos):
                 walks.append((fld, walk))
-                xs.append(last.x)
-                ys.append(last.y)
-                sections.append(sight.section_index(last.section))
+                xs.append(x)
+                ys.append(y)
+                sections.append(k)
         floors = [f.pos.floor] + [0] * len(walks)
         stairs = _stairs(view, f)
         for n in stairs:
@@ -250,6 +271,29 @@ class Sergeant:
             # a value within a hair of a half hundredth: `round` itself settles it
             ring = _ring_python(f.pos, angles, dists, table.width, table.height)
         return _Places(PositionArrays(xy, section, floor), f.pos, walks, stairs)
+
+    def _walks(self, sight: SightEngine, fld: DistanceField, start: Position) -> list[_Walk]:
+        """The walks down a field from a place that end somewhere new, with where they
+        end: (cells, x, y, section index). The field and the map stay the same: each
+        place's walks are found once."""
+        memo = self._walk_memo
+        found = memo.get((fld, start))
+        if found is not None:
+            return found
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        found = memo[(fld, start)] = []
+        seen: set[tuple[float, float]] = set()
+        for walk in fld.descend_cells(start, LENGTHS):
+            # the walk's last cell centre, on the ground in the section holding it: the
+            # very place a walk ends at
+            last = fld.centre(*walk[-1])
+            end = (last.x, last.y)
+            if end in seen or (len(walk) < 2 and start.distance(last) < 0.3):
+                continue
+            seen.add(end)
+            found.append((walk, last.x, last.y, sight.section_index(last.section)))
+        return found
 
     def _headings(self, view: SideView, f: Figure) -> tuple[list[float], list[float]]:
         """The headings of the ring of steps (turned at random) and the steps' lengths."""
@@ -376,14 +420,14 @@ _NO_RING = np.zeros((0, 2))
 # ---------------------------------------------------------------------- scoring places
 
 
-def _place_scores(view: SideView, f: Figure, spots: _Places,
-                  threats: _ThreatArrays) -> tuple[list[float], list[Stance]]:
+def _place_scores(view: SideView, f: Figure, spots: _Places, threats: _ThreatArrays,
+                  own: _OwnArrays) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
     the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
     sight = view.sight
     body = body_arrays(view.geometry)
     places = spots.arrays
-    base = _Ground(view, f, threats.threats).scores(places)
+    base = _Ground(view, f, threats, own).scores(places)
     enemies = threats.places
     # while no enemy is in view, attackers keep out of sight of the enemy's windows and
     # doors and defenders look out over the approaches to theirs
@@ -401,6 +445,15 @@ def _place_scores(view: SideView, f: Figure, spots: _Places,
         body.open_section, body.open_lean, body.group, body.mids, body.n_mids,
         sight.kernel_tables)
     return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
+
+
+@dataclass(frozen=True, slots=True)
+class _OwnArrays:
+    """The side's figures in action (of `own`, a view's) and where they stand."""
+
+    own: tuple[Figure, ...]
+    figures: list[Figure]
+    places: PositionArrays
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,13 +527,14 @@ def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
 @jit
 def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: float,
                   xy: Any, section: Any, floor: Any, goal: Any, fxy: Any, fsec: Any, ffl: Any,
-                  tsec: Any, tfl: Any, given: bool, crowded: Any, together: Any,
+                  me: int, tsec: Any, tfl: Any, given: bool, crowded: Any, together: Any,
                   crowd: float, spread: float, alone: float, clear: float,
                   defending: bool) -> Any:
     """`_Ground.scores` before the open rooms, place by place, summed in the order of the
     plain Python it replaces (a nought, the progress, the hold, the room, the crowd), and
     whether that could be told. `goal`: whether each section (by index) is of the
-    objective; the friends (`fxy`, `fsec`, `ffl`) and the threats' rooms (`tsec`, `tfl`).
+    objective; the side's figures (`fxy`, `fsec`, `ffl`), the figure itself (`me`) left
+    out of them, and the threats' rooms (`tsec`, `tfl`).
     A friend within an inch crowds a place (`crowded`), one within 3in is at hand
     (`together`): worked out here (`given` False) by squared distances, and to the last
     bit at the limits for a friend straight along an axis (the distance is then the
@@ -495,6 +549,8 @@ def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: 
             near, close = crowded[i], together[i]
         else:
             for j in range(fxy.shape[0]):
+                if j == me:
+                    continue
                 dx, dy = fxy[j, 0] - x, fxy[j, 1] - y
                 d2 = dx * dx + dy * dy
                 for limit, strict in ((1.0, True), (3.0, False)):
@@ -524,7 +580,7 @@ def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: 
             # together)
             first = True
             for j in range(fsec.shape[0]):
-                if fsec[j] == s and ffl[j] == f:
+                if j != me and fsec[j] == s and ffl[j] == f:
                     first = False
             held = False
             for j in range(tsec.shape[0]):
@@ -572,9 +628,12 @@ class _Ground:
     """What a place is worth for where it is, for one figure: worked out once per figure,
     then asked for each place."""
 
-    def __init__(self, view: SideView, f: Figure, threats: list[Threat]) -> None:
-        self.view, self.f, self.threats = view, f, threats
-        self.friends = [g for g in view.own if g.in_action and g.id != f.id]
+    def __init__(self, view: SideView, f: Figure, threats: _ThreatArrays,
+                 own: _OwnArrays) -> None:
+        self.view, self.f, self.threats = view, f, threats.threats
+        self.threat_places = threats.places
+        self.own = own
+        self.friends = [g for g in own.figures if g.id != f.id]
         self.start = view.goal.distance(f.pos) if view.goal is not None else 0.0
         self.urgency = 1.0 if view.defending else 0.6 + 0.8 * view.turn / view.turns
         self.open_rooms = [] if view.defending else self._open_rooms()
@@ -595,8 +654,8 @@ class _Ground:
         goal = view.goal
         sight = view.sight
         left = goal.distances(places) if goal is not None else _NO_DISTANCES
-        friends = sight.position_arrays([g.pos for g in self.friends])
-        threats = sight.position_arrays([t.pos for t in self.threats])
+        friends, threats = self.own.places, self.threat_places
+        me = next(k for k, g in enumerate(self.own.figures) if g.id == self.f.id)
         found: tuple[FloatArray, bool] | None = None
         for given in (False, True):
             crowded, together = _within(places.xy, [g.pos for g in self.friends],
@@ -605,7 +664,7 @@ class _Ground:
                 left, goal is not None, PROGRESS * self.urgency, self.start, HOLD,
                 places.xy, places.section, places.floor,
                 _goal_mask(sight, view.goal_sections), friends.xy, friends.section,
-                friends.floor, threats.section, threats.floor, given, crowded, together,
+                friends.floor, me, threats.section, threats.floor, given, crowded, together,
                 CROWD, SPREAD, ALONE, CLEAR * (0.5 + view.turn / view.turns), view.defending)
             if found[1]:
                 break
