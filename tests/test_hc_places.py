@@ -160,8 +160,9 @@ def test_what_a_place_is_worth_is_the_python_sum(name: str) -> None:
                 spots = [Position(x, y, None if s < 0 else ids[s], fl) for (x, y), s, fl in
                          zip(arrays.xy.tolist(), arrays.section.tolist(),
                              arrays.floor.tolist(), strict=True)]
+                start = view.goal.distance(f.pos) if view.goal is not None else 0.0
                 g = _Ground(view, f, sergeant._threat_arrays(view, threats),
-                            sergeant._own_arrays(view))
+                            sergeant._own_arrays(view), start)
                 found = g.before_rooms(arrays).tolist()
                 assert found == _ground_python(view, g, spots)
                 checked += 1

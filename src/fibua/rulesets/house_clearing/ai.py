@@ -132,6 +132,7 @@ class Sergeant:
         self._walk_memo: dict[tuple[DistanceField, Position], list[_Walk]] = {}
         #: the walking distance of each place to the objective (`_ready`), of one goal
         self._goal_memo: tuple[DistanceField | None, dict[Position, float]] = (None, {})
+        self._paces: dict[Position, float] = {}  # `_pace`
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -176,16 +177,29 @@ class Sergeant:
         goal = view.goal
         if goal is None:
             return ready
+        # (distance, id) orders the figures wholly: leaving out those done keeps the order
+        return sorted(ready, key=lambda f: (self._goal_distance(goal, f.pos), f.id))
+
+    def _goal_distance(self, goal: DistanceField, pos: Position) -> float:
+        """`goal.distance(pos)`, worked out once a place (the goal stays the same)."""
         if self._goal_memo[0] is not goal:
             self._goal_memo = (goal, {})
         known = self._goal_memo[1]
-        if len(known) > MEMO_LIMIT:
-            known.clear()
-        for f in ready:
-            if f.pos not in known:
-                known[f.pos] = goal.distance(f.pos)
-        # (distance, id) orders the figures wholly: leaving out those done keeps the order
-        return sorted(ready, key=lambda f: (known[f.pos], f.id))
+        found = known.get(pos)
+        if found is None:
+            if len(known) > MEMO_LIMIT:
+                known.clear()
+            found = known[pos] = goal.distance(pos)
+        return found
+
+    def _pace(self, view: SideView, pos: Position) -> float:
+        """`rate_at` the place, worked out once a place (the map stays the same)."""
+        found = self._paces.get(pos)
+        if found is None:
+            if len(self._paces) > MEMO_LIMIT:
+                self._paces.clear()
+            found = self._paces[pos] = view.geometry.rate_at(pos.x, pos.y)
+        return found
 
     def _order_for(self, view: SideView, figure: Figure, threats: list[Threat],
                    legal: Sequence[Order]) -> Order | None:
@@ -200,7 +214,8 @@ class Sergeant:
     def _move(self, view: SideView, f: Figure, threats: list[Threat],
               legal: Sequence[Order]) -> Order | None:
         places = self._places(view, f)
-        scores, stances = _place_scores(view, f, places, self._threat_arrays(view, threats),
+        scores, stances = _place_scores(self, view, f, places,
+                                        self._threat_arrays(view, threats),
                                         self._own_arrays(view))
         # best first, the earlier place first among equals (a stable sort); the orders
         # are made only as far as they are asked
@@ -297,7 +312,7 @@ class Sergeant:
 
     def _headings(self, view: SideView, f: Figure) -> tuple[list[float], list[float]]:
         """The headings of the ring of steps (turned at random) and the steps' lengths."""
-        pace = view.geometry.rate_at(f.pos.x, f.pos.y)
+        pace = self._pace(view, f.pos)
         offset = self._rng.random() * 2 * pi / HEADINGS
         dists = sorted({1.5, min(pace, 3.0), pace})
         return [offset + 2 * pi * k / HEADINGS for k in range(HEADINGS)], dists
@@ -420,14 +435,16 @@ _NO_RING = np.zeros((0, 2))
 # ---------------------------------------------------------------------- scoring places
 
 
-def _place_scores(view: SideView, f: Figure, spots: _Places, threats: _ThreatArrays,
+def _place_scores(sergeant: Sergeant, view: SideView, f: Figure, spots: _Places,
+                  threats: _ThreatArrays,
                   own: _OwnArrays) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
     the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
     sight = view.sight
     body = body_arrays(view.geometry)
     places = spots.arrays
-    base = _Ground(view, f, threats, own).scores(places)
+    start = sergeant._goal_distance(view.goal, f.pos) if view.goal is not None else 0.0
+    base = _Ground(view, f, threats, own, start).scores(places)
     enemies = threats.places
     # while no enemy is in view, attackers keep out of sight of the enemy's windows and
     # doors and defenders look out over the approaches to theirs
@@ -629,12 +646,12 @@ class _Ground:
     then asked for each place."""
 
     def __init__(self, view: SideView, f: Figure, threats: _ThreatArrays,
-                 own: _OwnArrays) -> None:
+                 own: _OwnArrays, start: float) -> None:
         self.view, self.f, self.threats = view, f, threats.threats
         self.threat_places = threats.places
         self.own = own
         self.friends = [g for g in own.figures if g.id != f.id]
-        self.start = view.goal.distance(f.pos) if view.goal is not None else 0.0
+        self.start = start  # the walk from where it stands to the objective
         self.urgency = 1.0 if view.defending else 0.6 + 0.8 * view.turn / view.turns
         self.open_rooms = [] if view.defending else self._open_rooms()
         self.way_here = self._way(f.pos) if self.open_rooms else 0.0
