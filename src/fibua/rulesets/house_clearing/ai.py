@@ -51,6 +51,7 @@ from fibua.rulesets.house_clearing.estimates import (
     place_scores_kernel,
 )
 from fibua.rulesets.house_clearing.firing import in_cone
+from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.movement import too_far_on_the_ground
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -108,7 +109,16 @@ class Threat:
     step: int
 
 
-_Walk = tuple[list[list[int]], float, float, int]  # cells, where it ends, section index
+@dataclass(slots=True)
+class _Walk:
+    """A walk down a field from a place: its cells, where it ends (x, y, section index)
+    and, once asked, whether it is more than a whole move on the ground alone."""
+
+    cells: list[list[int]]
+    x: float
+    y: float
+    section: int
+    too_far: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +236,10 @@ class Sergeant:
                     return None
                 order = Order(self.side, "stance", f.id, {"stance": str(stance)})
             else:
-                params = dict(places.params(i), stance=str(stance))
-                if too_far_on_the_ground(view.geometry, f.pos, params):
+                if places.too_far(i, view.geometry):
                     continue  # refused by the full check too, which costs far more
-                order = Order(self.side, "move", f.id, params)
+                order = Order(self.side, "move", f.id,
+                              dict(places.params(i), stance=str(stance)))
             if allowed(legal, order):
                 return order
         return None
@@ -258,13 +268,13 @@ class Sergeant:
         fields, up or down the stairs, and a ring of steps around it."""
         sight = view.sight
         xs, ys, sections = [f.pos.x], [f.pos.y], [sight.section_index(f.pos.section)]
-        walks: list[tuple[DistanceField, list[list[int]]]] = []
+        walks: list[tuple[DistanceField, _Walk]] = []
         for fld in self._fields(view, f):
-            for walk, x, y, k in self._walks(sight, fld, f.pos):
+            for walk in self._walks(sight, fld, f.pos):
                 walks.append((fld, walk))
-                xs.append(x)
-                ys.append(y)
-                sections.append(k)
+                xs.append(walk.x)
+                ys.append(walk.y)
+                sections.append(walk.section)
         floors = [f.pos.floor] + [0] * len(walks)
         stairs = _stairs(view, f)
         for n in stairs:
@@ -288,9 +298,8 @@ class Sergeant:
         return _Places(PositionArrays(xy, section, floor), f.pos, walks, stairs)
 
     def _walks(self, sight: SightEngine, fld: DistanceField, start: Position) -> list[_Walk]:
-        """The walks down a field from a place that end somewhere new, with where they
-        end: (cells, x, y, section index). The field and the map stay the same: each
-        place's walks are found once."""
+        """The walks down a field from a place that end somewhere new. The field and
+        the map stay the same: each place's walks are found once."""
         memo = self._walk_memo
         found = memo.get((fld, start))
         if found is not None:
@@ -307,7 +316,7 @@ class Sergeant:
             if end in seen or (len(walk) < 2 and start.distance(last) < 0.3):
                 continue
             seen.add(end)
-            found.append((walk, last.x, last.y, sight.section_index(last.section)))
+            found.append(_Walk(walk, last.x, last.y, sight.section_index(last.section)))
         return found
 
     def _headings(self, view: SideView, f: Figure) -> tuple[list[float], list[float]]:
@@ -348,7 +357,7 @@ class _Places:
 
     arrays: PositionArrays
     start: Position
-    walks: list[tuple[DistanceField, list[list[int]]]]
+    walks: list[tuple[DistanceField, _Walk]]
     stairs: list[int]
 
     def __len__(self) -> int:
@@ -360,11 +369,22 @@ class _Places:
         if k < len(self.walks):
             fld, walk = self.walks[k]
             rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
-            return {"path": [list(rounded[a][b]) for a, b in walk]}
+            return {"path": [list(rounded[a][b]) for a, b in walk.cells]}
         k -= len(self.walks)
         if k < len(self.stairs):
             return {"to": [self.start.x, self.start.y], "floor": self.stairs[k]}
         return {"to": self.arrays.xy[i].tolist()}
+
+    def too_far(self, i: int, geometry: MapGeometry) -> bool:
+        """`too_far_on_the_ground` of the move to place i (not its own, 0): of a walk,
+        asked once (it depends on the map, the place and the walk alone)."""
+        k = i - 1
+        if k < len(self.walks):
+            walk = self.walks[k][1]
+            if walk.too_far is None:
+                walk.too_far = too_far_on_the_ground(geometry, self.start, self.params(i))
+            return walk.too_far
+        return too_far_on_the_ground(geometry, self.start, self.params(i))
 
 
 @jit
