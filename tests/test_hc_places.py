@@ -27,10 +27,18 @@ from fibua.rulesets.house_clearing.ai import (
     ground_kernel,
     places_kernel,
 )
+from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.movement import (
+    FASTEST,
+    SLACK,
+    SLOWEST,
+    too_far_along,
+    too_far_on_the_ground,
+)
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.rulesets.house_clearing.views import SideView
 from fibua.scenario.loader import load_scenario
-from hc_helpers import map_geometry
+from hc_helpers import map_geometry, random_places
 
 MAPS = ("ramp-houses", "oosterbeek-crossroads")
 
@@ -211,3 +219,51 @@ def test_friends_at_hand_are_measured_as_positions_measure_them() -> None:
     assert told and n > 0
     assert given.tolist() == [0.0 + ((0.35 + 0.25) if c else (0.35 - 0.7)) - (0.15 if k else 0.0)
                               for k, c in zip(near, close, strict=True)]
+
+
+def _too_far_with_sections(geometry: MapGeometry, start: Position,
+                           points: list[tuple[float, float]]) -> bool:
+    """The ground of a path leg by leg, each end placed in its section and floor as
+    `trace` places it."""
+    length, here_xy = 0.0, start.point
+    for p in points:
+        length += math.hypot(p[0] - here_xy[0], p[1] - here_xy[1])
+        here_xy = p
+    if length > FASTEST + SLACK:
+        return True
+    if length < SLOWEST * (1.0 - 1e-6):
+        return False
+    here, paced = start, 0.0
+    for x, y in points:
+        section = geometry.sight.section_at((x, y))
+        if section != here.section and here.floor > 0:
+            here = Position(here.x, here.y, here.section, 0)
+        there = Position(x, y, section, here.floor if section == here.section else 0)
+        share = geometry.leg_share(here, there)
+        if paced + share > 1.0 + SLACK:
+            return True
+        paced += share
+        here = there
+    return False
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_the_ground_of_a_path_reads_its_coordinates_alone(name: str) -> None:
+    geometry = map_geometry(name)
+    table = geometry.sight.battlefield.table
+    rng = random.Random(17)
+    starts = random_places(geometry, 300, 9)
+    found = set()
+    for start in starts:
+        points = []
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            x0, y0 = points[-1] if points else start.point
+            angle, step = rng.uniform(0, 2 * pi), rng.uniform(0.5, 9.0)
+            points.append((min(max(round(x0 + step * cos(angle), 2), 0.0), table.width),
+                           min(max(round(y0 + step * sin(angle), 2), 0.0), table.height)))
+        expected = _too_far_with_sections(geometry, start, points)
+        assert too_far_along(geometry, start, points) == expected
+        assert too_far_on_the_ground(geometry, start, {"path": [list(p) for p in points]}) \
+            == expected
+        found.add(expected)
+    assert found == {True, False}

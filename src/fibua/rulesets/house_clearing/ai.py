@@ -52,7 +52,7 @@ from fibua.rulesets.house_clearing.estimates import (
 )
 from fibua.rulesets.house_clearing.firing import in_cone
 from fibua.rulesets.house_clearing.geometry import MapGeometry
-from fibua.rulesets.house_clearing.movement import too_far_on_the_ground
+from fibua.rulesets.house_clearing.movement import too_far_along, too_far_on_the_ground
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
     at_least_one_hit,
@@ -384,7 +384,11 @@ class _Places:
             if walk.too_far is None:
                 walk.too_far = too_far_on_the_ground(geometry, self.start, self.params(i))
             return walk.too_far
-        return too_far_on_the_ground(geometry, self.start, self.params(i))
+        k -= len(self.walks)
+        if k < len(self.stairs):
+            return too_far_on_the_ground(geometry, self.start, self.params(i))
+        x, y = self.arrays.xy[i].tolist()  # a step of the ring: on the table
+        return too_far_along(geometry, self.start, [(x, y)])
 
 
 @jit

@@ -106,6 +106,13 @@ def too_far_on_the_ground(geometry: MapGeometry, start: Position,
     table = geometry.sight.battlefield.table
     if not all(0 <= x <= table.width and 0 <= y <= table.height for x, y in points):
         return False
+    return too_far_along(geometry, start, points)
+
+
+def too_far_along(geometry: MapGeometry, start: Position,
+                  points: list[tuple[float, float]]) -> bool:
+    """`too_far_on_the_ground` of a path through `points` (floats, on the table), as
+    `waypoints` reads them."""
     length = _path_length(start, points)
     if length > FASTEST + SLACK:
         return True  # refused by `_check_reach`
@@ -113,10 +120,8 @@ def too_far_on_the_ground(geometry: MapGeometry, start: Position,
         return False  # short enough to be within a whole move on the slowest ground
     here, paced = start, 0.0
     for x, y in points:  # as `trace` takes the legs, and `leg_cost` sums their ground
-        section = geometry.sight.section_at((x, y))
-        if section != here.section and here.floor > 0:
-            here = Position(here.x, here.y, here.section, 0)
-        there = Position(x, y, section, here.floor if section == here.section else 0)
+        # a leg's share reads its ends' coordinates alone: not their sections or floors
+        there = Position(x, y)
         share = geometry.leg_share(here, there)
         if paced + share > 1.0 + SLACK:
             return True
