@@ -72,7 +72,6 @@ CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight app
 STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
 DASH_FROM = 15.0  # inches from the objective beyond which an advance may run in sight
 ASSAULT_TURNS = 4  # turns before the end when the attack goes in, gathered or not
-MOBILE_WEIGHT = 0.0  # share of a mobile enemy's fire the approach under a gun avoids
 POST_DANGER = 0.1  # the most fire a place may draw for a figure to stay there and shoot
 POST_ODDS = 0.15  # the least chance to remove a seen enemy that keeps a figure shooting
 POST_TURNS = 6  # turns in which the attack watches the gun's doors for defenders coming in
@@ -165,7 +164,7 @@ class Tactician:
         self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
         #: the approach under a fixed gun, with the view's news it was worked out from
-        self._approach: tuple[int, Approach | None] | None = None
+        self._approach: tuple[tuple[int, bool], Approach | None] | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -301,9 +300,12 @@ class Tactician:
 
     def _approach_plan(self, view: SideView, threats: Threats) -> Approach | None:
         """The way to an objective a known fixed gun (one that cannot move and fire)
-        stands in, avoiding the known enemies' sight (see ai_approach); None when no such
-        gun is known there. Worked out again only when the side's knowledge changed."""
-        if self._approach is not None and self._approach[0] == view.news:
+        stands in, avoiding the gun's sight (see ai_approach); None when no such gun is
+        known there. Worked out again only when the side's knowledge changed or the
+        posts are given up."""
+        # the posts are given up after the first turns: that too changes the plan
+        news = (view.news, view.turn > POST_TURNS)
+        if self._approach is not None and self._approach[0] == news:
             return self._approach[1]
         found = None
         sections = set(view.goal_sections)
@@ -311,15 +313,12 @@ class Tactician:
                 not WEAPONS[t.weapon].moves_and_fires and t.pos.section in sections
                 for t in threats):
             graph = cell_graph(view.sight)
-            # a gun fires where it sees, at whoever stays; a rifleman may move or be shot
-            # first, and ground he sees is also where the attack can hit him
+            # the gun fires where it sees, at whoever stays; riflemen move, and ground
+            # they see is where the attack can hit them: only the gun's sight is shunned
             fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
             gun = danger(view.sight, graph, [(t.pos, t.weapon, 1.0) for t in fixed], False)
-            others = danger(view.sight, graph, [(t.pos, t.weapon, MOBILE_WEIGHT)
-                                                for t in threats if t not in fixed])
-            risk = 1.0 - (1.0 - gun) * (1.0 - others)
-            found = approach(graph, view.goal, risk, self._posts(view, graph, gun))
-        self._approach = (view.news, found)
+            found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
+        self._approach = (news, found)
         return found
 
     @staticmethod
@@ -329,7 +328,8 @@ class Tactician:
         their building (the first turns): out of the gun's fire, watching its doors."""
         if view.goal is None or view.turn > POST_TURNS:
             return np.zeros(len(gun))
-        watching = door_watch(view.sight, graph, view.goal) & (gun < POST_DANGER)
+        outside = view.goal.distances(graph.places) > 0
+        watching = door_watch(view.sight, graph, view.goal) & (gun < POST_DANGER) & outside
         return np.where(watching, POST_WORTH, 0.0)
 
     def _bound_options(self, view: SideView, f: Figure, plan: Approach, threats: Threats,
