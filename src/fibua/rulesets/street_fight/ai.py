@@ -6,7 +6,10 @@ against the fire it draws there; run when nothing is in sight; hold an objective
 it; watch the approaches when no enemy shows; charge when close combat favours it. Against
 an objective the enemy is known to hold, gather out of its sight (the ground its sections
 overlook, from the public map) and take cover there until half the force has come up or
-the turns run short, then cross the watched ground together, running.
+the turns run short, then cross the watched ground together, running. Against an
+objective a known fixed gun stands in, go by bounds from one place out of the gun's
+sight to the next (ai_approach), first to posts watching its doors, then together into
+it.
 """
 
 from __future__ import annotations
@@ -316,7 +319,7 @@ class Tactician:
             # the gun fires where it sees, at whoever stays; riflemen move, and ground
             # they see is where the attack can hit them: only the gun's sight is shunned
             fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
-            gun = danger(view.sight, graph, [(t.pos, t.weapon, 1.0) for t in fixed], False)
+            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
         return found

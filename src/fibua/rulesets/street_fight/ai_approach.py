@@ -2,12 +2,14 @@
 emplaced weapon (one that cannot move and fire, a heavy machine gun) watches.
 
 Such a gun does not move, so the ground it sees is known for the whole approach, and
-fire falls in the shoot phase on the figures it sees where their moves end. The
-attack therefore goes by bounds from one place the known enemies cannot see to the
-next, over a grid of 1-inch cells: a walking route that avoids ground in their sight
-(each inch in sight costs more the more fire it draws there), of which each figure
-takes the stretch within one move ending where the least fire falls, nearest the
-objective.
+its fire falls in the shoot phase on the figures it sees where their moves end. The
+attack goes by bounds over a grid of 1-inch cells: from every cell, the cost of the
+walk to the objective, each inch dearer the more of the gun's fire falls on it; each
+move ends, within a run, where that cost, the gun's fire on the end and the worth of
+the place weigh least together. Early on a place out of the gun's sight that watches a
+door of the objective is worth a long way (a post: the defenders still coming in are
+shot at the door), and the players stay on it (see ai.Tactician._bound_options, which
+also holds the attack short of the objective until it goes in together).
 """
 
 from __future__ import annotations
@@ -89,19 +91,18 @@ def cell_graph(sight: SightEngine) -> CellGraph:
 
 
 def danger(sight: SightEngine, graph: CellGraph,
-           enemies: Sequence[tuple[Position, WeaponName, float]],
-           moving: bool = True) -> npt.NDArray[np.float64]:
-    """For each cell, the chance that the known enemies that can see it remove a figure
-    there in the open (one that moved this turn, or one standing) in one shoot phase,
-    each enemy's fire counted at the weight given with it."""
+           guns: Sequence[tuple[Position, WeaponName]]) -> npt.NDArray[np.float64]:
+    """For each cell, the chance that the known guns that can see it remove a figure
+    standing there in the open in one shoot phase (one that stops in their sight is
+    likely to stay a turn or more: the posts and the gathering wait)."""
     spared = np.ones(len(graph.positions), dtype=np.float64)
     xy = graph.places.xy
-    for pos, weapon, weight in enemies:
+    for pos, weapon in guns:
         seen = sight.visible_row(pos, graph.places)
         if not seen.any():
             continue
         ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
-        chance = weight * _chances(weapon, moving)
+        chance = _chances(weapon)
         steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
         spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
     found: npt.NDArray[np.float64] = 1.0 - spared
@@ -109,9 +110,9 @@ def danger(sight: SightEngine, graph: CellGraph,
 
 
 @cache
-def _chances(weapon: WeaponName, moving: bool) -> npt.NDArray[np.float64]:
-    """A weapon's chance to remove a figure in the open, by range increments."""
-    return np.array([removal_chance(weapon, max(1, steps), 0, moving, False, 0)
+def _chances(weapon: WeaponName) -> npt.NDArray[np.float64]:
+    """A weapon's chance to remove a standing figure in the open, by range increments."""
+    return np.array([removal_chance(weapon, max(1, steps), 0, False, False, 0)
                      for steps in range(MAX_STEPS + 1)])
 
 
@@ -132,12 +133,11 @@ def door_watch(sight: SightEngine, graph: CellGraph, goal: DistanceField
 
 @dataclass(frozen=True, slots=True)
 class Approach:
-    """Costs of the way to the objective from every cell (walking, dearer in sight), the
-    next cell on that way, and the danger of each cell."""
+    """Costs of the way to the objective from every cell (walking, dearer in the gun's
+    sight), and the gun's fire on each cell."""
 
     graph: CellGraph
     cost: list[float]
-    next_cell: list[int]
     danger: npt.NDArray[np.float64]
     #: inches of the way each cell is worth as a post: out of the gun's sight, watching a
     #: door of the objective (all zero once the posts are no longer wanted)
@@ -155,7 +155,6 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
     more the more fire falls where it is walked."""
     n = len(graph.positions)
     cost = [inf] * n
-    nxt = [-1] * n
     weight = (1.0 + SIGHT_COST * risk).tolist()
     inside = goal.distances(graph.places).tolist()
     heap = [(0.0, k) for k in range(n) if inside[k] == 0.0]
@@ -170,9 +169,8 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
             nd = d + length * 0.5 * (weight[m] + weight[k])
             if nd < cost[m]:
                 cost[m] = nd
-                nxt[m] = k
                 heapq.heappush(heap, (nd, m))
-    return Approach(graph, cost, nxt, risk, post)
+    return Approach(graph, cost, risk, post)
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position]
