@@ -24,7 +24,7 @@ from fibua.rulesets.street_fight.ai import (
     _threats,
 )
 from fibua.rulesets.street_fight.knowledge import record_casualty
-from fibua.rulesets.street_fight.tables import MOVE_NORMAL
+from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WeaponName
 from fibua.scenario.loader import load_scenario
 from sf_helpers import figure, forced_game, make_scenario, put
 
@@ -138,8 +138,12 @@ def test_the_computer_works_threats_out_again_only_on_news() -> None:
 def _near_the_farmhouse(turn: int) -> list[Order]:
     """farm-compound with one American inside the stable (ground the farmhouse does not
     overlook, a walk of the farmhouse door), the rest of the squad still on the start
-    line and the Germans all upstairs in the farmhouse: the stable man's options."""
+    line and the Germans all upstairs in the farmhouse: the stable man's options. The
+    machine gun upstairs is a light one here (a fixed gun is met by ai_approach)."""
     game = Game(load_scenario("farm-compound"), 0)
+    game.state.figures["franke"].weapon = WeaponName.LMG
+    game.state.seen["americans"].clear()
+    put(game, "franke", 19.5, 35.3, floor=1)
     for k, german in enumerate(("wolff", "albrecht", "seidel", "reinhardt", "maurer",
                                 "kraemer")):
         put(game, german, 16 + k, 39, floor=1)

@@ -6,7 +6,10 @@ against the fire it draws there; run when nothing is in sight; hold an objective
 it; watch the approaches when no enemy shows; charge when close combat favours it. Against
 an objective the enemy is known to hold, gather out of its sight (the ground its sections
 overlook, from the public map) and take cover there until half the force has come up or
-the turns run short, then cross the watched ground together, running.
+the turns run short, then cross the watched ground together, running. Against an
+objective a known fixed gun stands in, go by bounds from one place out of the gun's
+sight to the next (ai_approach), first to posts watching its doors, then together into
+it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,15 @@ from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
 from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
+from fibua.rulesets.street_fight.ai_approach import (
+    Approach,
+    CellGraph,
+    approach,
+    bound,
+    cell_graph,
+    danger,
+    door_watch,
+)
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -63,6 +75,11 @@ CHARGE_TURNS = (0.0, 0.9, -0.9, 1.8, -1.8, 3.14)  # radians off the straight app
 STAGING_REACH = 14.0  # inches from the objective within which the attack gathers unseen
 DASH_FROM = 15.0  # inches from the objective beyond which an advance may run in sight
 ASSAULT_TURNS = 4  # turns before the end when the attack goes in, gathered or not
+POST_DANGER = 0.1  # the most fire a place may draw for a figure to stay there and shoot
+POST_ODDS = 0.15  # the least chance to remove a seen enemy that keeps a figure shooting
+POST_TURNS = 6  # turns in which the attack watches the gun's doors for defenders coming in
+POST_WORTH = 60.0  # inches of the way a post watching them is worth
+STORM_TURNS = 2  # turns before the end when the attack enters the gun's building anyway
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -149,6 +166,8 @@ class Tactician:
         self._queue: list[str] = []  # the phase's figures, leading ones first
         self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
+        #: the approach under a fixed gun, with the view's news it was worked out from
+        self._approach: tuple[tuple[int, bool], Approach | None] | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -249,6 +268,9 @@ class Tactician:
                       contacts: Contacts) -> list[Option]:
         quiet = not threats.in_sight
         left = view.goal.distance(f.pos) if view.goal else 0.0
+        plan = self._approach_plan(view, threats) if left > 0 else None
+        if plan is not None:
+            return self._bound_options(view, f, plan, threats, contacts)
         overlooked = _overlooked(view)
         staged = self._staged(view, f, overlooked)
         if staged and not self._assault_time(view, overlooked):
@@ -278,6 +300,80 @@ class Tactician:
             if watch is not None:
                 options.append(watch)
         return options
+
+    def _approach_plan(self, view: SideView, threats: Threats) -> Approach | None:
+        """The way to an objective a known fixed gun (one that cannot move and fire)
+        stands in, avoiding the gun's sight (see ai_approach); None when no such gun is
+        known there. Worked out again only when the side's knowledge changed or the
+        posts are given up."""
+        # the posts are given up after the first turns: that too changes the plan
+        news = (view.news, view.turn > POST_TURNS)
+        if self._approach is not None and self._approach[0] == news:
+            return self._approach[1]
+        found = None
+        sections = set(view.goal_sections)
+        if view.goal is not None and any(
+                not WEAPONS[t.weapon].moves_and_fires and t.pos.section in sections
+                for t in threats):
+            graph = cell_graph(view.sight)
+            # the gun fires where it sees, at whoever stays; riflemen move, and ground
+            # they see is where the attack can hit them: only the gun's sight is shunned
+            fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
+            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
+            found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
+        self._approach = (news, found)
+        return found
+
+    @staticmethod
+    def _posts(view: SideView, graph: CellGraph, gun: npt.NDArray[np.float64]
+               ) -> npt.NDArray[np.float64]:
+        """The worth of each cell as a post while the defenders may still be coming into
+        their building (the first turns): out of the gun's fire, watching its doors."""
+        if view.goal is None or view.turn > POST_TURNS:
+            return np.zeros(len(gun))
+        outside = view.goal.distances(graph.places) > 0
+        watching = door_watch(view.sight, graph, view.goal) & (gun < POST_DANGER) & outside
+        return np.where(watching, POST_WORTH, 0.0)
+
+    def _bound_options(self, view: SideView, f: Figure, plan: Approach, threats: Threats,
+                       contacts: Contacts) -> list[Option]:
+        """The next bound of the approach under a fixed gun, or full cover where the
+        figure stands when no bound is better; a charge at an enemy come close."""
+        friends = [g.pos for g in view.own if g.alive and g.id != f.id]
+        route = bound(plan, f.pos, friends)
+        options: list[Option] = []
+        if route is not None and not self._firing_post(view, f, plan, threats):
+            end = Position(*route[-1])
+            if view.goal is None or view.goal.distance(end) > 0 or self._storm_time(view):
+                options.append((partial(self._move_along, f.id, route), 1.3))
+        options.append((Order(self.side, "take-cover", f.id), 1.0))
+        if threats.in_sight:
+            options += self._charge(view, f, threats, contacts)
+        return options
+
+    @staticmethod
+    def _firing_post(view: SideView, f: Figure, plan: Approach, threats: Threats) -> bool:
+        """Whether the figure stands out of the gun's reach with an enemy in sight it has
+        a fair chance to hit: it stays and shoots rather than move on."""
+        if not threats.in_sight or plan.danger[plan.graph.cell(f.pos)] > POST_DANGER:
+            return False
+        seen = view.sight.visible_row(f.pos, threats.places).tolist()
+        for t, in_sight in zip(threats, seen, strict=True):
+            if t.visible and in_sight:
+                distance, cover = _line_of_fire(view, f.pos, t.pos)
+                if _odds(f.weapon, distance, cover, True, False, 0) >= POST_ODDS:
+                    return True
+        return False
+
+    def _storm_time(self, view: SideView) -> bool:
+        """Whether the gathered attack goes into the objective: half the figures (at least
+        two) are within a run of it, or the turns are running out."""
+        if view.goal is None or view.turn >= view.turns - STORM_TURNS:
+            return True
+        alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
+        near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
+        inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
+        return inside > 0 or near >= max(2, (len(alive) + 1) // 2)
 
     @staticmethod
     def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:

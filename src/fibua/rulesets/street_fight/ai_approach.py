@@ -1,0 +1,215 @@
+"""The approach under a fixed gun: how the computer crosses to an objective that a known
+emplaced weapon (one that cannot move and fire, a heavy machine gun) watches.
+
+Such a gun does not move, so the ground it sees is known for the whole approach, and
+its fire falls in the shoot phase on the figures it sees where their moves end. The
+attack goes by bounds over a grid of 1-inch cells: from every cell, the cost of the
+walk to the objective, each inch dearer the more of the gun's fire falls on it; each
+move ends, within a run, where that cost, the gun's fire on the end and the worth of
+the place weigh least together. Early on a place out of the gun's sight that watches a
+door of the objective is worth a long way (a post: the defenders still coming in are
+shot at the door), and the players stay on it (see ai.Tactician._bound_options, which
+also holds the attack short of the objective until it goes in together).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import hypot, inf
+
+import numpy as np
+import numpy.typing as npt
+
+from fibua.battlefield.model import Position
+from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
+from fibua.rulesets.street_fight.actions import leg_blocked
+from fibua.rulesets.street_fight.estimates import removal_chance
+from fibua.rulesets.street_fight.tables import MOVE_MAX, WEAPONS, WeaponName
+
+#: range increments beyond which the chance stays as at this many
+MAX_STEPS = 12
+#: the eight steps to a neighbouring cell
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+#: extra cost of an inch walked in sight, per unit of the chance of being removed there
+SIGHT_COST = 8.0
+#: inches of route an end of move in sight is worth avoiding, per unit of that chance
+END_COST = 200.0
+#: the longest a move may be (a run), kept just short of the rules' limit
+REACH = MOVE_MAX - 0.05
+#: inches of walking into the objective within which a cell outside is its doorstep
+DOORSTEP = 1.5
+#: two friends cannot end within 1/4 in of each other; an end is kept clear of friends
+CLEAR = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class CellGraph:
+    """The table's 1-inch cells (ground floor) and the steps between neighbours a figure
+    can take (no building wall, no high wall in the way), for the whole map."""
+
+    nx: int
+    ny: int
+    positions: tuple[Position, ...]  # cell k = i * ny + j
+    places: PositionArrays
+    #: for each cell, the cells from which a step into it is possible, with the step's length
+    into: tuple[tuple[tuple[int, float], ...], ...]
+    #: for each cell, the cells a step from it reaches, with the step's length
+    out: tuple[tuple[tuple[int, float], ...], ...]
+
+    def cell(self, pos: Position) -> int:
+        i = min(self.nx - 1, max(0, int(pos.x)))
+        j = min(self.ny - 1, max(0, int(pos.y)))
+        return i * self.ny + j
+
+
+@per_map()
+def cell_graph(sight: SightEngine) -> CellGraph:
+    """The `CellGraph` of a map, built once and shared by every user of the map."""
+    table = sight.battlefield.table
+    nx, ny = max(1, int(table.width)), max(1, int(table.height))
+    positions = tuple(Position(i + 0.5, j + 0.5, sight.section_at((i + 0.5, j + 0.5)))
+                      for i in range(nx) for j in range(ny))
+    into: list[list[tuple[int, float]]] = [[] for _ in positions]
+    out: list[list[tuple[int, float]]] = [[] for _ in positions]
+    for i in range(nx):
+        for j in range(ny):
+            k = i * ny + j
+            for di, dj in STEPS:
+                a, b = i + di, j + dj
+                if 0 <= a < nx and 0 <= b < ny:
+                    m = a * ny + b
+                    if leg_blocked(sight, positions[m], positions[k]) is None:
+                        into[k].append((m, hypot(di, dj)))
+                        out[m].append((k, hypot(di, dj)))
+    return CellGraph(nx, ny, positions, sight.position_arrays(list(positions)),
+                     tuple(tuple(steps) for steps in into),
+                     tuple(tuple(steps) for steps in out))
+
+
+def danger(sight: SightEngine, graph: CellGraph,
+           guns: Sequence[tuple[Position, WeaponName]]) -> npt.NDArray[np.float64]:
+    """For each cell, the chance that the known guns that can see it remove a figure
+    standing there in the open in one shoot phase (one that stops in their sight is
+    likely to stay a turn or more: the posts and the gathering wait)."""
+    spared = np.ones(len(graph.positions), dtype=np.float64)
+    xy = graph.places.xy
+    for pos, weapon in guns:
+        seen = sight.visible_row(pos, graph.places)
+        if not seen.any():
+            continue
+        ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
+        chance = _chances(weapon)
+        steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
+        spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
+    found: npt.NDArray[np.float64] = 1.0 - spared
+    return found
+
+
+@cache
+def _chances(weapon: WeaponName) -> npt.NDArray[np.float64]:
+    """A weapon's chance to remove a standing figure in the open, by range increments."""
+    return np.array([removal_chance(weapon, max(1, steps), 0, False, False, 0)
+                     for steps in range(MAX_STEPS + 1)])
+
+
+@per_map(key=lambda graph, goal: id(goal))
+def door_watch(sight: SightEngine, graph: CellGraph, goal: DistanceField
+               ) -> npt.NDArray[np.bool_]:
+    """For each cell, whether it sees a doorstep of the objective (a cell outside it
+    within a step or so of walking into it): the public map only. Called with the
+    objective's own field, kept in the scenario's memo for good: remembered by its
+    identity."""
+    inside = goal.distances(graph.places)
+    steps = [graph.positions[k] for k in np.flatnonzero((inside > 0) & (inside <= DOORSTEP))]
+    seen = np.zeros(len(graph.positions), dtype=np.bool_)
+    for step in steps:
+        seen |= sight.visible_row(step, graph.places)
+    return seen
+
+
+@dataclass(frozen=True, slots=True)
+class Approach:
+    """Costs of the way to the objective from every cell (walking, dearer in the gun's
+    sight), and the gun's fire on each cell."""
+
+    graph: CellGraph
+    cost: list[float]
+    danger: npt.NDArray[np.float64]
+    #: inches of the way each cell is worth as a post: out of the gun's sight, watching a
+    #: door of the objective (all zero once the posts are no longer wanted)
+    post: npt.NDArray[np.float64]
+
+    def end_score(self, k: int) -> float:
+        """How bad it is to end a move in cell k: the way left, the fire drawn there, less
+        the worth of a post."""
+        return self.cost[k] + END_COST * float(self.danger[k]) - float(self.post[k])
+
+
+def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64],
+             post: npt.NDArray[np.float64]) -> Approach:
+    """Dijkstra from the objective's cells outward over the graph, each inch costing
+    more the more fire falls where it is walked."""
+    n = len(graph.positions)
+    cost = [inf] * n
+    weight = (1.0 + SIGHT_COST * risk).tolist()
+    inside = goal.distances(graph.places).tolist()
+    heap = [(0.0, k) for k in range(n) if inside[k] == 0.0]
+    for _, k in heap:
+        cost[k] = 0.0
+    heapq.heapify(heap)
+    while heap:
+        d, k = heapq.heappop(heap)
+        if d > cost[k]:
+            continue
+        for m, length in graph.into[k]:
+            nd = d + length * 0.5 * (weight[m] + weight[k])
+            if nd < cost[m]:
+                cost[m] = nd
+                heapq.heappush(heap, (nd, m))
+    return Approach(graph, cost, risk, post)
+
+
+def bound(plan: Approach, pos: Position, friends: Sequence[Position]
+          ) -> list[tuple[float, float]] | None:
+    """The figure's next bound: of the cells it can walk to in one move (a run), the one
+    where the fire it draws and the way still left weigh least together, and the walk
+    there as cell centres; None when it does better to stay where it is."""
+    graph = plan.graph
+    start = graph.cell(pos)
+    if plan.cost[start] == inf:
+        return None
+    here = graph.positions[start]
+    first = hypot(pos.x - here.x, pos.y - here.y)
+    walked = {start: first}
+    came: dict[int, int] = {}
+    heap = [(first, start)]
+    while heap:
+        d, k = heapq.heappop(heap)
+        if d > walked[k]:
+            continue
+        for m, length in graph.out[k]:
+            nd = d + length
+            if nd <= REACH and nd < walked.get(m, inf):
+                walked[m] = nd
+                came[m] = k
+                heapq.heappush(heap, (nd, m))
+    stay = plan.end_score(start)
+    best, best_score = -1, stay - 0.5
+    for k in walked:
+        if k == start:
+            continue
+        score = plan.end_score(k)
+        b = graph.positions[k]
+        if score < best_score and not any(
+                abs(f.x - b.x) < CLEAR and abs(f.y - b.y) < CLEAR for f in friends):
+            best, best_score = k, score
+    if best < 0:
+        return None
+    cells = [best]
+    while cells[-1] != start:
+        cells.append(came[cells[-1]])
+    return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(cells)]
