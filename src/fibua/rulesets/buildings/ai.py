@@ -47,20 +47,25 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import cos, dist, inf, pi, sin
 
 import numpy as np
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon as ShapelyPolygon
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import PositionArrays
+from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
-from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.geometry import centroid, distance_to_section, ground_doors
 from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.movement import allowance
+from fibua.rulesets.buildings.odds import tank_assault_chances
 from fibua.rulesets.buildings.reckoning import (
     Place,
     group_of,
@@ -81,6 +86,7 @@ from fibua.rulesets.buildings.tables import (
     OrderKind,
     Quality,
     UnitKind,
+    VehicleKind,
 )
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.objectives import in_objective
@@ -117,6 +123,20 @@ RUN_REACH = 12.0
 DESPERATE_ODDS = 0.3
 #: heading inside for a place to assault from: the worth of a sure win at the start
 HUNT_WORTH = 1.5
+#: a heavy tank driving into a building: the worth of each enemy unit inside brought
+#: down with it (its models counted apart), of a section to hold cleared, and the loss
+#: of the tank
+RAM_UNIT_WORTH = 2.0
+RAM_OBJECTIVE_WORTH = 2.0
+RAM_TANK_WORTH = 6.0
+#: a reach zone is entered only in the last turns this many or fewer turns before the
+#: scheduled end (it scores only at the end, and anything in it sits under every enemy
+#: gun meanwhile); before then a unit waits at least half a Run short of it
+STAGE_TURNS = 1
+#: a unit standing in its side's reach zone, out in the open, with this many pins or
+#: more keeps a Down (it only has to be there at the end; see `_zone_keeper`)
+ZONE_KEEP_PINS = 2
+ZONE_KEEP_WORTH = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +177,12 @@ class Control:
             return end
         down = Order(self.side, "down", uid)
         unit = view.unit(uid)
+        if _zone_keeper(view, unit):
+            # in its reach zone it only has to be there at the end: a kept Down keeps its
+            # -2 through the next turn and sheds D3 pins after it, with no test
+            kept = Order(self.side, "down", uid, {"keep": True})
+            if allowed(legal, kept):
+                return kept
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
         exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
                    and not _pressed(view, unit))
@@ -183,6 +209,9 @@ class Control:
         if unit.pins >= unit.morale - 3:
             # near routing: a kept Down sheds D3 pins with no test
             out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
+        if unit.pins >= ZONE_KEEP_PINS and _zone_keeper(view, unit):
+            out.append(Choice(ZONE_KEEP_WORTH + 0.3 * unit.pins,
+                              Order(side, "down", uid, {"keep": True})))
         out += self._assaults(view, unit, decision)
         out += self._hunt(view, unit, decision)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
@@ -191,6 +220,7 @@ class Control:
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
             out += self._moves(view, unit, best_fire, seen)
+        out += self._rams(view, unit)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
         # and goes Down if it fails
@@ -363,9 +393,10 @@ class Control:
                     for _, step in steps for c, s in _HEADINGS]
             # every end's distance in one batch
             afters = _outside_distances(view, ends)
+            stand_off = _stand_off(view, unit, run)
             for kind, to, after in zip(kinds, ends, afters, strict=True):
                 gain = now - after
-                if gain <= 0.5:
+                if gain <= 0.5 or (stand_off > 0 and _zone_gap(view, to) < stand_off):
                     continue
                 # a Run in the open is faster but shoots nothing and draws fire
                 worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
@@ -415,6 +446,40 @@ class Control:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
         out += self._climb_to_assault(view, unit)
+        return out
+
+    def _rams(self, view: SideView, unit: Unit) -> list[Choice]:
+        """A heavy tank drives into a wooden or brick section within its Run that holds
+        known enemies and none of its side: a collapse destroys every unit inside (and
+        a section in rubble is held by nobody), worth it on the rules' odds of the
+        building coming down less those of the tank being knocked out."""
+        if unit.vehicle is None or unit.section is not None:
+            return []
+        field = view.sight.battlefield
+        here = (unit.lead.x, unit.lead.y)
+        reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
+        states = dict(view.sections)
+        friends = {u.section for u in view.own if u.alive and u.section is not None}
+        wanted = _contested(view)
+        inside: dict[str, list[Sighting]] = {}
+        for _, s in view.enemies:
+            if s.alive and s.section is not None:
+                inside.setdefault(s.section, []).append(s)
+        out: list[Choice] = []
+        for sid, foes in inside.items():
+            if sid in friends or states.get(sid, "intact") != "intact":
+                continue
+            section = field.section(sid)
+            odds = _ram_odds(unit.vehicle, section.construction)
+            if odds is None or distance_to_section(here, section) > reach:
+                continue
+            collapse, knocked_out = odds
+            prize = sum(RAM_UNIT_WORTH + CQ_DAMAGE * s.models for s in foes)
+            if sid in wanted:
+                prize += RAM_OBJECTIVE_WORTH
+            worth = collapse * prize - knocked_out * RAM_TANK_WORTH
+            if worth > 0:
+                out.append(Choice(worth, Order(self.side, "run", unit.id, {"enter": sid})))
         return out
 
     def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
@@ -522,6 +587,55 @@ def _pressed(view: SideView, unit: Unit) -> bool:
     now = _distance(view, _position(unit))
     left = max(1, view.turns - view.turn + 1)
     return now > 0.0 and now / run >= left - PRESSED_TURNS and now / run <= left
+
+
+@lru_cache(maxsize=32)
+def _ram_odds(tank: VehicleKind, building: BuildingKind) -> tuple[float, float] | None:
+    """A tank's chances of bringing the building down by driving into it, and of being
+    knocked out doing so (None: the rules do not let it)."""
+    try:
+        found = tank_assault_chances(tank, building)
+    except IllegalOrder:
+        return None
+    return float(found["collapse"]), float(found["knocked_out"])
+
+
+def _stand_off(view: SideView, unit: Unit, run: float) -> float:
+    """How far short of its side's reach zones the unit waits while it is early for them
+    (0: it may go in). Early: more than `STAGE_TURNS` turns before the scheduled end, the
+    unit not in a zone already."""
+    if view.turns - view.turn <= STAGE_TURNS or _in_zone(view, unit):
+        return 0.0
+    return 0.5 * run if _reach_zones(view) else 0.0
+
+
+def _reach_zones(view: SideView) -> list[ShapelyPolygon]:
+    return [_zone_shape(tuple((float(p[0]), float(p[1])) for p in spec.zone))
+            for spec in view.objectives
+            if spec.side == view.side and spec.kind == "reach" and spec.zone is not None]
+
+
+@lru_cache(maxsize=64)
+def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
+    return ShapelyPolygon(points)
+
+
+def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
+    """Straight distance from a point to the nearest of the side's reach zones (inf when
+    it has none)."""
+    here = ShapelyPoint(point)
+    return min((float(z.distance(here)) for z in _reach_zones(view)), default=inf)
+
+
+def _zone_keeper(view: SideView, unit: Unit) -> bool:
+    """Whether the unit stands out in the open in one of its side's reach zones and
+    answers a shot with a kept Down: infantry at once, a vehicle (armour shrugs off most
+    shots) once pinned. Pins, not losses, end a tank sitting under every enemy gun: a kept
+    Down halves the hits on it or worse through the next turn too, and sheds D3 pins
+    after it with no test, where a Rally risks failing its test."""
+    if unit.section is not None or not _in_zone(view, unit):
+        return False
+    return unit.kind is not UnitKind.VEHICLE or unit.pins >= 1
 
 
 def _stays(unit: Unit) -> bool:
