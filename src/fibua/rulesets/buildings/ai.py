@@ -54,7 +54,7 @@ import numpy as np
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, Section
 from fibua.battlefield.sight import PositionArrays
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
@@ -83,6 +83,7 @@ from fibua.rulesets.buildings.tables import (
     INFANTRY_DAMAGE,
     WEAPONS,
     BuildingKind,
+    ObserverKind,
     OrderKind,
     Quality,
     UnitKind,
@@ -123,10 +124,16 @@ RUN_REACH = 12.0
 DESPERATE_ODDS = 0.3
 #: heading inside for a place to assault from: the worth of a sure win at the start
 HUNT_WORTH = 1.5
+#: walking distance to the objectives at which a unit outside counts as there
+AT_GOAL = 1.0
+#: a barrage: how far from its point a unit rolls (the rules' default), and the worth
+#: of each model there (a third take D3 pins, a sixth a heavy hit)
+BARRAGE_REACH = 12.0
+BARRAGE_MODEL_WORTH = 0.25
 #: a heavy tank driving into a building: the worth of each enemy unit inside brought
-#: down with it (its models counted apart), of a section to hold cleared, and the loss
-#: of the tank
-RAM_UNIT_WORTH = 2.0
+#: down with it (its models counted apart, as fire counts them), of a section to hold
+#: cleared, and the loss of the tank; no ram in the turns a reach zone is to be made
+RAM_UNIT_WORTH = 1.0
 RAM_OBJECTIVE_WORTH = 2.0
 RAM_TANK_WORTH = 6.0
 #: a reach zone is entered only in the last turns this many or fewer turns before the
@@ -269,12 +276,38 @@ class Control:
                 worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * s.models
                 out.append(Choice(worth, Order(side, "fire", uid,
                                                {"target": eid, "indirect": True})))
-        if unit.observer is not None:
+        if unit.observer is ObserverKind.ARTILLERY:
+            out += self._barrages(view, unit)
+        elif unit.observer is not None:
             for eid, s in view.visible_enemies():
                 if s.kind is UnitKind.INFANTRY or s.kind is UnitKind.GUN:
                     worth = 1.2 + 0.1 * s.models + (0.5 if s.section in wanted else 0.0)
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
+        return out
+
+    def _barrages(self, view: SideView, unit: Unit) -> list[Choice]:
+        """An artillery observer's barrage at a seen enemy in a section a side must hold:
+        worth the enemies in its reach
+        (their models, more in a section the side must take) less its own units there,
+        every one of which rolls its die too."""
+        out: list[Choice] = []
+        wanted = _contested(view)
+        known = [s for _, s in view.enemies if s.alive]
+        friends = [u for u in view.own if u.alive and u.aboard is None]
+        for _, s in view.visible_enemies():
+            if s.section not in wanted:
+                continue  # saved for the enemy holding what the side must take
+            at = (s.x, s.y)
+            hit = sum(BARRAGE_MODEL_WORTH * e.models + (1.0 if e.section in wanted else 0.0)
+                      for e in known if dist(at, (e.x, e.y)) <= BARRAGE_REACH)
+            own = sum(BARRAGE_MODEL_WORTH * len(u.models) + 1.0 for u in friends
+                      if dist(at, (u.lead.x, u.lead.y)) <= BARRAGE_REACH + 2.0)
+            worth = hit - 1.5 * own
+            if worth > 0.5:
+                out.append(Choice(worth, Order(self.side, "fire", unit.id,
+                                               {"at": [round(s.x, 2), round(s.y, 2)],
+                                                "call": True})))
         return out
 
     def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
@@ -393,6 +426,12 @@ class Control:
                     for _, step in steps for c, s in _HEADINGS]
             # every end's distance in one batch
             afters = _outside_distances(view, ends)
+            targets = _to_take(view) if now <= AT_GOAL else []
+            if targets:
+                # at an objective its side holds already: on to the sections of its
+                # objectives the enemy still holds, straight for their walls
+                now = min(distance_to_section((lx, ly), t) for t in targets)
+                afters = [min(distance_to_section(e, t) for t in targets) for e in ends]
             stand_off = _stand_off(view, unit, run)
             for kind, to, after in zip(kinds, ends, afters, strict=True):
                 gain = now - after
@@ -452,9 +491,13 @@ class Control:
         """A heavy tank drives into a wooden or brick section within its Run that holds
         known enemies and none of its side: a collapse destroys every unit inside (and
         a section in rubble is held by nobody), worth it on the rules' odds of the
-        building coming down less those of the tank being knocked out."""
+        building coming down less those of the tank being knocked out; not from its
+        reach zone, nor in the last turns while the side has one to make."""
         if unit.vehicle is None or unit.section is not None:
             return []
+        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                    and _reach_zones(view)):
+            return []  # the turns to make the reach zone: a ram would halt it short
         field = view.sight.battlefield
         here = (unit.lead.x, unit.lead.y)
         reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
@@ -474,7 +517,7 @@ class Control:
             if odds is None or distance_to_section(here, section) > reach:
                 continue
             collapse, knocked_out = odds
-            prize = sum(RAM_UNIT_WORTH + CQ_DAMAGE * s.models for s in foes)
+            prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
             if sid in wanted:
                 prize += RAM_OBJECTIVE_WORTH
             worth = collapse * prize - knocked_out * RAM_TANK_WORTH
@@ -590,6 +633,15 @@ def _pressed(view: SideView, unit: Unit) -> bool:
 
 
 @lru_cache(maxsize=32)
+def _to_take(view: SideView) -> list[Section]:
+    """The sections of the side's hold conditions where it knows of an enemy."""
+    mine = _my_sections(view)
+    field = view.sight.battlefield
+    return [field.section(sid) for sid in sorted({s.section for _, s in view.enemies
+                                                 if s.alive and s.section in mine})
+            if sid is not None]
+
+
 def _ram_odds(tank: VehicleKind, building: BuildingKind) -> tuple[float, float] | None:
     """A tank's chances of bringing the building down by driving into it, and of being
     knocked out doing so (None: the rules do not let it)."""
