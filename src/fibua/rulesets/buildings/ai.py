@@ -125,7 +125,7 @@ DESPERATE_ODDS = 0.3
 #: heading inside for a place to assault from: the worth of a sure win at the start
 HUNT_WORTH = 1.5
 #: walking distance to the objectives at which a unit outside counts as there
-AT_GOAL = 1.0
+AT_GOAL = 3.0
 #: a barrage: how far from its point a unit rolls (the rules' default), and the worth
 #: of each model there (a third take D3 pins, a sixth a heavy hit)
 BARRAGE_REACH = 12.0
@@ -226,7 +226,7 @@ class Control:
         if holding:
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
-            out += self._moves(view, unit, best_fire, seen)
+            out += self._moves(view, unit, best_fire, seen, decision)
         out += self._rams(view, unit)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
@@ -285,6 +285,22 @@ class Control:
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
         return out
+
+    def _next_objective(self, view: SideView, unit: Unit, decision: _Decision
+                        ) -> list[Section | ShapelyPolygon] | None:
+        """Where a unit at an objective its side holds goes next: the sections of its
+        objectives the enemy holds that it would assault (a flamethrower: any), else its
+        side's reach zones (None: nowhere)."""
+        flame = any(WEAPONS[w].flame for w in weapons_of(unit, advanced=False))
+        field = view.sight.battlefield
+        mine = _my_sections(view)
+        takes = sorted({s.section for i, s in view.enemies if s.alive and s.section in mine
+                        and (flame or _would_assault(view, unit, i, s, decision))
+                        and s.section is not None})
+        if takes:
+            return [field.section(sid) for sid in takes]
+        zones = _reach_zones(view)
+        return list(zones) if zones else None
 
     def _barrages(self, view: SideView, unit: Unit) -> list[Choice]:
         """An artillery observer's barrage at a seen enemy in a section a side must hold:
@@ -398,7 +414,7 @@ class Control:
         return out
 
     def _moves(self, view: SideView, unit: Unit, best_fire: float,
-               seen: list[tuple[str, Sighting]]) -> list[Choice]:
+               seen: list[tuple[str, Sighting]], decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
@@ -426,12 +442,14 @@ class Control:
                     for _, step in steps for c, s in _HEADINGS]
             # every end's distance in one batch
             afters = _outside_distances(view, ends)
-            targets = _to_take(view) if now <= AT_GOAL else []
-            if targets:
-                # at an objective its side holds already: on to the sections of its
-                # objectives the enemy still holds, straight for their walls
-                now = min(distance_to_section((lx, ly), t) for t in targets)
-                afters = [min(distance_to_section(e, t) for t in targets) for e in ends]
+            if now <= AT_GOAL and not _in_zone(view, unit):
+                # at an objective its side holds already: on to the next, straight - a
+                # section the enemy still holds if the unit can take it, else the reach
+                # zone
+                targets = self._next_objective(view, unit, decision)
+                if targets is not None:
+                    now = _gap(targets, (lx, ly))
+                    afters = [_gap(targets, e) for e in ends]
             stand_off = _stand_off(view, unit, run)
             for kind, to, after in zip(kinds, ends, afters, strict=True):
                 gain = now - after
@@ -632,16 +650,15 @@ def _pressed(view: SideView, unit: Unit) -> bool:
     return now > 0.0 and now / run >= left - PRESSED_TURNS and now / run <= left
 
 
+def _gap(targets: list[Section | ShapelyPolygon], point: tuple[float, float]) -> float:
+    """Straight distance from a point outside to the nearest of the sections' walls or
+    zones."""
+    here = ShapelyPoint(point)
+    return min(float(t.distance(here)) if isinstance(t, ShapelyPolygon)
+               else distance_to_section(point, t) for t in targets)
+
+
 @lru_cache(maxsize=32)
-def _to_take(view: SideView) -> list[Section]:
-    """The sections of the side's hold conditions where it knows of an enemy."""
-    mine = _my_sections(view)
-    field = view.sight.battlefield
-    return [field.section(sid) for sid in sorted({s.section for _, s in view.enemies
-                                                 if s.alive and s.section in mine})
-            if sid is not None]
-
-
 def _ram_odds(tank: VehicleKind, building: BuildingKind) -> tuple[float, float] | None:
     """A tank's chances of bringing the building down by driving into it, and of being
     knocked out doing so (None: the rules do not let it)."""
