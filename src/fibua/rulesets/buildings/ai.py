@@ -132,7 +132,7 @@ BARRAGE_REACH = 12.0
 BARRAGE_MODEL_WORTH = 0.25
 #: a heavy tank driving into a building: the worth of each enemy unit inside brought
 #: down with it (its models counted apart, as fire counts them), of a section to hold
-#: cleared, and the loss of the tank; no ram in the turns a reach zone is to be made
+#: cleared, and the loss of the tank
 RAM_UNIT_WORTH = 1.0
 RAM_OBJECTIVE_WORTH = 2.0
 RAM_TANK_WORTH = 6.0
@@ -510,12 +510,11 @@ class Control:
         known enemies and none of its side: a collapse destroys every unit inside (and
         a section in rubble is held by nobody), worth it on the rules' odds of the
         building coming down less those of the tank being knocked out; not from its
-        reach zone, nor in the last turns while the side has one to make."""
+        reach zone, nor on the last turn while the side has one to make."""
         if unit.vehicle is None or unit.section is not None:
             return []
-        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
-                                    and _reach_zones(view)):
-            return []  # the turns to make the reach zone: a ram would halt it short
+        if _in_zone(view, unit) or (view.turn >= view.turns and _reach_zones(view)):
+            return []  # the last turn to make the reach zone: a ram would halt it short
         field = view.sight.battlefield
         here = (unit.lead.x, unit.lead.y)
         reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
