@@ -130,6 +130,8 @@ AT_GOAL = 3.0
 #: of each model there (a third take D3 pins, a sixth a heavy hit)
 BARRAGE_REACH = 12.0
 BARRAGE_MODEL_WORTH = 0.25
+#: shot at, a vehicle goes Down only with this many pins (infantry with 2)
+VEHICLE_DOWN_PINS = 4
 #: a heavy tank driving into a building: the worth of each enemy unit inside brought
 #: down with it (its models counted apart, as fire counts them), of a section to hold
 #: cleared, and the loss of the tank
@@ -193,7 +195,10 @@ class Control:
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
         exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
                    and not _pressed(view, unit))
-        if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
+        # a tank's order (a ram, a dash for the zone) is worth more than the -2: it
+        # spends its die on a Down only once well pinned
+        pinned = unit.pins >= (VEHICLE_DOWN_PINS if unit.kind is UnitKind.VEHICLE else 2)
+        if (_he_landed(view, uid) or exposed or pinned) and allowed(legal, down):
             return down
         return end
 
