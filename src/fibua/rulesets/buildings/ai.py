@@ -51,6 +51,7 @@ from functools import lru_cache
 from math import cos, dist, inf, pi, sin
 
 import numpy as np
+import numpy.typing as npt
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
@@ -142,6 +143,10 @@ RAM_TANK_WORTH = 6.0
 #: scheduled end (it scores only at the end, and anything in it sits under every enemy
 #: gun meanwhile); before then a unit waits at least half a Run short of it
 STAGE_TURNS = 1
+#: waiting short of the zone: how far back a move may go, and the worth of each known
+#: enemy fewer that would see the unit where it ends
+STAGE_SLACK = 3.0
+STAGE_HIDDEN = 0.6
 #: a unit standing in its side's reach zone, out in the open, with this many pins or
 #: more keeps a Down (it only has to be there at the end; see `_zone_keeper`)
 ZONE_KEEP_PINS = 2
@@ -290,6 +295,22 @@ class Control:
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
         return out
+
+    def _hidden(self, view: SideView, here: tuple[float, float],
+                ends: list[tuple[float, float]], stand_off: float, run: float
+                ) -> npt.NDArray[np.float64] | None:
+        """For a unit within two moves of the reach zone's stand-off: for each end,
+        how many fewer known enemies would see it there than where it stands (None: the
+        unit is not waiting so). It waits out of their sight where it can."""
+        if stand_off <= 0 or _zone_gap(view, here) > stand_off + 2 * run:
+            return None
+        watch = [Position(s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive]
+        if not watch:
+            return None
+        places = [Position(x, y) for x, y in [here, *ends]]
+        seen = view.sight.visible_matrix(watch, places).sum(axis=0).astype(np.float64)
+        found: npt.NDArray[np.float64] = seen[0] - seen[1:]
+        return found
 
     def _next_objective(self, view: SideView, unit: Unit, decision: _Decision
                         ) -> list[Section | ShapelyPolygon] | None:
@@ -456,12 +477,16 @@ class Control:
                     now = _gap(targets, (lx, ly))
                     afters = [_gap(targets, e) for e in ends]
             stand_off = _stand_off(view, unit, run)
-            for kind, to, after in zip(kinds, ends, afters, strict=True):
+            hidden = self._hidden(view, (lx, ly), ends, stand_off, run)
+            for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
-                if gain <= 0.5 or (stand_off > 0 and _zone_gap(view, to) < stand_off):
+                least = 0.5 if hidden is None else -STAGE_SLACK
+                if gain <= least or (stand_off > 0 and _zone_gap(view, to) < stand_off):
                     continue
                 # a Run in the open is faster but shoots nothing and draws fire
                 worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                if hidden is not None:
+                    worth += STAGE_HIDDEN * float(hidden[k])
                 if after <= 0.0:
                     # reaching the zone scores only if it is still there at the end
                     worth += _late(view) * OBJECTIVE_WORTH
