@@ -20,6 +20,19 @@ at a time with `allowed`, best first; the legal list is never read whole):
   entered most: there at the end, a unit at least spoils the enemy's hold), and most when
   they are only just within reach; a unit standing in a reach zone stays; a mortar moves
   only until a seen enemy is in its reach, and stays out of buildings;
+- a reach zone scores only at the end, and whatever stands in it meanwhile is under
+  every enemy gun: until the last turns (`STAGE_TURNS`) a unit waits half a Run short of
+  it, where fewer known enemies see it; in the zone it answers a shot with a kept Down
+  (a vehicle once pinned: pins, not losses, end a tank there), which sheds D3 pins
+  after the next turn with no test;
+- a unit at an objective its side holds already goes on to the next: a section of its
+  objectives the enemy holds that it would assault (a flamethrower to any), else the
+  reach zone;
+- a heavy tank drives into a wooden or brick section holding known enemies and none of
+  its own, on the rules' odds (odds.py) of bringing it down on them (a section in
+  rubble is held by nobody), though not from its reach zone nor on the last turn;
+- an artillery observer calls its barrage on a seen enemy in a section a side must hold,
+  worth the enemies in its reach less its own units there;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
   to the floor next to the enemy's first; a unit in an objective assaults only within the
@@ -37,7 +50,8 @@ at a time with `allowed`, best first; the legal list is never read whole):
   game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
   a vehicle, and not one with no turn to spare to make its objective), or when it is
-  pinned; in a building and fresh it takes the shot to keep its order.
+  pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a building and fresh it takes
+  the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
