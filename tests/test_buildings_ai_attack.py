@@ -8,6 +8,8 @@ from bld_helpers import line, make_scenario, put, row, unit
 from fibua.core.game import Game, LegalOrders, allowed
 from fibua.core.orders import Order
 from fibua.rulesets.buildings.ai import Control, _ram_odds, _zone_gap
+from fibua.rulesets.buildings.geometry import distance_to_section
+from fibua.rulesets.buildings.knowledge import sighting
 from fibua.rulesets.buildings.odds import tank_assault_chances
 from fibua.rulesets.buildings.state import Waiting
 from fibua.rulesets.buildings.tables import BuildingKind, OrderKind, VehicleKind
@@ -111,3 +113,39 @@ def test_the_artillery_observer_calls_its_barrage_on_the_held_house() -> None:
     assert (order.kind, order.unit, order.params.get("call")) == ("fire", "foo", True)
     assert "at" in order.params
     assert allowed(LegalOrders(game, "allies"), order)
+
+
+def test_a_tank_shot_at_keeps_its_order_until_well_pinned() -> None:
+    allies = [unit("sherman", [{"at": [6, 12]}], type="medium-tank", facing=90),
+              unit("rifles", row(2, 5, 5), type="rifle-squad")]
+    game = Game(make_scenario(allies=allies), 1)
+    tank = game.state.units["sherman"]
+    tank.pins = 2
+    game.state.waiting = Waiting("mg", "sherman", advanced=False)
+    game.state.pending.clear()
+    order = Control("allies", 7).choose(game.observe("allies"), LegalOrders(game, "allies"))
+    assert order.kind == "end"
+    tank.pins = 4
+    order = Control("allies", 7).choose(game.observe("allies"), LegalOrders(game, "allies"))
+    assert (order.kind, order.unit) == ("down", "sherman")
+
+
+def test_from_a_held_objective_the_flamethrower_makes_for_the_enemy_held_one() -> None:
+    victory = [{"side": "allies", "kind": "hold", "sections": ["brick", "house"],
+                "points": 2}]
+    allies = [unit("flamer", row(16, 8.5, 2), type="flamethrower-team"),
+              unit("rifles", row(2, 20, 5), type="rifle-squad")]
+    game = Game(make_scenario(allies=allies, victory=victory), 1)
+    put(game, "rifles", section="brick", floor=0)
+    put(game, "mg", line(33, 22, 3))
+    idle(game, "rifles")
+    # the side knows the grenadiers hold the house (seen there earlier)
+    game.state.seen["allies"]["grenadiers"] = sighting(game.state,
+                                                       game.state.units["grenadiers"])
+    view = game.observe("allies")
+    house = view.sight.battlefield.section("house")
+    order = decide(game, "allies")
+    assert order.unit == "flamer" and order.kind in ("advance", "run")
+    to = order.params["to"]
+    assert isinstance(to, list)
+    assert distance_to_section((to[0], to[1]), house) < distance_to_section((16, 8.5), house)
