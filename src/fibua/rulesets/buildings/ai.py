@@ -557,8 +557,9 @@ class Control:
         reach zone, nor on the last turn while the side has one to make."""
         if unit.vehicle is None or unit.section is not None:
             return []
-        if _in_zone(view, unit) or (view.turn >= view.turns and _reach_zones(view)):
-            return []  # the last turn to make the reach zone: a ram would halt it short
+        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                    and _reach_zones(view)):
+            return []  # the turns to make the reach zone: a ram would halt it short
         field = view.sight.battlefield
         here = (unit.lead.x, unit.lead.y)
         reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
