@@ -30,7 +30,8 @@ at a time with `allowed`, best first; the legal list is never read whole):
   reach zone;
 - a heavy tank drives into a wooden or brick section holding known enemies and none of
   its own, on the rules' odds (odds.py) of bringing it down on them (a section in
-  rubble is held by nobody), though not from its reach zone nor on the last turn;
+  rubble is held by nobody), though not from its reach zone nor in the last turns
+  (`STAGE_TURNS`), kept for making it;
 - an artillery observer calls its barrage on a seen enemy in a section a side must hold,
   worth the enemies in its reach less its own units there;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
@@ -554,7 +555,7 @@ class Control:
         known enemies and none of its side: a collapse destroys every unit inside (and
         a section in rubble is held by nobody), worth it on the rules' odds of the
         building coming down less those of the tank being knocked out; not from its
-        reach zone, nor on the last turn while the side has one to make."""
+        reach zone, nor in the last turns while the side has one to make."""
         if unit.vehicle is None or unit.section is not None:
             return []
         if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
