@@ -20,6 +20,20 @@ at a time with `allowed`, best first; the legal list is never read whole):
   entered most: there at the end, a unit at least spoils the enemy's hold), and most when
   they are only just within reach; a unit standing in a reach zone stays; a mortar moves
   only until a seen enemy is in its reach, and stays out of buildings;
+- a reach zone scores only at the end, and whatever stands in it meanwhile is under
+  every enemy gun: until the last turns (`STAGE_TURNS`) a unit waits half a Run short of
+  it, where fewer known enemies see it; in the zone it answers a shot with a kept Down
+  (a vehicle once pinned: pins, not losses, end a tank there), which sheds D3 pins
+  after the next turn with no test;
+- a unit at an objective its side holds already goes on to the next: a section of its
+  objectives the enemy holds that it would assault (a flamethrower to any), else the
+  reach zone;
+- a heavy tank drives into a wooden or brick section holding known enemies and none of
+  its own, on the rules' odds (odds.py) of bringing it down on them (a section in
+  rubble is held by nobody), though not from its reach zone nor in the last turns
+  (`STAGE_TURNS`), kept for making it;
+- an artillery observer calls its barrage on a seen enemy in a section a side must hold,
+  worth the enemies in its reach less its own units there;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
   last turns an even fight for an objective will do), floor by floor: inside, it climbs
   to the floor next to the enemy's first; a unit in an objective assaults only within the
@@ -37,7 +51,8 @@ at a time with `allowed`, best first; the legal list is never read whole):
   game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
   a vehicle, and not one with no turn to spare to make its objective), or when it is
-  pinned; in a building and fresh it takes the shot to keep its order.
+  pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a building and fresh it takes
+  the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
@@ -47,20 +62,26 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import cos, dist, inf, pi, sin
 
 import numpy as np
+import numpy.typing as npt
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon as ShapelyPolygon
 
-from fibua.battlefield.model import Position
+from fibua.battlefield.model import Position, Section
 from fibua.battlefield.sight import PositionArrays
+from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
-from fibua.rulesets.buildings.geometry import centroid, ground_doors
+from fibua.rulesets.buildings.geometry import centroid, distance_to_section, ground_doors
 from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.movement import allowance
+from fibua.rulesets.buildings.odds import tank_assault_chances
 from fibua.rulesets.buildings.reckoning import (
     Place,
     group_of,
@@ -78,9 +99,11 @@ from fibua.rulesets.buildings.tables import (
     INFANTRY_DAMAGE,
     WEAPONS,
     BuildingKind,
+    ObserverKind,
     OrderKind,
     Quality,
     UnitKind,
+    VehicleKind,
 )
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.objectives import in_objective
@@ -117,6 +140,32 @@ RUN_REACH = 12.0
 DESPERATE_ODDS = 0.3
 #: heading inside for a place to assault from: the worth of a sure win at the start
 HUNT_WORTH = 1.5
+#: walking distance to the objectives at which a unit outside counts as there
+AT_GOAL = 3.0
+#: a barrage: how far from its point a unit rolls (the rules' default), and the worth
+#: of each model there (a third take D3 pins, a sixth a heavy hit)
+BARRAGE_REACH = 12.0
+BARRAGE_MODEL_WORTH = 0.25
+#: shot at, a vehicle goes Down only with this many pins (infantry with 2)
+VEHICLE_DOWN_PINS = 4
+#: a heavy tank driving into a building: the worth of each enemy unit inside brought
+#: down with it (its models counted apart, as fire counts them), of a section to hold
+#: cleared, and the loss of the tank
+RAM_UNIT_WORTH = 1.0
+RAM_OBJECTIVE_WORTH = 2.0
+RAM_TANK_WORTH = 6.0
+#: a reach zone is entered only in the last turns this many or fewer turns before the
+#: scheduled end (it scores only at the end, and anything in it sits under every enemy
+#: gun meanwhile); before then a unit waits at least half a Run short of it
+STAGE_TURNS = 1
+#: waiting short of the zone: how far back a move may go, and the worth of each known
+#: enemy fewer that would see the unit where it ends
+STAGE_SLACK = 3.0
+STAGE_HIDDEN = 0.6
+#: a unit standing in its side's reach zone, out in the open, with this many pins or
+#: more keeps a Down (it only has to be there at the end; see `_zone_keeper`)
+ZONE_KEEP_PINS = 2
+ZONE_KEEP_WORTH = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +206,19 @@ class Control:
             return end
         down = Order(self.side, "down", uid)
         unit = view.unit(uid)
+        if _zone_keeper(view, unit):
+            # in its reach zone it only has to be there at the end: a kept Down keeps its
+            # -2 through the next turn and sheds D3 pins after it, with no test
+            kept = Order(self.side, "down", uid, {"keep": True})
+            if allowed(legal, kept):
+                return kept
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
         exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
                    and not _pressed(view, unit))
-        if (_he_landed(view, uid) or exposed or unit.pins >= 2) and allowed(legal, down):
+        # a tank's order (a ram, a dash for the zone) is worth more than the -2: it
+        # spends its die on a Down only once well pinned
+        pinned = unit.pins >= (VEHICLE_DOWN_PINS if unit.kind is UnitKind.VEHICLE else 2)
+        if (_he_landed(view, uid) or exposed or pinned) and allowed(legal, down):
             return down
         return end
 
@@ -183,6 +241,9 @@ class Control:
         if unit.pins >= unit.morale - 3:
             # near routing: a kept Down sheds D3 pins with no test
             out.append(Choice(0.3 + 0.2 * unit.pins, Order(side, "down", uid, {"keep": True})))
+        if unit.pins >= ZONE_KEEP_PINS and _zone_keeper(view, unit):
+            out.append(Choice(ZONE_KEEP_WORTH + 0.3 * unit.pins,
+                              Order(side, "down", uid, {"keep": True})))
         out += self._assaults(view, unit, decision)
         out += self._hunt(view, unit, decision)
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
@@ -190,7 +251,8 @@ class Control:
         if holding:
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
-            out += self._moves(view, unit, best_fire, seen)
+            out += self._moves(view, unit, best_fire, seen, decision)
+        out += self._rams(view, unit)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
         # and goes Down if it fails
@@ -239,12 +301,70 @@ class Control:
                 worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * s.models
                 out.append(Choice(worth, Order(side, "fire", uid,
                                                {"target": eid, "indirect": True})))
-        if unit.observer is not None:
+        if unit.observer is ObserverKind.ARTILLERY:
+            out += self._barrages(view, unit)
+        elif unit.observer is not None:
             for eid, s in view.visible_enemies():
                 if s.kind is UnitKind.INFANTRY or s.kind is UnitKind.GUN:
                     worth = 1.2 + 0.1 * s.models + (0.5 if s.section in wanted else 0.0)
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
+        return out
+
+    def _hidden(self, view: SideView, here: tuple[float, float],
+                ends: list[tuple[float, float]], stand_off: float, run: float
+                ) -> npt.NDArray[np.float64] | None:
+        """For a unit within two moves of the reach zone's stand-off: for each end,
+        how many fewer known enemies would see it there than where it stands (None: the
+        unit is not waiting so). It waits out of their sight where it can."""
+        if stand_off <= 0 or _zone_gap(view, here) > stand_off + 2 * run:
+            return None
+        watch = [Position(s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive]
+        if not watch:
+            return None
+        places = [Position(x, y) for x, y in [here, *ends]]
+        seen = view.sight.visible_matrix(watch, places).sum(axis=0).astype(np.float64)
+        found: npt.NDArray[np.float64] = seen[0] - seen[1:]
+        return found
+
+    def _next_objective(self, view: SideView, unit: Unit, decision: _Decision
+                        ) -> list[Section | ShapelyPolygon] | None:
+        """Where a unit at an objective its side holds goes next: the sections of its
+        objectives the enemy holds that it would assault (a flamethrower: any), else its
+        side's reach zones (None: nowhere)."""
+        flame = any(WEAPONS[w].flame for w in weapons_of(unit, advanced=False))
+        field = view.sight.battlefield
+        mine = _my_sections(view)
+        takes = sorted({s.section for i, s in view.enemies if s.alive and s.section in mine
+                        and (flame or _would_assault(view, unit, i, s, decision))
+                        and s.section is not None})
+        if takes:
+            return [field.section(sid) for sid in takes]
+        zones = _reach_zones(view)
+        return list(zones) if zones else None
+
+    def _barrages(self, view: SideView, unit: Unit) -> list[Choice]:
+        """An artillery observer's barrage at a seen enemy in a section a side must hold:
+        worth the enemies in its reach
+        (their models, more in a section the side must take) less its own units there,
+        every one of which rolls its die too."""
+        out: list[Choice] = []
+        wanted = _contested(view)
+        known = [s for _, s in view.enemies if s.alive]
+        friends = [u for u in view.own if u.alive and u.aboard is None]
+        for _, s in view.visible_enemies():
+            if s.section not in wanted:
+                continue  # saved for the enemy holding what the side must take
+            at = (s.x, s.y)
+            hit = sum(BARRAGE_MODEL_WORTH * e.models + (1.0 if e.section in wanted else 0.0)
+                      for e in known if dist(at, (e.x, e.y)) <= BARRAGE_REACH)
+            own = sum(BARRAGE_MODEL_WORTH * len(u.models) + 1.0 for u in friends
+                      if dist(at, (u.lead.x, u.lead.y)) <= BARRAGE_REACH + 2.0)
+            worth = hit - 1.5 * own
+            if worth > 0.5:
+                out.append(Choice(worth, Order(self.side, "fire", unit.id,
+                                               {"at": [round(s.x, 2), round(s.y, 2)],
+                                                "call": True})))
         return out
 
     def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
@@ -335,7 +455,7 @@ class Control:
         return out
 
     def _moves(self, view: SideView, unit: Unit, best_fire: float,
-               seen: list[tuple[str, Sighting]]) -> list[Choice]:
+               seen: list[tuple[str, Sighting]], decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
@@ -363,12 +483,25 @@ class Control:
                     for _, step in steps for c, s in _HEADINGS]
             # every end's distance in one batch
             afters = _outside_distances(view, ends)
-            for kind, to, after in zip(kinds, ends, afters, strict=True):
+            if now <= AT_GOAL and not _in_zone(view, unit):
+                # at an objective its side holds already: on to the next, straight - a
+                # section the enemy still holds if the unit can take it, else the reach
+                # zone
+                targets = self._next_objective(view, unit, decision)
+                if targets is not None:
+                    now = _gap(targets, (lx, ly))
+                    afters = [_gap(targets, e) for e in ends]
+            stand_off = _stand_off(view, unit, run)
+            hidden = self._hidden(view, (lx, ly), ends, stand_off, run)
+            for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
-                if gain <= 0.5:
+                least = 0.5 if hidden is None else -STAGE_SLACK
+                if gain <= least or (stand_off > 0 and _zone_gap(view, to) < stand_off):
                     continue
                 # a Run in the open is faster but shoots nothing and draws fire
                 worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+                if hidden is not None:
+                    worth += STAGE_HIDDEN * float(hidden[k])
                 if after <= 0.0:
                     # reaching the zone scores only if it is still there at the end
                     worth += _late(view) * OBJECTIVE_WORTH
@@ -415,6 +548,44 @@ class Control:
             for f in range(1, section.levels):
                 out.append(Choice(0.2, Order(side, "advance", uid, {"floor": f})))
         out += self._climb_to_assault(view, unit)
+        return out
+
+    def _rams(self, view: SideView, unit: Unit) -> list[Choice]:
+        """A heavy tank drives into a wooden or brick section within its Run that holds
+        known enemies and none of its side: a collapse destroys every unit inside (and
+        a section in rubble is held by nobody), worth it on the rules' odds of the
+        building coming down less those of the tank being knocked out; not from its
+        reach zone, nor in the last turns while the side has one to make."""
+        if unit.vehicle is None or unit.section is not None:
+            return []
+        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                    and _reach_zones(view)):
+            return []  # the turns to make the reach zone: a ram would halt it short
+        field = view.sight.battlefield
+        here = (unit.lead.x, unit.lead.y)
+        reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
+        states = dict(view.sections)
+        friends = {u.section for u in view.own if u.alive and u.section is not None}
+        wanted = _contested(view)
+        inside: dict[str, list[Sighting]] = {}
+        for _, s in view.enemies:
+            if s.alive and s.section is not None:
+                inside.setdefault(s.section, []).append(s)
+        out: list[Choice] = []
+        for sid, foes in inside.items():
+            if sid in friends or states.get(sid, "intact") != "intact":
+                continue
+            section = field.section(sid)
+            odds = _ram_odds(unit.vehicle, section.construction)
+            if odds is None or distance_to_section(here, section) > reach:
+                continue
+            collapse, knocked_out = odds
+            prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
+            if sid in wanted:
+                prize += RAM_OBJECTIVE_WORTH
+            worth = collapse * prize - knocked_out * RAM_TANK_WORTH
+            if worth > 0:
+                out.append(Choice(worth, Order(self.side, "run", unit.id, {"enter": sid})))
         return out
 
     def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
@@ -522,6 +693,63 @@ def _pressed(view: SideView, unit: Unit) -> bool:
     now = _distance(view, _position(unit))
     left = max(1, view.turns - view.turn + 1)
     return now > 0.0 and now / run >= left - PRESSED_TURNS and now / run <= left
+
+
+def _gap(targets: list[Section | ShapelyPolygon], point: tuple[float, float]) -> float:
+    """Straight distance from a point outside to the nearest of the sections' walls or
+    zones."""
+    here = ShapelyPoint(point)
+    return min(float(t.distance(here)) if isinstance(t, ShapelyPolygon)
+               else distance_to_section(point, t) for t in targets)
+
+
+@lru_cache(maxsize=32)
+def _ram_odds(tank: VehicleKind, building: BuildingKind) -> tuple[float, float] | None:
+    """A tank's chances of bringing the building down by driving into it, and of being
+    knocked out doing so (None: the rules do not let it)."""
+    try:
+        found = tank_assault_chances(tank, building)
+    except IllegalOrder:
+        return None
+    return float(found["collapse"]), float(found["knocked_out"])
+
+
+def _stand_off(view: SideView, unit: Unit, run: float) -> float:
+    """How far short of its side's reach zones the unit waits while it is early for them
+    (0: it may go in). Early: more than `STAGE_TURNS` turns before the scheduled end, the
+    unit not in a zone already."""
+    if view.turns - view.turn <= STAGE_TURNS or _in_zone(view, unit):
+        return 0.0
+    return 0.5 * run if _reach_zones(view) else 0.0
+
+
+def _reach_zones(view: SideView) -> list[ShapelyPolygon]:
+    return [_zone_shape(tuple((float(p[0]), float(p[1])) for p in spec.zone))
+            for spec in view.objectives
+            if spec.side == view.side and spec.kind == "reach" and spec.zone is not None]
+
+
+@lru_cache(maxsize=64)
+def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
+    return ShapelyPolygon(points)
+
+
+def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
+    """Straight distance from a point to the nearest of the side's reach zones (inf when
+    it has none)."""
+    here = ShapelyPoint(point)
+    return min((float(z.distance(here)) for z in _reach_zones(view)), default=inf)
+
+
+def _zone_keeper(view: SideView, unit: Unit) -> bool:
+    """Whether the unit stands out in the open in one of its side's reach zones and
+    answers a shot with a kept Down: infantry at once, a vehicle (armour shrugs off most
+    shots) once pinned. Pins, not losses, end a tank sitting under every enemy gun: a kept
+    Down halves the hits on it or worse through the next turn too, and sheds D3 pins
+    after it with no test, where a Rally risks failing its test."""
+    if unit.section is not None or not _in_zone(view, unit):
+        return False
+    return unit.kind is not UnitKind.VEHICLE or unit.pins >= 1
 
 
 def _stays(unit: Unit) -> bool:
