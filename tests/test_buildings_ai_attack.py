@@ -4,10 +4,12 @@ kept Down, and an artillery observer calls its barrage on an enemy holding an ob
 
 from __future__ import annotations
 
+from shapely.geometry import Point, Polygon
+
 from bld_helpers import line, make_scenario, put, row, unit
 from fibua.core.game import Game, LegalOrders, allowed
 from fibua.core.orders import Order
-from fibua.rulesets.buildings.ai import Control, _ram_odds, _zone_gap
+from fibua.rulesets.buildings.ai import Control, _ram_odds, _zone_gap, _zone_gaps
 from fibua.rulesets.buildings.geometry import distance_to_section
 from fibua.rulesets.buildings.knowledge import sighting
 from fibua.rulesets.buildings.odds import tank_assault_chances
@@ -82,6 +84,16 @@ def test_waits_short_of_the_reach_zone_until_the_last_turns() -> None:
     to = order.params.get("to")
     assert (order.kind, order.unit) in (("run", "smgs"), ("advance", "smgs"))
     assert to is not None and _zone_gap(game.observe("allies"), (to[0], to[1])) == 0.0
+
+
+def test_zone_gaps_in_one_call_are_each_points_own_distance() -> None:
+    view = Game(_zone_table(), 1).observe("allies")
+    zone = Polygon([(float(x), float(y)) for x, y in ZONE])
+    points = [(0.0, 0.0), (13.37, 2.5), (30.0, 40.0), (-1.0, 7.25)]
+    gaps = _zone_gaps(view, points)
+    assert gaps == [zone.distance(Point(p)) for p in points]
+    assert gaps == [_zone_gap(view, p) for p in points]
+    assert any(g == 0.0 for g in _zone_gaps(view, [zone.representative_point().coords[0]]))
 
 
 def test_shot_at_in_its_reach_zone_it_keeps_a_down() -> None:

@@ -67,6 +67,7 @@ from math import cos, dist, inf, pi, sin
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
@@ -493,10 +494,11 @@ class Control:
                     afters = [_gap(targets, e) for e in ends]
             stand_off = _stand_off(view, unit, run)
             hidden = self._hidden(view, (lx, ly), ends, stand_off, run)
+            gaps = _zone_gaps(view, ends) if stand_off > 0 else None
             for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
                 least = 0.5 if hidden is None else -STAGE_SLACK
-                if gain <= least or (stand_off > 0 and _zone_gap(view, to) < stand_off):
+                if gain <= least or (gaps is not None and gaps[k] < stand_off):
                     continue
                 # a Run in the open is faster but shoots nothing and draws fire
                 worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
@@ -737,8 +739,18 @@ def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
 def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
     """Straight distance from a point to the nearest of the side's reach zones (inf when
     it has none)."""
-    here = ShapelyPoint(point)
-    return min((float(z.distance(here)) for z in _reach_zones(view)), default=inf)
+    return _zone_gaps(view, [point])[0]
+
+
+def _zone_gaps(view: SideView, points: list[tuple[float, float]]) -> list[float]:
+    """`_zone_gap` of many points in one call to GEOS (the same distances: a move's
+    candidate ends are many, and a Point made one at a time costs more than measuring)."""
+    zones = _reach_zones(view)
+    if not zones or not points:
+        return [inf] * len(points)
+    here = shapely.points(np.array(points, dtype=np.float64))
+    nearest = np.min([shapely.distance(z, here) for z in zones], axis=0)
+    return [float(g) for g in nearest]
 
 
 def _zone_keeper(view: SideView, unit: Unit) -> bool:
