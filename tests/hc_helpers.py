@@ -16,6 +16,7 @@ only dice are the ones a test forces.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from fibua.battlefield.model import Position
@@ -24,6 +25,7 @@ from fibua.core.events import Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.tables import Stance
 from fibua.scenario.loader import load_scenario, scenario_from_dict
 from fibua.scenario.schema import Scenario
 
@@ -185,3 +187,31 @@ def map_geometry(name: str) -> MapGeometry:
     state = Game(load_scenario(name), 1).state
     geometry: MapGeometry = state.geometry
     return geometry
+
+
+#: two crowds of figures facing each other: places and stances of each
+Crowds = tuple[list[Position], list[Stance], list[Position], list[Stance]]
+
+
+def facing_crowds(geometry: MapGeometry, a: tuple[int, int], b: tuple[int, int],
+                  seed: int) -> Crowds:
+    """Random places (`random_places` with each (count, seed)) and random stances."""
+    rng = random.Random(seed)
+    here, there = random_places(geometry, *a), random_places(geometry, *b)
+    stances = list(Stance)
+    return (here, [rng.choice(stances) for _ in here],
+            there, [rng.choice(stances) for _ in there])
+
+
+def seeing_pairs(of_b: Any, of_a: Any, crowds: Crowds,
+                 expected: Callable[[int, int], tuple[int, int]]) -> int:
+    """Check who sees whom, pair by pair ((of_b[i, j], of_a[i, j]) against `expected(i,
+    j)`), and count the pairs where someone sees."""
+    a, _, b, _ = crowds
+    pairs = 0
+    for i in range(len(a)):
+        for j in range(len(b)):
+            want = expected(i, j)
+            assert (int(of_b[i][j]), int(of_a[i][j])) == want, (a[i], b[j])
+            pairs += want != (0, 0)
+    return pairs

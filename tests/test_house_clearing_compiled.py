@@ -17,10 +17,9 @@ from fibua.core.game import Game
 from fibua.rulesets.house_clearing.ai import Sergeant, _threats, _within
 from fibua.rulesets.house_clearing.estimates import mutual_matrix
 from fibua.rulesets.house_clearing.movement import _crossing
-from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.views import goal_field
 from fibua.scenario.loader import load_scenario
-from hc_helpers import map_geometry, random_places
+from hc_helpers import facing_crowds, map_geometry, random_places, seeing_pairs
 
 MAPS = ("ramp-houses", "oosterbeek-crossroads")
 
@@ -47,20 +46,12 @@ def test_a_legs_share_is_the_python_sum(name: str) -> None:
 @pytest.mark.parametrize("name", MAPS)
 def test_who_sees_whom_is_the_geometrys_pair_by_pair(name: str) -> None:
     geometry = map_geometry(name)
-    rng = random.Random(9)
-    a = random_places(geometry, 40, 4)
-    b = random_places(geometry, 50, 6)
-    stances = list(Stance)
-    a_stances = [rng.choice(stances) for _ in a]
-    b_stances = [rng.choice(stances) for _ in b]
+    crowds = facing_crowds(geometry, (40, 4), (50, 6), 9)
+    a, a_stances, b, b_stances = crowds
     los = geometry.sight.visible_matrix(a, b)
     of_b, of_a = mutual_matrix(geometry, a, a_stances, b, b_stances, los)
-    pairs = 0
-    for i, (p, ps) in enumerate(zip(a, a_stances, strict=True)):
-        for j, (q, qs) in enumerate(zip(b, b_stances, strict=True)):
-            expected = geometry.mutual_in_sight(p, ps, q, qs) if los[i, j] else (0, 0)
-            assert (of_b[i][j], of_a[i][j]) == expected, (p, ps, q, qs)
-            pairs += expected != (0, 0)
+    pairs = seeing_pairs(of_b, of_a, crowds, lambda i, j: geometry.mutual_in_sight(
+        a[i], a_stances[i], b[j], b_stances[j]) if los[i, j] else (0, 0))
     assert pairs > 10
 
 
