@@ -312,13 +312,11 @@ class Tactician:
             return self._approach[1]
         found = None
         sections = set(view.goal_sections)
-        if view.goal is not None and any(
-                not WEAPONS[t.weapon].moves_and_fires and t.pos.section in sections
-                for t in threats):
+        fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
+        if view.goal is not None and any(t.pos.section in sections for t in fixed):
             graph = cell_graph(view.sight)
             # the gun fires where it sees, at whoever stays; riflemen move, and ground
             # they see is where the attack can hit them: only the gun's sight is shunned
-            fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
