@@ -1,10 +1,13 @@
-"""The cheap look at a move's ground (`too_far_on_the_ground`) that the computer asks before
-the full check: it refuses nothing the full check allows, and everything the full check
-refuses as more than a whole move over the ground alone, on random moves across the
-bundled House-Clearing maps, asked of a side's own map as a player asks it."""
+"""The cheap looks at a move that the computer asks before the full check: the ground's
+(`too_far_on_the_ground`) refuses nothing the full check allows, and everything the full
+check refuses as more than a whole move over the ground alone; a straight step's walls
+(`step_through_wall`) refuse nothing the full check allows, and every step it refuses as
+going through a wall. On random moves across the bundled House-Clearing maps, asked of a
+side's own map as a player asks it."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -13,12 +16,17 @@ import pytest
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
-from fibua.rulesets.house_clearing.movement import plan_move, too_far_on_the_ground
+from fibua.rulesets.house_clearing.movement import (
+    plan_move,
+    step_through_wall,
+    too_far_on_the_ground,
+)
 from fibua.rulesets.house_clearing.state import HouseClearingState
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 CASES = 700
 GROUND_ALONE = "more than a whole move over the ground alone"
+THROUGH_A_WALL = "blocked"  # the code of a move refused for going through a wall
 
 
 def _house_clearing() -> list[str]:
@@ -89,3 +97,36 @@ def test_bad_parameters_are_left_to_the_full_check() -> None:
                    {"path": [[1.0, 1.0]] * 40}):
         assert not too_far_on_the_ground(geometry, start, params)
     assert too_far_on_the_ground(geometry, start, {"to": [1.0, 12.0]})  # 11in: no ground
+
+
+@pytest.mark.parametrize("name", _house_clearing())
+def test_the_wall_look_agrees_with_the_full_check(name: str) -> None:
+    game = Game(load_scenario(name), 5)
+    state: HouseClearingState = game.state  # type: ignore[attr-defined]
+    side = state.sides[0]
+    sight = game.observe(side).sight  # the side's own fork, as its player reads it
+    figure = next(f for f in state.figures.values() if f.side == side)
+    rng = random.Random(name)
+    counts = {"walls": 0, "other refusals": 0, "allowed": 0}
+    for _ in range(CASES):
+        figure.pos = _start(state, rng)
+        # mostly short steps, so that walls rather than distance decide
+        heading, step = rng.uniform(0, 6.2832), rng.uniform(0.3, 4.0)
+        x = round(figure.pos.x + step * math.cos(heading), 2)
+        y = round(figure.pos.y + step * math.sin(heading), 2)
+        table = state.battlefield.table
+        if not (0 <= x <= table.width and 0 <= y <= table.height):
+            continue
+        cheap = step_through_wall(sight, figure.pos, x, y)
+        try:
+            plan_move(state, figure, {"to": [x, y]})
+        except IllegalOrder as refusal:
+            through = refusal.code == THROUGH_A_WALL
+            assert cheap == through or refusal.code == "too-far", \
+                (figure.pos, (x, y), refusal.reason)
+            counts["walls" if through else "other refusals"] += 1
+        else:
+            assert not cheap, (figure.pos, (x, y))
+            counts["allowed"] += 1
+    # the cases reach every outcome: the agreement is not an empty one
+    assert min(counts.values()) >= CASES // 50, counts

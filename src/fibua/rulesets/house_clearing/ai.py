@@ -52,7 +52,11 @@ from fibua.rulesets.house_clearing.estimates import (
 )
 from fibua.rulesets.house_clearing.firing import in_cone
 from fibua.rulesets.house_clearing.geometry import MapGeometry
-from fibua.rulesets.house_clearing.movement import too_far_along, too_far_on_the_ground
+from fibua.rulesets.house_clearing.movement import (
+    step_through_wall,
+    too_far_along,
+    too_far_on_the_ground,
+)
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
     at_least_one_hit,
@@ -236,7 +240,7 @@ class Sergeant:
                     return None
                 order = Order(self.side, "stance", f.id, {"stance": str(stance)})
             else:
-                if places.too_far(i, view.geometry):
+                if places.refused(i, view.geometry):
                     continue  # refused by the full check too, which costs far more
                 order = Order(self.side, "move", f.id,
                               dict(places.params(i), stance=str(stance)))
@@ -375,9 +379,11 @@ class _Places:
             return {"to": [self.start.x, self.start.y], "floor": self.stairs[k]}
         return {"to": self.arrays.xy[i].tolist()}
 
-    def too_far(self, i: int, geometry: MapGeometry) -> bool:
-        """`too_far_on_the_ground` of the move to place i (not its own, 0): of a walk,
-        asked once (it depends on the map, the place and the walk alone)."""
+    def refused(self, i: int, geometry: MapGeometry) -> bool:
+        """Whether the move to place i (not its own, 0) is one the rules refuse, seen
+        cheaply: `too_far_on_the_ground`, and for a step of the ring `step_through_wall`
+        too. Of a walk, asked once (it depends on the map, the place and the walk
+        alone)."""
         k = i - 1
         if k < len(self.walks):
             walk = self.walks[k][1]
@@ -388,7 +394,8 @@ class _Places:
         if k < len(self.stairs):
             return too_far_on_the_ground(geometry, self.start, self.params(i))
         x, y = self.arrays.xy[i].tolist()  # a step of the ring: on the table
-        return too_far_along(geometry, self.start, [(x, y)])
+        return too_far_along(geometry, self.start, [(x, y)]) or \
+            step_through_wall(geometry.sight, self.start, x, y)
 
 
 @jit

@@ -181,11 +181,10 @@ def _trace(state: HouseClearingState, start: Position, points: list[tuple[float,
     legs: list[Position] = []
     climbs: list[tuple[str, float]] = []
     for x, y in points:
-        section = state.sight.section_at((x, y))
-        if section != here.section and here.floor > 0:
-            stairs += FLOOR_CHANGE * here.floor  # down the stairs before leaving the room
-            here = Position(here.x, here.y, here.section, 0)
-        there = Position(x, y, section, here.floor if section == here.section else 0)
+        floor_before = here.floor
+        here, there = _leg_ends(state.sight, here, x, y)
+        if here.floor != floor_before:
+            stairs += FLOOR_CHANGE * floor_before  # down the stairs before leaving the room
         cost = leg_cost(state, here, there, paced)
         paced += cost.share
         climbs += cost.climbs
@@ -197,6 +196,27 @@ def _trace(state: HouseClearingState, start: Position, points: list[tuple[float,
         stairs += FLOOR_CHANGE * abs(here.floor - legs[-1].floor)
         legs[-1] = here
     return legs, stairs + _walking(climbs, paced, ground), ground, tuple(w for w, _ in climbs)
+
+
+def _leg_ends(sight: SightEngine, here: Position, x: float,
+              y: float) -> tuple[Position, Position]:
+    """Where a straight leg from `here` to (x, y) starts and ends: a figure leaving its
+    room from an upper floor goes down the stairs first, and it ends on its own floor in
+    its own room, else on the ground."""
+    section = sight.section_at((x, y))
+    if section != here.section and here.floor > 0:
+        here = Position(here.x, here.y, here.section, 0)
+    return here, Position(x, y, section, here.floor if section == here.section else 0)
+
+
+def step_through_wall(sight: SightEngine, start: Position, x: float, y: float) -> bool:
+    """Whether `plan_move` refuses a straight move from `start` to (x, y) (no floor
+    given) as going through a building wall, in one compiled call, for a player to pass
+    over such a move cheaply: the full check traces the same leg. False says nothing.
+    `sight` may be any fork of the scenario's engine (a side's own): no house-clearing
+    order changes a section's walls."""
+    here, there = _leg_ends(sight, start, x, y)
+    return sight.move_blocked(here, there, through_windows=True)
 
 
 def _walking(climbs: list[tuple[str, float]], paced: float, ground: float) -> float:
