@@ -1,5 +1,5 @@
 """Many games in one process: the same results as one game at a time, and the heap the
-collector was spared is handed back."""
+collector was spared and its thresholds are handed back."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import gc
 
 from fibua.core.game import Game, play_out
 from fibua.core.lab import computers, play_games
+from fibua.lab.engine import YOUNG_THRESHOLD
 from fibua.scenario.loader import load_scenario
 
 
@@ -27,3 +28,13 @@ def test_the_long_lived_heap_is_set_aside_only_while_games_run() -> None:
     next(games)
     games.close()
     assert gc.get_freeze_count() == before == 0
+
+
+def test_the_young_generation_is_collected_less_often_only_while_games_run() -> None:
+    before = gc.get_threshold()
+    assert before[0] < YOUNG_THRESHOLD
+    games = play_games(load_scenario("farm-compound"), range(3))
+    next(games)
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
+    games.close()
+    assert gc.get_threshold() == before
