@@ -1,8 +1,11 @@
 """The computer measured against the doctrine player, seat by seat (the lab's section 5):
-`python tools/strength.py [--games N] [--jobs J] [SCENARIO ...]`; the last line is JSON.
+`python tools/strength.py [--games N] [--jobs J] [--opponent P] [SCENARIO ...]`; the last
+line is JSON.
 
 For each bundled scenario and each side S, two runs on the same seeds: the computer in S
-against doctrine, and doctrine in S against doctrine. The computer is stronger in that
+against doctrine, and doctrine in S against doctrine. With `--opponent computer` the other
+side is the computer instead in both runs: where doctrine never beats doctrine's
+defenders, a seat is measured against an attacker that does. The computer is stronger in that
 seat by the difference of S's win rates; each rate is given with its 95% Wilson interval
 and the difference with
 Newcombe's interval for paired seeds and McNemar's exact p-value (lab/stats.py)."""
@@ -24,8 +27,9 @@ def wins(name: str, seats: dict[str, str], side: str, games: int, jobs: int) -> 
     return [row.winner == side for row in rows]
 
 
-def measure(name: str, side: str, games: int, jobs: int) -> dict[str, Any]:
-    others = {s: "doctrine" for s in load_scenario(name).side_names if s != side}
+def measure(name: str, side: str, games: int, jobs: int,
+            opponent: str = "doctrine") -> dict[str, Any]:
+    others = {s: opponent for s in load_scenario(name).side_names if s != side}
     computer = wins(name, {side: "computer", **others}, side, games, jobs)
     doctrine = wins(name, {side: "doctrine", **others}, side, games, jobs)
     difference = paired_difference(computer, doctrine)
@@ -52,17 +56,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--opponent", choices=("doctrine", "computer"), default="doctrine")
     parser.add_argument("scenarios", nargs="*")
     args = parser.parse_args()
     names = args.scenarios or sorted(bundled_scenarios())
     results: dict[str, dict[str, Any]] = {}
-    print("| scenario | side | computer vs doctrine | doctrine vs doctrine | difference |")
+    against = args.opponent
+    print(f"| scenario | side | computer vs {against} | doctrine vs {against} | difference |")
     print("|---|---|---|---|---|")
     for name in names:
         results[name] = {}
         for side in load_scenario(name).side_names:
             start = time.perf_counter()
-            results[name][side] = measure(name, side, args.games, args.jobs)
+            results[name][side] = measure(name, side, args.games, args.jobs, against)
             results[name][side]["seconds"] = round(time.perf_counter() - start, 1)
             print(row(name, side, results[name][side]), flush=True)
     print(json.dumps(results, sort_keys=True))
