@@ -40,6 +40,8 @@ from fibua.rulesets.street_fight.ai_approach import (
     danger,
     door_watch,
 )
+from fibua.rulesets.street_fight.ai_storm import charge_route
+from fibua.rulesets.street_fight.ai_suspect import feared, suspect_sections
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -79,7 +81,14 @@ POST_DANGER = 0.1  # the most fire a place may draw for a figure to stay there a
 POST_ODDS = 0.15  # the least chance to remove a seen enemy that keeps a figure shooting
 POST_TURNS = 6  # turns in which the attack watches the gun's doors for defenders coming in
 POST_WORTH = 60.0  # inches of the way a post watching them is worth
+STORM_LAST = 12  # turns before the end from which the attack goes in without initiative
+STORM_WALK = MOVE_NORMAL - 0.05  # the longest move into the objective that keeps a shot
+STORM_AT_WALK = 1  # whether a figure a run from the objective waits a turn to walk in
+HELD_FEARED = 1  # whether the approach shuns the sight of defenders seen in the objective
+STORM_CHARGE = 1  # whether the storm walks into close combat with the defenders seen
 STORM_TURNS = 2  # turns before the end when the attack enters the gun's building anyway
+SUSPECT_TURNS = 1  # turns in which the attack fears fire from openings it has not seen
+SUSPECT_WEIGHT = 1.0  # how much of a feared weapon's fire the approach counts
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -307,7 +316,7 @@ class Tactician:
         known there. Worked out again only when the side's knowledge changed or the
         posts are given up."""
         # the posts are given up after the first turns: that too changes the plan
-        news = (view.news, view.turn > POST_TURNS)
+        news = (view.news, view.turn > POST_TURNS, view.turn <= SUSPECT_TURNS)
         if self._approach is not None and self._approach[0] == news:
             return self._approach[1]
         found = None
@@ -318,6 +327,19 @@ class Tactician:
             # the gun fires where it sees, at whoever stays; riflemen move, and ground
             # they see is where the attack can hit them: only the gun's sight is shunned
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
+            if HELD_FEARED:
+                # defenders seen in the objective hold their rooms: their windows and
+                # doors are as deadly up close as the gun is far off
+                held = [(t.pos, t.weapon) for t in threats
+                        if t.pos.section in sections and WEAPONS[t.weapon].moves_and_fires]
+                near = danger(view.sight, graph, held)
+                # inside, the storm meets them anyway: only the ground before it is shunned
+                near[view.goal.distances(graph.places) == 0] = 0.0
+                gun = 1.0 - (1.0 - gun) * (1.0 - near)
+            if view.turn <= SUSPECT_TURNS and view.enemy_zone is not None:
+                # before the defenders show themselves, any opening near them may hide one
+                hidden = feared(view.sight, graph, suspect_sections(view.sight, view.enemy_zone))
+                gun = 1.0 - (1.0 - gun) * (1.0 - SUSPECT_WEIGHT * hidden)
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
         return found
@@ -338,16 +360,36 @@ class Tactician:
         """The next bound of the approach under a fixed gun, or full cover where the
         figure stands when no bound is better; a charge at an enemy come close."""
         friends = [g.pos for g in view.own if g.alive and g.id != f.id]
-        route = bound(plan, f.pos, friends)
+        route = self._bound(view, f, plan, friends)
         options: list[Option] = []
+        if STORM_CHARGE and self._storm_time(view):
+            inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
+            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
+            if charge is not None:
+                options.append((partial(self._move_along, f.id, charge), 1.4))
         if route is not None and not self._firing_post(view, f, plan, threats):
-            end = Position(*route[-1])
-            if view.goal is None or view.goal.distance(end) > 0 or self._storm_time(view):
-                options.append((partial(self._move_along, f.id, route), 1.3))
+            options.append((partial(self._move_along, f.id, route), 1.3))
         options.append((Order(self.side, "take-cover", f.id), 1.0))
         if threats.in_sight:
             options += self._charge(view, f, threats, contacts)
         return options
+
+    def _bound(self, view: SideView, f: Figure, plan: Approach, friends: list[Position]
+               ) -> list[tuple[float, float]] | None:
+        """The figure's next bound, kept short of the objective until the attack storms
+        it. The storm goes in at a walk where it can: a figure that walks in may fire
+        in the same turn, one that runs in may not, and inside, at point-blank, the
+        side that fires first kills first."""
+        goal = view.goal
+        route = bound(plan, f.pos, friends)
+        if goal is None or route is None or goal.distance(Position(*route[-1])) > 0:
+            return route
+        if not self._storm_time(view):
+            return None
+        walk = bound(plan, f.pos, friends, STORM_WALK)
+        if walk is not None and goal.distance(Position(*walk[-1])) == 0:
+            return walk
+        return route if not STORM_AT_WALK else walk
 
     @staticmethod
     def _firing_post(view: SideView, f: Figure, plan: Approach, threats: Threats) -> bool:
@@ -366,12 +408,21 @@ class Tactician:
     def _storm_time(self, view: SideView) -> bool:
         """Whether the gathered attack goes into the objective: half the figures (at least
         two) are within a run of it, or the turns are running out."""
-        if view.goal is None or view.turn >= view.turns - STORM_TURNS:
+        if view.goal is None:
             return True
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
-        near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
         inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
-        return inside > 0 or near >= max(2, (len(alive) + 1) // 2)
+        if inside > 0:
+            return True
+        # going in first, the attack also fires first: the defenders at point-blank
+        # shoot only with what is left of them
+        first = bool(view.initiative) and view.initiative[0] == self.side
+        if not first and view.turn < view.turns - STORM_LAST:
+            return False
+        if view.turn >= view.turns - STORM_TURNS:
+            return True
+        near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
+        return near >= max(2, (len(alive) + 1) // 2)
 
     @staticmethod
     def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
@@ -570,6 +621,9 @@ class Tactician:
         here = f.pos.section
         for section, floor in sorted(hostile):
             if section == here:
+                gun = self._gun_charge(view, f, section, floor)
+                if gun is not None:
+                    return [(gun, 1.35)]
                 return [(Order(self.side, "move", f.id,
                                {"to": [f.pos.x, f.pos.y], "floor": floor}), 1.35)]
         if alone_here:
@@ -580,6 +634,25 @@ class Tactician:
             return []
         route = [[round(x, 2), round(y, 2)] for x, y in path]
         return [(Order(self.side, "move", f.id, {"path": route}), 1.3)]
+
+    def _gun_charge(self, view: SideView, f: Figure, section: str, floor: int
+                    ) -> Order | None:
+        """An attacker's climb straight into close combat with a fixed gun seen on
+        another floor of its section: the gun fights at -2 hand to hand, and shoots
+        whoever stops in its room."""
+        if self._defending or not STORM_CHARGE:
+            return None
+        for _, s in view.enemies:
+            if (s.alive and s.section == section and s.floor == floor and s.weapon
+                    and not WEAPONS[s.weapon].moves_and_fires):
+                gap = hypot(s.x - f.pos.x, s.y - f.pos.y)
+                climb = FLOOR_CHANGE_COST * abs(floor - f.pos.floor)
+                if gap > CHARGE_GAP and gap - CHARGE_GAP + climb <= MOVE_NORMAL:
+                    x = s.x + (f.pos.x - s.x) * CHARGE_GAP / gap
+                    y = s.y + (f.pos.y - s.y) * CHARGE_GAP / gap
+                    return Order(self.side, "move", f.id,
+                                 {"to": [round(x, 2), round(y, 2)], "floor": floor})
+        return None
 
     def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
         """Overwatch a visible point toward the enemy (asked of a figure holding its
