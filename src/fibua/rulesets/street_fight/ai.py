@@ -87,7 +87,7 @@ STORM_AT_WALK = 1  # whether a figure a run from the objective waits a turn to w
 HELD_FEARED = 1  # whether the approach shuns the sight of defenders seen in the objective
 STORM_CHARGE = 1  # whether the storm walks into close combat with the defenders seen
 STORM_TURNS = 2  # turns before the end when the attack enters the gun's building anyway
-SUSPECT_TURNS = 1  # turns in which the attack fears fire from openings it has not seen
+SUSPECT_TURNS = 2  # turns in which the attack fears fire from openings it has not seen
 SUSPECT_WEIGHT = 1.0  # how much of a feared weapon's fire the approach counts
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
@@ -362,12 +362,13 @@ class Tactician:
         friends = [g.pos for g in view.own if g.alive and g.id != f.id]
         route = self._bound(view, f, plan, friends)
         options: list[Option] = []
-        if STORM_CHARGE and self._storm_time(view):
+        storming = self._storm_time(view)
+        if STORM_CHARGE and storming:
             inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
             charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
             if charge is not None:
                 options.append((partial(self._move_along, f.id, charge), 1.4))
-        if route is not None and not self._firing_post(view, f, plan, threats):
+        if route is not None and (storming or not self._firing_post(view, f, plan, threats)):
             options.append((partial(self._move_along, f.id, route), 1.3))
         options.append((Order(self.side, "take-cover", f.id), 1.0))
         if threats.in_sight:
