@@ -8,8 +8,9 @@ an objective the enemy is known to hold, gather out of its sight (the ground its
 overlook, from the public map) and take cover there until half the force has come up or
 the turns run short, then cross the watched ground together, running. Against an
 objective a known fixed gun stands in, go by bounds from one place out of the gun's
-sight to the next (ai_approach), first to posts watching its doors, then together into
-it.
+sight to the next (ai_approach), out of the sight of openings not yet looked into on the
+first turns (ai_suspect), first to posts watching its doors, then together into it at a
+walk, charging the defenders seen inside (ai_storm).
 """
 
 from __future__ import annotations
@@ -81,12 +82,9 @@ POST_DANGER = 0.1  # the most fire a place may draw for a figure to stay there a
 POST_ODDS = 0.15  # the least chance to remove a seen enemy that keeps a figure shooting
 POST_TURNS = 6  # turns in which the attack watches the gun's doors for defenders coming in
 POST_WORTH = 60.0  # inches of the way a post watching them is worth
-STORM_LAST = 12  # turns before the end from which the attack goes in without initiative
 STORM_WALK = MOVE_NORMAL - 0.05  # the longest move into the objective that keeps a shot
-STORM_AT_WALK = 1  # whether a figure a run from the objective waits a turn to walk in
-HELD_FEARED = 1  # whether the approach shuns the sight of defenders seen in the objective
-STORM_CHARGE = 1  # whether the storm walks into close combat with the defenders seen
-STORM_TURNS = 2  # turns before the end when the attack enters the gun's building anyway
+STORM_CHARGE = 1.4  # score of a storming walk into close combat, above any other move
+STORM_TURNS = 5  # turns before the end when the attack enters the gun's building anyway
 SUSPECT_TURNS = 2  # turns in which the attack fears fire from openings it has not seen
 SUSPECT_WEIGHT = 1.0  # how much of a feared weapon's fire the approach counts
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
@@ -176,7 +174,7 @@ class Tactician:
         self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
         #: the approach under a fixed gun, with the view's news it was worked out from
-        self._approach: tuple[tuple[int, bool], Approach | None] | None = None
+        self._approach: tuple[tuple[int, bool, bool], Approach | None] | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -324,22 +322,15 @@ class Tactician:
         fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
         if view.goal is not None and any(t.pos.section in sections for t in fixed):
             graph = cell_graph(view.sight)
-            # the gun fires where it sees, at whoever stays; riflemen move, and ground
-            # they see is where the attack can hit them: only the gun's sight is shunned
+            # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
+            # and ground they see is where the attack can hit them: the gun's sight is
+            # shunned, and that of the defenders seen in the objective, who stay put
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
-            if HELD_FEARED:
-                # defenders seen in the objective hold their rooms: their windows and
-                # doors are as deadly up close as the gun is far off
-                held = [(t.pos, t.weapon) for t in threats
-                        if t.pos.section in sections and WEAPONS[t.weapon].moves_and_fires]
-                near = danger(view.sight, graph, held)
-                # inside, the storm meets them anyway: only the ground before it is shunned
-                near[view.goal.distances(graph.places) == 0] = 0.0
-                gun = 1.0 - (1.0 - gun) * (1.0 - near)
+            gun = _together(gun, _held_fire(view, graph, threats))
             if view.turn <= SUSPECT_TURNS and view.enemy_zone is not None:
                 # before the defenders show themselves, any opening near them may hide one
                 hidden = feared(view.sight, graph, suspect_sections(view.sight, view.enemy_zone))
-                gun = 1.0 - (1.0 - gun) * (1.0 - SUSPECT_WEIGHT * hidden)
+                gun = _together(gun, SUSPECT_WEIGHT * hidden)
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
         return found
@@ -358,16 +349,17 @@ class Tactician:
     def _bound_options(self, view: SideView, f: Figure, plan: Approach, threats: Threats,
                        contacts: Contacts) -> list[Option]:
         """The next bound of the approach under a fixed gun, or full cover where the
-        figure stands when no bound is better; a charge at an enemy come close."""
+        figure stands when no bound is better; a charge at an enemy come close, and in
+        the storm a walk into close combat with a defender seen inside."""
         friends = [g.pos for g in view.own if g.alive and g.id != f.id]
         route = self._bound(view, f, plan, friends)
         options: list[Option] = []
         storming = self._storm_time(view)
-        if STORM_CHARGE and storming:
+        if storming:
             inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
             charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
             if charge is not None:
-                options.append((partial(self._move_along, f.id, charge), 1.4))
+                options.append((partial(self._move_along, f.id, charge), STORM_CHARGE))
         if route is not None and (storming or not self._firing_post(view, f, plan, threats)):
             options.append((partial(self._move_along, f.id, route), 1.3))
         options.append((Order(self.side, "take-cover", f.id), 1.0))
@@ -378,19 +370,15 @@ class Tactician:
     def _bound(self, view: SideView, f: Figure, plan: Approach, friends: list[Position]
                ) -> list[tuple[float, float]] | None:
         """The figure's next bound, kept short of the objective until the attack storms
-        it. The storm goes in at a walk where it can: a figure that walks in may fire
-        in the same turn, one that runs in may not, and inside, at point-blank, the
-        side that fires first kills first."""
+        it. Storming, it goes at a walk: a figure that walks in may still fight or fire
+        that turn, one that runs in may not (see ai_storm for the charge itself)."""
         goal = view.goal
         route = bound(plan, f.pos, friends)
         if goal is None or route is None or goal.distance(Position(*route[-1])) > 0:
             return route
         if not self._storm_time(view):
             return None
-        walk = bound(plan, f.pos, friends, STORM_WALK)
-        if walk is not None and goal.distance(Position(*walk[-1])) == 0:
-            return walk
-        return route if not STORM_AT_WALK else walk
+        return bound(plan, f.pos, friends, STORM_WALK)
 
     @staticmethod
     def _firing_post(view: SideView, f: Figure, plan: Approach, threats: Threats) -> bool:
@@ -408,22 +396,14 @@ class Tactician:
 
     def _storm_time(self, view: SideView) -> bool:
         """Whether the gathered attack goes into the objective: half the figures (at least
-        two) are within a run of it, or the turns are running out."""
-        if view.goal is None:
+        two) are within a run of it, or the turns are running out (the storm, hand to
+        hand, takes some turns to clear every room)."""
+        if view.goal is None or view.turn >= view.turns - STORM_TURNS:
             return True
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
-        inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
-        if inside > 0:
-            return True
-        # going in first, the attack also fires first: the defenders at point-blank
-        # shoot only with what is left of them
-        first = bool(view.initiative) and view.initiative[0] == self.side
-        if not first and view.turn < view.turns - STORM_LAST:
-            return False
-        if view.turn >= view.turns - STORM_TURNS:
-            return True
         near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
-        return near >= max(2, (len(alive) + 1) // 2)
+        inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
+        return inside > 0 or near >= max(2, (len(alive) + 1) // 2)
 
     @staticmethod
     def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
@@ -641,7 +621,7 @@ class Tactician:
         """An attacker's climb straight into close combat with a fixed gun seen on
         another floor of its section: the gun fights at -2 hand to hand, and shoots
         whoever stops in its room."""
-        if self._defending or not STORM_CHARGE:
+        if self._defending:
             return None
         for _, s in view.enemies:
             if (s.alive and s.section == section and s.floor == floor and s.weapon
@@ -673,6 +653,26 @@ class Tactician:
 
 
 NO_POINTS = np.empty((0, 2))
+
+
+def _together(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+              ) -> npt.NDArray[np.float64]:
+    """The chance of being removed by either of two independent fires."""
+    both: npt.NDArray[np.float64] = 1.0 - (1.0 - a) * (1.0 - b)
+    return both
+
+
+def _held_fire(view: SideView, graph: CellGraph, threats: Threats) -> npt.NDArray[np.float64]:
+    """For each cell outside the objective, the chance that the defenders seen inside it
+    remove a figure standing there: they hold their rooms, so the ground their windows
+    and doors look on is as deadly up close as the gun's is far off. Inside, the storm
+    meets them anyway (see ai_storm)."""
+    held = [(t.pos, t.weapon) for t in threats
+            if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires]
+    fire = danger(view.sight, graph, held)
+    if view.goal is not None:
+        fire[view.goal.distances(graph.places) == 0] = 0.0
+    return fire
 
 
 def _short_of_watch(view: SideView, overlooked: Overlook | None,
