@@ -3,9 +3,12 @@ farm-compound, the cart shed's window watches the east field before any German s
 
 from __future__ import annotations
 
+import pytest
+
 from fibua.battlefield.model import Position
 from fibua.core.game import Game
-from fibua.rulesets.street_fight.ai import SUSPECT_TURNS, Tactician, _threats
+from fibua.rulesets.street_fight import ai
+from fibua.rulesets.street_fight.ai import Tactician, _threats
 from fibua.rulesets.street_fight.ai_approach import bound, cell_graph
 from fibua.rulesets.street_fight.ai_suspect import feared, openings_inside, suspect_sections
 from fibua.rulesets.street_fight.views import SideView
@@ -45,14 +48,16 @@ def test_the_shed_window_is_feared_and_open_fields_are_not() -> None:
     assert fear[graph.cell(WEST)] == 0.0
 
 
-def test_the_first_bounds_keep_out_of_the_feared_windows_and_later_ones_need_not() -> None:
+def test_the_first_bounds_keep_out_of_the_feared_windows_and_later_ones_need_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ai, "SUSPECT_TURNS", 2)
     early = Tactician("americans", 0)._approach_plan(_view(1), _threats(_view(1)))
     assert early is not None
     assert early.danger[early.graph.cell(SHED_SIGHT)] > 0.3
     route = bound(early, Position(34, 2), [])
     assert route is not None
     assert early.danger[early.graph.cell(Position(*route[-1]))] < 0.05
-    late_view = _view(SUSPECT_TURNS + 1)
+    late_view = _view(3)
     late = Tactician("americans", 0)._approach_plan(late_view, _threats(late_view))
     assert late is not None
     assert late.danger[late.graph.cell(SHED_SIGHT)] == 0.0
