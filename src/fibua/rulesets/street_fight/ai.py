@@ -8,8 +8,9 @@ an objective the enemy is known to hold, gather out of its sight (the ground its
 overlook, from the public map) and take cover there until half the force has come up or
 the turns run short, then cross the watched ground together, running. Against an
 objective a known fixed gun stands in, go by bounds from one place out of the gun's
-sight to the next (ai_approach), first to posts watching its doors, then together into
-it.
+sight to the next (ai_approach), out of the sight of openings not yet looked into on the
+first turns (ai_suspect), first to posts watching its doors, then together into it at a
+walk, charging the defenders seen inside (ai_storm).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from fibua.rulesets.street_fight.ai_approach import (
     danger,
     door_watch,
 )
+from fibua.rulesets.street_fight.ai_storm import charge_route
+from fibua.rulesets.street_fight.ai_suspect import feared, suspect_sections
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -79,7 +82,14 @@ POST_DANGER = 0.1  # the most fire a place may draw for a figure to stay there a
 POST_ODDS = 0.15  # the least chance to remove a seen enemy that keeps a figure shooting
 POST_TURNS = 6  # turns in which the attack watches the gun's doors for defenders coming in
 POST_WORTH = 60.0  # inches of the way a post watching them is worth
-STORM_TURNS = 2  # turns before the end when the attack enters the gun's building anyway
+STORM_WALK = MOVE_NORMAL - 0.05  # the longest move into the objective that keeps a shot
+STORM_CHARGE = 1.4  # score of a storming walk into close combat, above any other move
+STORM_TURNS = 5  # turns before the end when the attack enters the gun's building anyway
+# turns in which the attack fears fire from openings it has not seen (ai_suspect). Off: two
+# turns of it double the wins against doctrine in farm-compound, but the detour costs two
+# turns against a wandering enemy, and the random player then holds out in 15% of games
+SUSPECT_TURNS = 0
+SUSPECT_WEIGHT = 1.0  # how much of a feared weapon's fire the approach counts
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -167,7 +177,9 @@ class Tactician:
         self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
         #: the approach under a fixed gun, with the view's news it was worked out from
-        self._approach: tuple[tuple[int, bool], Approach | None] | None = None
+        #: the fire of the enemies seen, on each cell of the approach (not the feared)
+        self._seen_fire: npt.NDArray[np.float64] = np.zeros(0)
+        self._approach: tuple[tuple[int, bool, bool], Approach | None] | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -307,7 +319,7 @@ class Tactician:
         known there. Worked out again only when the side's knowledge changed or the
         posts are given up."""
         # the posts are given up after the first turns: that too changes the plan
-        news = (view.news, view.turn > POST_TURNS)
+        news = (view.news, view.turn > POST_TURNS, view.turn <= SUSPECT_TURNS)
         if self._approach is not None and self._approach[0] == news:
             return self._approach[1]
         found = None
@@ -315,9 +327,16 @@ class Tactician:
         fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
         if view.goal is not None and any(t.pos.section in sections for t in fixed):
             graph = cell_graph(view.sight)
-            # the gun fires where it sees, at whoever stays; riflemen move, and ground
-            # they see is where the attack can hit them: only the gun's sight is shunned
+            # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
+            # and ground they see is where the attack can hit them: the gun's sight is
+            # shunned, and that of the defenders seen in the objective, who stay put
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
+            gun = _together(gun, _held_fire(view, graph, threats))
+            self._seen_fire = gun
+            if view.turn <= SUSPECT_TURNS and view.enemy_zone is not None:
+                # before the defenders show themselves, any opening near them may hide one
+                hidden = feared(view.sight, graph, suspect_sections(view.sight, view.enemy_zone))
+                gun = _together(gun, SUSPECT_WEIGHT * hidden)
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
         return found
@@ -336,24 +355,42 @@ class Tactician:
     def _bound_options(self, view: SideView, f: Figure, plan: Approach, threats: Threats,
                        contacts: Contacts) -> list[Option]:
         """The next bound of the approach under a fixed gun, or full cover where the
-        figure stands when no bound is better; a charge at an enemy come close."""
+        figure stands when no bound is better; a charge at an enemy come close, and in
+        the storm a walk into close combat with a defender seen inside."""
         friends = [g.pos for g in view.own if g.alive and g.id != f.id]
-        route = bound(plan, f.pos, friends)
+        route = self._bound(view, f, plan, friends)
         options: list[Option] = []
-        if route is not None and not self._firing_post(view, f, plan, threats):
-            end = Position(*route[-1])
-            if view.goal is None or view.goal.distance(end) > 0 or self._storm_time(view):
-                options.append((partial(self._move_along, f.id, route), 1.3))
+        storming = self._storm_time(view)
+        if storming:
+            inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
+            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
+            if charge is not None:
+                options.append((partial(self._move_along, f.id, charge), STORM_CHARGE))
+        if route is not None and (storming or not self._firing_post(view, f, plan, threats)):
+            options.append((partial(self._move_along, f.id, route), 1.3))
         options.append((Order(self.side, "take-cover", f.id), 1.0))
         if threats.in_sight:
             options += self._charge(view, f, threats, contacts)
         return options
 
-    @staticmethod
-    def _firing_post(view: SideView, f: Figure, plan: Approach, threats: Threats) -> bool:
+    def _bound(self, view: SideView, f: Figure, plan: Approach, friends: list[Position]
+               ) -> list[tuple[float, float]] | None:
+        """The figure's next bound, kept short of the objective until the attack storms
+        it. Storming, it goes at a walk: a figure that walks in may still fight or fire
+        that turn, one that runs in may not (see ai_storm for the charge itself)."""
+        goal = view.goal
+        route = bound(plan, f.pos, friends)
+        if goal is None or route is None or goal.distance(Position(*route[-1])) > 0:
+            return route
+        if not self._storm_time(view):
+            return None
+        return bound(plan, f.pos, friends, STORM_WALK)
+
+    def _firing_post(self, view: SideView, f: Figure, plan: Approach, threats: Threats
+                     ) -> bool:
         """Whether the figure stands out of the gun's reach with an enemy in sight it has
         a fair chance to hit: it stays and shoots rather than move on."""
-        if not threats.in_sight or plan.danger[plan.graph.cell(f.pos)] > POST_DANGER:
+        if not threats.in_sight or self._seen_fire[plan.graph.cell(f.pos)] > POST_DANGER:
             return False
         seen = view.sight.visible_row(f.pos, threats.places).tolist()
         for t, in_sight in zip(threats, seen, strict=True):
@@ -365,7 +402,8 @@ class Tactician:
 
     def _storm_time(self, view: SideView) -> bool:
         """Whether the gathered attack goes into the objective: half the figures (at least
-        two) are within a run of it, or the turns are running out."""
+        two) are within a run of it, or the turns are running out (the storm, hand to
+        hand, takes some turns to clear every room)."""
         if view.goal is None or view.turn >= view.turns - STORM_TURNS:
             return True
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
@@ -570,6 +608,9 @@ class Tactician:
         here = f.pos.section
         for section, floor in sorted(hostile):
             if section == here:
+                gun = self._gun_charge(view, f, section, floor)
+                if gun is not None:
+                    return [(gun, 1.35)]
                 return [(Order(self.side, "move", f.id,
                                {"to": [f.pos.x, f.pos.y], "floor": floor}), 1.35)]
         if alone_here:
@@ -580,6 +621,25 @@ class Tactician:
             return []
         route = [[round(x, 2), round(y, 2)] for x, y in path]
         return [(Order(self.side, "move", f.id, {"path": route}), 1.3)]
+
+    def _gun_charge(self, view: SideView, f: Figure, section: str, floor: int
+                    ) -> Order | None:
+        """An attacker's climb straight into close combat with a fixed gun seen on
+        another floor of its section: the gun fights at -2 hand to hand, and shoots
+        whoever stops in its room."""
+        if self._defending:
+            return None
+        for _, s in view.enemies:
+            if (s.alive and s.section == section and s.floor == floor and s.weapon
+                    and not WEAPONS[s.weapon].moves_and_fires):
+                gap = hypot(s.x - f.pos.x, s.y - f.pos.y)
+                climb = FLOOR_CHANGE_COST * abs(floor - f.pos.floor)
+                if gap > CHARGE_GAP and gap - CHARGE_GAP + climb <= MOVE_NORMAL:
+                    x = s.x + (f.pos.x - s.x) * CHARGE_GAP / gap
+                    y = s.y + (f.pos.y - s.y) * CHARGE_GAP / gap
+                    return Order(self.side, "move", f.id,
+                                 {"to": [round(x, 2), round(y, 2)], "floor": floor})
+        return None
 
     def _watch(self, view: SideView, f: Figure) -> tuple[Order, float] | None:
         """Overwatch a visible point toward the enemy (asked of a figure holding its
@@ -599,6 +659,26 @@ class Tactician:
 
 
 NO_POINTS = np.empty((0, 2))
+
+
+def _together(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+              ) -> npt.NDArray[np.float64]:
+    """The chance of being removed by either of two independent fires."""
+    both: npt.NDArray[np.float64] = 1.0 - (1.0 - a) * (1.0 - b)
+    return both
+
+
+def _held_fire(view: SideView, graph: CellGraph, threats: Threats) -> npt.NDArray[np.float64]:
+    """For each cell outside the objective, the chance that the defenders seen inside it
+    remove a figure standing there: they hold their rooms, so the ground their windows
+    and doors look on is as deadly up close as the gun's is far off. Inside, the storm
+    meets them anyway (see ai_storm)."""
+    held = [(t.pos, t.weapon) for t in threats
+            if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires]
+    fire = danger(view.sight, graph, held)
+    if view.goal is not None:
+        fire[view.goal.distances(graph.places) == 0] = 0.0
+    return fire
 
 
 def _short_of_watch(view: SideView, overlooked: Overlook | None,

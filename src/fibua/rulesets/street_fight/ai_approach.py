@@ -102,7 +102,7 @@ def danger(sight: SightEngine, graph: CellGraph,
         if not seen.any():
             continue
         ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
-        chance = _chances(weapon)
+        chance = chances(weapon)
         steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
         spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
     found: npt.NDArray[np.float64] = 1.0 - spared
@@ -110,7 +110,7 @@ def danger(sight: SightEngine, graph: CellGraph,
 
 
 @cache
-def _chances(weapon: WeaponName) -> npt.NDArray[np.float64]:
+def chances(weapon: WeaponName) -> npt.NDArray[np.float64]:
     """A weapon's chance to remove a standing figure in the open, by range increments."""
     return np.array([removal_chance(weapon, max(1, steps), 0, False, False, 0)
                      for steps in range(MAX_STEPS + 1)])
@@ -173,11 +173,12 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
     return Approach(graph, cost, risk, post)
 
 
-def bound(plan: Approach, pos: Position, friends: Sequence[Position]
-          ) -> list[tuple[float, float]] | None:
-    """The figure's next bound: of the cells it can walk to in one move (a run), the one
-    where the fire it draws and the way still left weigh least together, and the walk
-    there as cell centres; None when it does better to stay where it is."""
+def bound(plan: Approach, pos: Position, friends: Sequence[Position],
+          reach: float = REACH) -> list[tuple[float, float]] | None:
+    """The figure's next bound: of the cells it can walk to in one move of `reach`
+    inches (a run unless told), the one where the fire it draws and the way still left
+    weigh least together, and the walk there as cell centres; None when it does better
+    to stay where it is."""
     graph = plan.graph
     start = graph.cell(pos)
     if plan.cost[start] == inf:
@@ -193,7 +194,7 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position]
             continue
         for m, length in graph.out[k]:
             nd = d + length
-            if nd <= REACH and nd < walked.get(m, inf):
+            if nd <= reach and nd < walked.get(m, inf):
                 walked[m] = nd
                 came[m] = k
                 heapq.heappush(heap, (nd, m))
