@@ -8,9 +8,8 @@ an objective the enemy is known to hold, gather out of its sight (the ground its
 overlook, from the public map) and take cover there until half the force has come up or
 the turns run short, then cross the watched ground together, running. Against an
 objective a known fixed gun stands in, go by bounds from one place out of the gun's
-sight to the next (ai_approach), out of the sight of openings not yet looked into on the
-first turns (ai_suspect), first to posts watching its doors, then together into it at a
-walk, charging the defenders seen inside (ai_storm).
+sight to the next (ai_approach), first to posts watching its doors, then together into it
+at a walk, charging the defenders seen inside (ai_storm).
 """
 
 from __future__ import annotations
@@ -42,7 +41,6 @@ from fibua.rulesets.street_fight.ai_approach import (
     door_watch,
 )
 from fibua.rulesets.street_fight.ai_storm import charge_route
-from fibua.rulesets.street_fight.ai_suspect import feared, suspect_sections
 from fibua.rulesets.street_fight.cover import position_cover
 from fibua.rulesets.street_fight.estimates import (
     Weights,
@@ -85,11 +83,6 @@ POST_WORTH = 60.0  # inches of the way a post watching them is worth
 STORM_WALK = MOVE_NORMAL - 0.05  # the longest move into the objective that keeps a shot
 STORM_CHARGE = 1.4  # score of a storming walk into close combat, above any other move
 STORM_TURNS = 5  # turns before the end when the attack enters the gun's building anyway
-# turns in which the attack fears fire from openings it has not seen (ai_suspect). Off: two
-# turns of it double the wins against doctrine in farm-compound, but the detour costs two
-# turns against a wandering enemy, and the random player then holds out in 15% of games
-SUSPECT_TURNS = 0
-SUSPECT_WEIGHT = 1.0  # how much of a feared weapon's fire the approach counts
 ENEMY_GUESS = WeaponName.RIFLE  # what an unseen enemy weapon is assumed to be
 
 
@@ -179,7 +172,7 @@ class Tactician:
         #: the approach under a fixed gun, with the view's news it was worked out from
         #: the fire of the enemies seen, on each cell of the approach (not the feared)
         self._seen_fire: npt.NDArray[np.float64] = np.zeros(0)
-        self._approach: tuple[tuple[int, bool, bool], Approach | None] | None = None
+        self._approach: tuple[tuple[int, bool], Approach | None] | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -319,7 +312,7 @@ class Tactician:
         known there. Worked out again only when the side's knowledge changed or the
         posts are given up."""
         # the posts are given up after the first turns: that too changes the plan
-        news = (view.news, view.turn > POST_TURNS, view.turn <= SUSPECT_TURNS)
+        news = (view.news, view.turn > POST_TURNS)
         if self._approach is not None and self._approach[0] == news:
             return self._approach[1]
         found = None
@@ -333,10 +326,6 @@ class Tactician:
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
             gun = _together(gun, _held_fire(view, graph, threats))
             self._seen_fire = gun
-            if view.turn <= SUSPECT_TURNS and view.enemy_zone is not None:
-                # before the defenders show themselves, any opening near them may hide one
-                hidden = feared(view.sight, graph, suspect_sections(view.sight, view.enemy_zone))
-                gun = _together(gun, SUSPECT_WEIGHT * hidden)
             found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
         return found
