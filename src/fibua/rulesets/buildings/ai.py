@@ -554,41 +554,12 @@ class Control:
 
     def _rams(self, view: SideView, unit: Unit) -> list[Choice]:
         """A heavy tank drives into a wooden or brick section within its Run that holds
-        known enemies and none of its side: a collapse destroys every unit inside (and
-        a section in rubble is held by nobody), worth it on the rules' odds of the
-        building coming down less those of the tank being knocked out; not from its
-        reach zone, nor in the last turns while the side has one to make."""
-        if unit.vehicle is None or unit.section is not None:
-            return []
-        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
-                                    and _reach_zones(view)):
-            return []  # the turns to make the reach zone: a ram would halt it short
-        field = view.sight.battlefield
+        known enemies and none of its side (see `_ram_targets`)."""
         here = (unit.lead.x, unit.lead.y)
         reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
-        states = dict(view.sections)
-        friends = {u.section for u in view.own if u.alive and u.section is not None}
-        wanted = _contested(view)
-        inside: dict[str, list[Sighting]] = {}
-        for _, s in view.enemies:
-            if s.alive and s.section is not None:
-                inside.setdefault(s.section, []).append(s)
-        out: list[Choice] = []
-        for sid, foes in inside.items():
-            if sid in friends or states.get(sid, "intact") != "intact":
-                continue
-            section = field.section(sid)
-            odds = _ram_odds(unit.vehicle, section.construction)
-            if odds is None or distance_to_section(here, section) > reach:
-                continue
-            collapse, knocked_out = odds
-            prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
-            if sid in wanted:
-                prize += RAM_OBJECTIVE_WORTH
-            worth = collapse * prize - knocked_out * RAM_TANK_WORTH
-            if worth > 0:
-                out.append(Choice(worth, Order(self.side, "run", unit.id, {"enter": sid})))
-        return out
+        return [Choice(worth, Order(self.side, "run", unit.id, {"enter": section.id}))
+                for section, worth in _ram_targets(view, unit)
+                if distance_to_section(here, section) <= reach]
 
     def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
         """Floor by floor: a unit inside goes to the floor next to an enemy's in its own
@@ -602,6 +573,67 @@ class Control:
                 out.append(Choice(1.5 if kind == "run" else 1.2,
                                   Order(self.side, kind, unit.id, {"floor": floor})))
         return out
+
+
+def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
+    """The wooden or brick sections a heavy tank outside would drive into, with the worth
+    of each: known enemies inside and none of its side, a collapse destroying every unit
+    inside (a section in rubble is held by nobody), worth it on the rules' odds of the
+    building coming down less those of the tank being knocked out; none from its reach
+    zone, nor in the last turns while the side has one to make."""
+    if unit.vehicle is None or unit.section is not None or unit.immobilised:
+        return []
+    if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                and _reach_zones(view)):
+        return []  # the turns to make the reach zone: a ram would halt it short
+    field = view.sight.battlefield
+    states = dict(view.sections)
+    friends = {u.section for u in view.own if u.alive and u.section is not None}
+    wanted = _contested(view)
+    inside: dict[str, list[Sighting]] = {}
+    for _, s in view.enemies:
+        if s.alive and s.section is not None:
+            inside.setdefault(s.section, []).append(s)
+    out: list[tuple[Section, float]] = []
+    for sid, foes in inside.items():
+        if sid in friends or states.get(sid, "intact") != "intact":
+            continue
+        section = field.section(sid)
+        odds = _ram_odds(unit.vehicle, section.construction)
+        if odds is None or _leaves_stronger(view, sid):
+            continue
+        collapse, knocked_out = odds
+        prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
+        if sid in wanted:
+            prize += RAM_OBJECTIVE_WORTH
+        worth = collapse * prize - knocked_out * RAM_TANK_WORTH
+        if worth > 0:
+            out.append((section, worth))
+    return out
+
+
+def _leaves_stronger(view: SideView, sid: str) -> bool:
+    """Whether bringing the section down would leave the enemy a stronger hold on the
+    rest of a condition it holds with it: more of its known models in or near (a Run)
+    the condition's other standing sections than in or near this one. One section left
+    standing keeps the hold for whoever stays in it: the tank brings down the better
+    defended one and leaves the weaker to the infantry."""
+    states = dict(view.sections)
+    rest = {other for spec in view.objectives if spec.side == view.enemy
+            and spec.kind == "hold" and sid in spec.sections for other in spec.sections
+            if other != sid and states.get(other, "intact") == "intact"}
+    if not rest:
+        return False
+    return _defenders(view, rest) >= _defenders(view, {sid})
+
+
+def _defenders(view: SideView, sids: set[str]) -> int:
+    """The known enemy models in the sections or outside within a Run of one of them."""
+    field = view.sight.battlefield
+    sections = [field.section(sid) for sid in sids]
+    return sum(s.models for _, s in view.enemies if s.alive and (
+        s.section in sids if s.section is not None
+        else any(distance_to_section((s.x, s.y), t) <= RUN_REACH for t in sections)))
 
 
 def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
