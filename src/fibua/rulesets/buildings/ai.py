@@ -218,7 +218,7 @@ class Control:
                 return kept
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
         exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
-                   and not _pressed(view, unit))
+                   and not _pressed(view, unit) and not _storming(view, unit))
         # a tank's order (a ram, a dash for the zone) is worth more than the -2: it
         # spends its die on a Down only once well pinned
         pinned = unit.pins >= (VEHICLE_DOWN_PINS if unit.kind is UnitKind.VEHICLE else 2)
@@ -637,6 +637,21 @@ def _defenders(view: SideView, sids: set[str]) -> int:
     return sum(s.models for _, s in view.enemies if s.alive and (
         s.section in sids if s.section is not None
         else any(distance_to_section((s.x, s.y), t) <= RUN_REACH for t in sections)))
+
+
+def _storming(view: SideView, unit: Unit) -> bool:
+    """Whether infantry has an assault it would make on an enemy in a section a side must
+    hold: shot at in the open, it takes the shot to keep its die for the assault (a Down
+    would spend it, and the enemy would keep the objective another turn)."""
+    if unit.kind is not UnitKind.INFANTRY:
+        return False
+    wanted = _contested(view)
+    here = (unit.lead.x, unit.lead.y)
+    decision = _Decision(view)
+    return any(s.alive and s.section in wanted and s.kind is not UnitKind.VEHICLE
+               and dist(here, (s.x, s.y)) <= RUN_REACH + 3
+               and _would_assault(view, unit, eid, s, decision)
+               for eid, s in view.enemies)
 
 
 def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
