@@ -583,12 +583,15 @@ def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
     of each: known enemies inside and none of its side, a collapse destroying every unit
     inside (a section in rubble is held by nobody), worth it on the rules' odds of the
     building coming down less those of the tank being knocked out; none from its reach
-    zone, nor in the last turns while the side has one to make."""
+    zone, nor in the last turns while the side has one to make - unless the section is
+    by the zone (see `_by_zone`)."""
     if unit.vehicle is None or unit.section is not None or unit.immobilised:
         return []
-    if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
-                                and _reach_zones(view)):
-        return []  # the turns to make the reach zone: a ram would halt it short
+    # the turns to make the reach zone: a ram would halt it short
+    hurried = _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                       and bool(_reach_zones(view)))
+    if hurried and view.turn >= view.turns:
+        return []
     field = view.sight.battlefield
     states = dict(view.sections)
     friends = {u.section for u in view.own if u.alive and u.section is not None}
@@ -602,6 +605,8 @@ def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
         if sid in friends or states.get(sid, "intact") != "intact":
             continue
         section = field.section(sid)
+        if hurried and not _by_zone(view, unit, section):
+            continue
         odds = _ram_odds(unit.vehicle, section.construction)
         if odds is None or _leaves_stronger(view, sid):
             continue
@@ -613,6 +618,14 @@ def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
         if worth > 0:
             out.append((section, worth))
     return out
+
+
+def _by_zone(view: SideView, unit: Unit, section: Section) -> bool:
+    """Whether a tank brought to a halt in the section's rubble (at its middle) would
+    still make its side's reach zone with an Advance the next turn: such a section may be
+    driven into in the last turns but the very last."""
+    advance = float(allowance(unit.mobility, OrderKind.ADVANCE) or 0)
+    return _zone_gap(view, centroid(section)) < advance
 
 
 def _leaves_stronger(view: SideView, sid: str) -> bool:
