@@ -31,7 +31,8 @@ at a time with `allowed`, best first; the legal list is never read whole):
 - a heavy tank drives into a wooden or brick section holding known enemies and none of
   its own, on the rules' odds (odds.py) of bringing it down on them (a section in
   rubble is held by nobody), though not from its reach zone nor in the last turns
-  (`STAGE_TURNS`), kept for making it; of the sections of a condition the enemy holds,
+  (`STAGE_TURNS`), kept for making it, but for a section so near the zone that an
+  Advance from its rubble makes it (not on the very last turn); of the sections of a condition the enemy holds,
   only one better defended (known models in it or a Run off) than the rest standing:
   the rest would keep the hold for whoever stays there, and the weaker is the
   infantry's to take;
