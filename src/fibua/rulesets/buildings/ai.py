@@ -32,10 +32,10 @@ at a time with `allowed`, best first; the legal list is never read whole):
   its own, on the rules' odds (odds.py) of bringing it down on them (a section in
   rubble is held by nobody), though not from its reach zone nor in the last turns
   (`STAGE_TURNS`), kept for making it, but for a section so near the zone that an
-  Advance from its rubble makes it (not on the very last turn); of the sections of a condition the enemy holds,
-  only one better defended (known models in it or a Run off) than the rest standing:
-  the rest would keep the hold for whoever stays there, and the weaker is the
-  infantry's to take;
+  Advance from its rubble makes it (not on the very last turn); of the sections of a
+  condition the enemy holds, only one better defended (known models in it or a Run
+  off) than the rest standing: the rest would keep the hold for whoever stays there,
+  and the weaker is the infantry's to take;
 - an artillery observer calls its barrage on a seen enemy in a section a side must hold,
   worth the enemies in its reach less its own units there;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
