@@ -54,9 +54,10 @@ at a time with `allowed`, best first; the legal list is never read whole):
   up the objective the unit held, for a win that clears nothing); on the last turn, the
   game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
-  a vehicle, and not one with no turn to spare to make its objective), or when it is
-  pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a building and fresh it takes
-  the shot to keep its order.
+  a vehicle, not one with no turn to spare to make its objective, and not infantry with
+  an assault it would make on an enemy holding an objective: a Down would spend the die
+  for it), or when it is pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a
+  building and fresh it takes the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
