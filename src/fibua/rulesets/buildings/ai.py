@@ -31,7 +31,11 @@ at a time with `allowed`, best first; the legal list is never read whole):
 - a heavy tank drives into a wooden or brick section holding known enemies and none of
   its own, on the rules' odds (odds.py) of bringing it down on them (a section in
   rubble is held by nobody), though not from its reach zone nor in the last turns
-  (`STAGE_TURNS`), kept for making it;
+  (`STAGE_TURNS`), kept for making it, but for a section so near the zone that an
+  Advance from its rubble makes it (not on the very last turn); of the sections of a
+  condition the enemy holds, only one better defended (known models in it or a Run
+  off) than the rest standing: the rest would keep the hold for whoever stays there,
+  and the weaker is the infantry's to take;
 - an artillery observer calls its barrage on a seen enemy in a section a side must hold,
   worth the enemies in its reach less its own units there;
 - a unit next to an enemy assaults it when its close-quarters numbers are better (in the
@@ -50,9 +54,10 @@ at a time with `allowed`, best first; the legal list is never read whole):
   up the objective the unit held, for a win that clears nothing); on the last turn, the
   game not won as it stands, a fair chance (`DESPERATE_ODDS`) for an objective will do;
 - shot at, a unit goes Down when HE has already hit it, when it is out in the open (not
-  a vehicle, and not one with no turn to spare to make its objective), or when it is
-  pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a building and fresh it takes
-  the shot to keep its order.
+  a vehicle, not one with no turn to spare to make its objective, and not infantry with
+  an assault it would make on an enemy holding an objective: a Down would spend the die
+  for it), or when it is pinned (a vehicle: well pinned, `VEHICLE_DOWN_PINS`); in a
+  building and fresh it takes the shot to keep its order.
 
 Its only chance is a seeded generator that breaks ties, so it is deterministic given its
 seed."""
@@ -215,7 +220,7 @@ class Control:
                 return kept
         # armour shrugs off most shots: a vehicle keeps its order unless pinned
         exposed = (unit.section is None and unit.kind is not UnitKind.VEHICLE
-                   and not _pressed(view, unit))
+                   and not _pressed(view, unit) and not _storming(view, unit))
         # a tank's order (a ram, a dash for the zone) is worth more than the -2: it
         # spends its die on a Down only once well pinned
         pinned = unit.pins >= (VEHICLE_DOWN_PINS if unit.kind is UnitKind.VEHICLE else 2)
@@ -554,41 +559,12 @@ class Control:
 
     def _rams(self, view: SideView, unit: Unit) -> list[Choice]:
         """A heavy tank drives into a wooden or brick section within its Run that holds
-        known enemies and none of its side: a collapse destroys every unit inside (and
-        a section in rubble is held by nobody), worth it on the rules' odds of the
-        building coming down less those of the tank being knocked out; not from its
-        reach zone, nor in the last turns while the side has one to make."""
-        if unit.vehicle is None or unit.section is not None:
-            return []
-        if _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
-                                    and _reach_zones(view)):
-            return []  # the turns to make the reach zone: a ram would halt it short
-        field = view.sight.battlefield
+        known enemies and none of its side (see `_ram_targets`)."""
         here = (unit.lead.x, unit.lead.y)
         reach = float(allowance(unit.mobility, OrderKind.RUN) or 0)
-        states = dict(view.sections)
-        friends = {u.section for u in view.own if u.alive and u.section is not None}
-        wanted = _contested(view)
-        inside: dict[str, list[Sighting]] = {}
-        for _, s in view.enemies:
-            if s.alive and s.section is not None:
-                inside.setdefault(s.section, []).append(s)
-        out: list[Choice] = []
-        for sid, foes in inside.items():
-            if sid in friends or states.get(sid, "intact") != "intact":
-                continue
-            section = field.section(sid)
-            odds = _ram_odds(unit.vehicle, section.construction)
-            if odds is None or distance_to_section(here, section) > reach:
-                continue
-            collapse, knocked_out = odds
-            prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
-            if sid in wanted:
-                prize += RAM_OBJECTIVE_WORTH
-            worth = collapse * prize - knocked_out * RAM_TANK_WORTH
-            if worth > 0:
-                out.append(Choice(worth, Order(self.side, "run", unit.id, {"enter": sid})))
-        return out
+        return [Choice(worth, Order(self.side, "run", unit.id, {"enter": section.id}))
+                for section, worth in _ram_targets(view, unit)
+                if distance_to_section(here, section) <= reach]
 
     def _climb_to_assault(self, view: SideView, unit: Unit) -> list[Choice]:
         """Floor by floor: a unit inside goes to the floor next to an enemy's in its own
@@ -602,6 +578,95 @@ class Control:
                 out.append(Choice(1.5 if kind == "run" else 1.2,
                                   Order(self.side, kind, unit.id, {"floor": floor})))
         return out
+
+
+def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
+    """The wooden or brick sections a heavy tank outside would drive into, with the worth
+    of each: known enemies inside and none of its side, a collapse destroying every unit
+    inside (a section in rubble is held by nobody), worth it on the rules' odds of the
+    building coming down less those of the tank being knocked out; none from its reach
+    zone, nor in the last turns while the side has one to make - unless the section is
+    by the zone (see `_by_zone`)."""
+    if unit.vehicle is None or unit.section is not None or unit.immobilised:
+        return []
+    # the turns to make the reach zone: a ram would halt it short
+    hurried = _in_zone(view, unit) or (view.turns - view.turn <= STAGE_TURNS
+                                       and bool(_reach_zones(view)))
+    if hurried and view.turn >= view.turns:
+        return []
+    field = view.sight.battlefield
+    states = dict(view.sections)
+    friends = {u.section for u in view.own if u.alive and u.section is not None}
+    wanted = _contested(view)
+    inside: dict[str, list[Sighting]] = {}
+    for _, s in view.enemies:
+        if s.alive and s.section is not None:
+            inside.setdefault(s.section, []).append(s)
+    out: list[tuple[Section, float]] = []
+    for sid, foes in inside.items():
+        if sid in friends or states.get(sid, "intact") != "intact":
+            continue
+        section = field.section(sid)
+        if hurried and not _by_zone(view, unit, section):
+            continue
+        odds = _ram_odds(unit.vehicle, section.construction)
+        if odds is None or _leaves_stronger(view, sid):
+            continue
+        collapse, knocked_out = odds
+        prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
+        if sid in wanted:
+            prize += RAM_OBJECTIVE_WORTH
+        worth = collapse * prize - knocked_out * RAM_TANK_WORTH
+        if worth > 0:
+            out.append((section, worth))
+    return out
+
+
+def _by_zone(view: SideView, unit: Unit, section: Section) -> bool:
+    """Whether a tank brought to a halt in the section's rubble (at its middle) would
+    still make its side's reach zone with an Advance the next turn: such a section may be
+    driven into in the last turns but the very last."""
+    advance = float(allowance(unit.mobility, OrderKind.ADVANCE) or 0)
+    return _zone_gap(view, centroid(section)) < advance
+
+
+def _leaves_stronger(view: SideView, sid: str) -> bool:
+    """Whether bringing the section down would leave the enemy a stronger hold on the
+    rest of a condition it holds with it: more of its known models in or near (a Run)
+    the condition's other standing sections than in or near this one. One section left
+    standing keeps the hold for whoever stays in it: the tank brings down the better
+    defended one and leaves the weaker to the infantry."""
+    states = dict(view.sections)
+    rest = {other for spec in view.objectives if spec.side == view.enemy
+            and spec.kind == "hold" and sid in spec.sections for other in spec.sections
+            if other != sid and states.get(other, "intact") == "intact"}
+    if not rest:
+        return False
+    return _defenders(view, rest) >= _defenders(view, {sid})
+
+
+def _defenders(view: SideView, sids: set[str]) -> int:
+    """The known enemy models in the sections or outside within a Run of one of them."""
+    field = view.sight.battlefield
+    sections = [field.section(sid) for sid in sids]
+    return sum(s.models for _, s in view.enemies if s.alive and (
+        s.section in sids if s.section is not None
+        else any(distance_to_section((s.x, s.y), t) <= RUN_REACH for t in sections)))
+
+
+def _storming(view: SideView, unit: Unit) -> bool:
+    """Whether infantry has an assault it would make on an enemy in a section a side must
+    hold: shot at in the open, it takes the shot to keep its die for the assault (a Down
+    would spend it, and the enemy would keep the objective another turn)."""
+    if unit.kind is not UnitKind.INFANTRY:
+        return False
+    wanted = _contested(view)
+    here = (unit.lead.x, unit.lead.y)
+    decision = _Decision(view)
+    return any(s.alive and s.section in wanted and s.kind is not UnitKind.VEHICLE
+               and dist(here, (s.x, s.y)) <= RUN_REACH + 3
+               and _would_assault(view, unit, eid, s, decision)
+               for eid, s in view.enemies)
 
 
 def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
