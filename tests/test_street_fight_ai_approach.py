@@ -15,7 +15,14 @@ from fibua.rulesets.street_fight.ai import (
     _contacts,
     _threats,
 )
-from fibua.rulesets.street_fight.ai_approach import Approach, bound, cell_graph, danger
+from fibua.rulesets.street_fight.ai_approach import (
+    Approach,
+    approach,
+    bound,
+    cell_graph,
+    danger,
+    seen_cells,
+)
 from fibua.rulesets.street_fight.tables import WeaponName
 from fibua.rulesets.street_fight.views import SideView
 from fibua.scenario.loader import load_scenario
@@ -132,3 +139,31 @@ def test_the_attack_closes_in_at_a_walk_when_the_turns_run_short() -> None:
         Position(*a).distance(Position(*b)) for a, b in pairwise(routes[0]))
     assert walked <= 5.0
     assert view.goal.distance(Position(*routes[0][-1])) < view.goal.distance(start)
+
+
+def test_the_cells_a_place_sees_are_the_sight_engine_s_and_kept_read_only() -> None:
+    _, view = _farm()
+    graph = cell_graph(view.sight)
+    for place in (GUN, Position(22.5, 10.5), Position(5.5, 5.5, None, 0)):
+        kept = seen_cells(view.sight, place, graph)
+        assert (kept == view.sight.visible_row(place, graph.places)).all()
+        assert kept.any() and not kept.all()
+        assert seen_cells(view.sight, place, graph) is kept
+        assert not kept.flags.writeable
+
+
+def test_an_approach_is_worked_out_again_only_for_other_fire_or_posts() -> None:
+    _, view = _farm()
+    assert view.goal is not None
+    player = Tactician("americans", 0)
+    graph = cell_graph(view.sight)
+    fire = danger(view.sight, graph, [(GUN, WeaponName.HMG)])
+    posts = fire * 0.0
+    first = player._planned(graph, view.goal, fire, posts)
+    assert first.cost == approach(graph, view.goal, fire, posts).cost
+    assert player._planned(graph, view.goal, fire.copy(), posts.copy()) is first
+    calmer = fire * 0.5
+    other = player._planned(graph, view.goal, calmer, posts)
+    assert other is not first
+    assert other.cost == approach(graph, view.goal, calmer, posts).cost
+    assert other.cost != first.cost

@@ -169,10 +169,12 @@ class Tactician:
         self._queue: list[str] = []  # the phase's figures, leading ones first
         self._threats: tuple[int, Threats] | None = None  # with the view's news they came from
         self._defending: bool | None = None  # started in its objective: holds, not clears
-        #: the approach under a fixed gun, with the view's news it was worked out from
-        #: the fire of the enemies seen, on each cell of the approach (not the feared)
+        #: the fire of the enemies seen, on each cell of the approach
         self._seen_fire: npt.NDArray[np.float64] = np.zeros(0)
+        #: the approach under a fixed gun, with the view's news it was worked out from
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
+        #: the approaches worked out this game, by what they were worked out from
+        self._plans: dict[tuple[int, bytes, bytes], Approach] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -326,8 +328,18 @@ class Tactician:
             gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
             gun = _together(gun, _held_fire(view, graph, threats))
             self._seen_fire = gun
-            found = approach(graph, view.goal, gun, self._posts(view, graph, gun))
+            found = self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
+        return found
+
+    def _planned(self, graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64],
+                 post: npt.NDArray[np.float64]) -> Approach:
+        """`approach`, worked out once for the same fire and posts: news of an enemy
+        often leaves both as they were."""
+        key = (id(goal), risk.tobytes(), post.tobytes())
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = approach(graph, goal, risk, post)
         return found
 
     @staticmethod

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
-from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
+from fibua.battlefield.sight import PositionArrays, SightEngine, per_map, per_query
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.estimates import removal_chance
 from fibua.rulesets.street_fight.tables import MOVE_MAX, WEAPONS, WeaponName
@@ -98,7 +98,7 @@ def danger(sight: SightEngine, graph: CellGraph,
     spared = np.ones(len(graph.positions), dtype=np.float64)
     xy = graph.places.xy
     for pos, weapon in guns:
-        seen = sight.visible_row(pos, graph.places)
+        seen = seen_cells(sight, pos, graph)
         if not seen.any():
             continue
         ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
@@ -107,6 +107,16 @@ def danger(sight: SightEngine, graph: CellGraph,
         spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
     found: npt.NDArray[np.float64] = 1.0 - spared
     return found
+
+
+# the same few enemy places are looked from again and again as the plan is made anew
+@per_query(limit=4096, key=lambda pos, graph: pos)
+def seen_cells(sight: SightEngine, pos: Position, graph: CellGraph) -> npt.NDArray[np.bool_]:
+    """Which cells of the map's graph a figure at `pos` sees (read-only): the map alone,
+    kept in the asking engine's own memo."""
+    seen = sight.visible_row(pos, graph.places)
+    seen.flags.writeable = False
+    return seen
 
 
 @cache
