@@ -3,7 +3,9 @@ whose farmhouse an MG 42 on tripod watches from upstairs."""
 
 from __future__ import annotations
 
+import heapq
 from itertools import pairwise
+from math import inf
 
 from fibua.battlefield.model import Position
 from fibua.core.game import Game
@@ -16,7 +18,9 @@ from fibua.rulesets.street_fight.ai import (
     _threats,
 )
 from fibua.rulesets.street_fight.ai_approach import (
+    SIGHT_COST,
     Approach,
+    CellGraph,
     approach,
     bound,
     cell_graph,
@@ -167,3 +171,37 @@ def test_an_approach_is_worked_out_again_only_for_other_fire_or_posts() -> None:
     assert other is not first
     assert other.cost == approach(graph, view.goal, calmer, posts).cost
     assert other.cost != first.cost
+
+
+def _walk_costs_reference(graph: CellGraph, inside: list[bool],
+                          weight: list[float]) -> list[float]:
+    """`approach`'s Dijkstra written plainly over `graph.into`."""
+    cost = [inf] * len(graph.positions)
+    heap = [(0.0, k) for k in range(len(cost)) if inside[k]]
+    for _, k in heap:
+        cost[k] = 0.0
+    heapq.heapify(heap)
+    while heap:
+        d, k = heapq.heappop(heap)
+        if d > cost[k]:
+            continue
+        for m, length in graph.into[k]:
+            nd = d + length * 0.5 * (weight[m] + weight[k])
+            if nd < cost[m]:
+                cost[m] = nd
+                heapq.heappush(heap, (nd, m))
+    return cost
+
+
+def test_the_compiled_approach_costs_are_the_plain_dijkstra_s_to_the_last_bit() -> None:
+    _, view = _farm()
+    assert view.goal is not None
+    graph = cell_graph(view.sight)
+    inside = (view.goal.distances(graph.places) == 0.0).tolist()
+    for guns in ([], [(GUN, WeaponName.HMG)], [(GUN, WeaponName.HMG),
+                                                (Position(40.5, 20.5), WeaponName.LMG)]):
+        fire = danger(view.sight, graph, guns)
+        expected = _walk_costs_reference(graph, inside, (1.0 + SIGHT_COST * fire).tolist())
+        found = approach(graph, view.goal, fire, fire * 0.0).cost
+        assert found == expected
+        assert any(c == inf for c in found) or min(found) == 0.0

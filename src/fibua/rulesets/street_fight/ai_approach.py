@@ -19,10 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import hypot, inf
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import Position
 from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import PositionArrays, SightEngine, per_map, per_query
@@ -59,6 +61,10 @@ class CellGraph:
     into: tuple[tuple[tuple[int, float], ...], ...]
     #: for each cell, the cells a step from it reaches, with the step's length
     out: tuple[tuple[tuple[int, float], ...], ...]
+    #: `into` flattened for compiled code: cell k's steps are rows start[k]..start[k+1]
+    into_start: npt.NDArray[np.int64]
+    into_cell: npt.NDArray[np.int64]
+    into_length: npt.NDArray[np.float64]
 
     def cell(self, pos: Position) -> int:
         i = min(self.nx - 1, max(0, int(pos.x)))
@@ -85,9 +91,13 @@ def cell_graph(sight: SightEngine) -> CellGraph:
                     if leg_blocked(sight, positions[m], positions[k]) is None:
                         into[k].append((m, hypot(di, dj)))
                         out[m].append((k, hypot(di, dj)))
+    start = np.cumsum([0] + [len(steps) for steps in into], dtype=np.int64)
+    flat = [step for steps in into for step in steps]
     return CellGraph(nx, ny, positions, sight.position_arrays(list(positions)),
                      tuple(tuple(steps) for steps in into),
-                     tuple(tuple(steps) for steps in out))
+                     tuple(tuple(steps) for steps in out), start,
+                     np.array([m for m, _ in flat], dtype=np.int64),
+                     np.array([length for _, length in flat], dtype=np.float64))
 
 
 def danger(sight: SightEngine, graph: CellGraph,
@@ -163,24 +173,34 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
              post: npt.NDArray[np.float64]) -> Approach:
     """Dijkstra from the objective's cells outward over the graph, each inch costing
     more the more fire falls where it is walked."""
-    n = len(graph.positions)
-    cost = [inf] * n
-    weight = (1.0 + SIGHT_COST * risk).tolist()
-    inside = goal.distances(graph.places).tolist()
-    heap = [(0.0, k) for k in range(n) if inside[k] == 0.0]
+    weight = 1.0 + SIGHT_COST * risk
+    inside = goal.distances(graph.places) == 0.0
+    cost = _walk_costs(inside, weight, graph.into_start, graph.into_cell, graph.into_length)
+    return Approach(graph, cost.tolist(), risk, post)
+
+
+@jit
+def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) -> Any:
+    """`approach`'s Dijkstra, compiled: the cost of the way from each cell to the nearest
+    of the cells `inside`, a step from m into k costing its length times the mean of the
+    two cells' weights."""
+    n = inside.shape[0]
+    cost = np.full(n, np.inf)
+    heap = [(0.0, k) for k in range(n) if inside[k]]
     for _, k in heap:
         cost[k] = 0.0
     heapq.heapify(heap)
-    while heap:
+    while len(heap) > 0:
         d, k = heapq.heappop(heap)
         if d > cost[k]:
             continue
-        for m, length in graph.into[k]:
-            nd = d + length * 0.5 * (weight[m] + weight[k])
+        for r in range(start[k], start[k + 1]):
+            m = cell[r]
+            nd = d + length[r] * 0.5 * (weight[m] + weight[k])
             if nd < cost[m]:
                 cost[m] = nd
                 heapq.heappush(heap, (nd, m))
-    return Approach(graph, cost, risk, post)
+    return cost
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position],
