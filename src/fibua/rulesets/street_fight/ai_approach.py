@@ -203,21 +203,15 @@ def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) ->
     return cost
 
 
-def bound(plan: Approach, pos: Position, friends: Sequence[Position],
-          reach: float = REACH) -> list[tuple[float, float]] | None:
-    """The figure's next bound: of the cells it can walk to in one move of `reach`
-    inches (a run unless told), the one where the fire it draws and the way still left
-    weigh least together, and the walk there as cell centres; None when it does better
-    to stay where it is."""
-    graph = plan.graph
+def walks(graph: CellGraph, pos: Position, reach: float) -> tuple[dict[int, float],
+                                                                   dict[int, int]]:
+    """The cells the figure can walk to within `reach` inches: the inches to each, and
+    the cell each is reached from."""
     start = graph.cell(pos)
-    if plan.cost[start] == inf:
-        return None
     here = graph.positions[start]
-    first = hypot(pos.x - here.x, pos.y - here.y)
-    walked = {start: first}
+    walked = {start: hypot(pos.x - here.x, pos.y - here.y)}
     came: dict[int, int] = {}
-    heap = [(first, start)]
+    heap = [(walked[start], start)]
     while heap:
         d, k = heapq.heappop(heap)
         if d > walked[k]:
@@ -228,6 +222,20 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
                 walked[m] = nd
                 came[m] = k
                 heapq.heappush(heap, (nd, m))
+    return walked, came
+
+
+def bound(plan: Approach, pos: Position, friends: Sequence[Position],
+          reach: float = REACH) -> list[tuple[float, float]] | None:
+    """The figure's next bound: of the cells it can walk to in one move of `reach`
+    inches (a run unless told), the one where the fire it draws and the way still left
+    weigh least together, and the walk there as cell centres; None when it does better
+    to stay where it is."""
+    graph = plan.graph
+    start = graph.cell(pos)
+    if plan.cost[start] == inf:
+        return None
+    walked, came = walks(graph, pos, reach)
     stay = plan.end_score(start)
     best, best_score = -1, stay - 0.5
     for k in walked:

@@ -6,14 +6,13 @@ the defenders' rifles costs far more than fighting them hand to hand.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
-from math import hypot, inf
+from math import hypot
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.rulesets.street_fight.actions import leg_blocked
-from fibua.rulesets.street_fight.ai_approach import CLEAR, CellGraph
+from fibua.rulesets.street_fight.ai_approach import CLEAR, CellGraph, walks
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL
 
 #: the longest storming move: a walk, so the figure that charges may still be ordered on
@@ -22,28 +21,6 @@ WALK = MOVE_NORMAL - 0.05
 GAP = 0.6
 #: inches of walking a defender already fought by a friend counts against it
 CROWD = 1.5
-
-
-def walks(graph: CellGraph, pos: Position, reach: float) -> tuple[dict[int, float],
-                                                                   dict[int, int]]:
-    """The cells the figure can walk to within `reach` inches: the inches to each, and
-    the cell each is reached from."""
-    start = graph.cell(pos)
-    here = graph.positions[start]
-    walked = {start: hypot(pos.x - here.x, pos.y - here.y)}
-    came: dict[int, int] = {}
-    heap = [(walked[start], start)]
-    while heap:
-        d, k = heapq.heappop(heap)
-        if d > walked[k]:
-            continue
-        for m, length in graph.out[k]:
-            nd = d + length
-            if nd <= reach and nd < walked.get(m, inf):
-                walked[m] = nd
-                came[m] = k
-                heapq.heappush(heap, (nd, m))
-    return walked, came
 
 
 def charge_route(sight: SightEngine, graph: CellGraph, pos: Position,
