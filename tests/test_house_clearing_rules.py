@@ -156,6 +156,15 @@ def test_what_a_move_costs(start: tuple[float, float], to: tuple[float, float],
     assert cost == pytest.approx(share)
 
 
+def test_leaving_a_room_from_upstairs_goes_down_the_stairs_first() -> None:
+    game = lane()
+    out_of_the_door = [(13.0, 9.5)]
+    _, below, _, _ = trace(game.state, pos(game, 13, 11.5, 0), out_of_the_door, None)
+    legs, above, _, _ = trace(game.state, pos(game, 13, 11.5, 1), out_of_the_door, None)
+    assert above == pytest.approx(below + 0.5)  # half a move a floor, then the same way
+    assert legs[-1].section is None and legs[-1].floor == 0
+
+
 @pytest.mark.parametrize(
     ("start", "to", "code"),
     [
