@@ -11,7 +11,9 @@ import pytest
 
 from fibua.core.dispatch import Carry, Dispatcher, Kind
 from fibua.core.errors import IllegalOrder
+from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
+from fibua.scenario.loader import load_scenario
 
 
 @dataclass
@@ -99,3 +101,79 @@ def test_parameters_in_any_mapping_reach_the_checker_as_a_dict() -> None:
                           lambda unit: unit.alive)
     dispatch.check(table(), Order("blue", "step", "b1", MappingProxyType({"far": False})))
     assert seen == [{"far": False}] and type(seen[0]) is dict
+
+
+# -- the check a computer player asks for, kept for the order it then gives -------------------
+
+def _move_orders(game: Game) -> tuple[str, list[Order]]:
+    """The acting side and its legal moves, of one figure, at the start of a game."""
+    side = game.to_act()
+    assert side is not None
+    moves = [o for o in game.legal_orders(side) if o.kind == "move"]
+    first = moves[0].unit
+    return side, [o for o in moves if o.unit == first]
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[Order]:
+    """Every order the dispatchers check in full, in turn."""
+    seen: list[Order] = []
+    real = Dispatcher.check
+
+    def counted(self: Dispatcher[Any, Any], state: Any, order: Order) -> Carry:
+        seen.append(order)
+        return real(self, state, order)
+
+    monkeypatch.setattr(Dispatcher, "check", counted)
+    return seen
+
+
+def test_an_order_allowed_then_given_is_checked_once_and_plays_the_same(
+        checks: list[Order]) -> None:
+    scenario = load_scenario("ramp-houses")
+    asked, plain = Game(scenario, 7), Game(scenario, 7)
+    side, moves = _move_orders(asked)
+    checks.clear()
+    order = moves[0]
+    assert LegalOrders(asked, side).allows(order)
+    asked.apply(order)
+    assert checks == [order]
+    plain.apply(Order(order.side, order.kind, order.unit, dict(order.params)))
+    assert [e.to_dict() for e in asked.log] == [e.to_dict() for e in plain.log]
+
+
+def test_a_check_is_not_kept_past_a_change_of_the_state(checks: list[Order]) -> None:
+    game = Game(load_scenario("ramp-houses"), 7)
+    side, moves = _move_orders(game)
+    checks.clear()
+    legal = LegalOrders(game, side)
+    first, second = moves[0], moves[1]
+    assert legal.allows(first) and legal.allows(second)
+    game.apply(first)
+    while game.to_act() != side:  # the enemy lets the move go
+        game.apply(Order(str(game.to_act()), "end"))
+    # the figure has moved: the move checked before it is refused now, not carried out
+    with pytest.raises(IllegalOrder, match="moved"):
+        game.apply(second)
+    assert [o for o in checks if o is second] == [second, second]
+
+
+def test_an_equal_order_is_checked_again(checks: list[Order]) -> None:
+    game = Game(load_scenario("ramp-houses"), 7)
+    side, moves = _move_orders(game)
+    checks.clear()
+    order = moves[0]
+    assert LegalOrders(game, side).allows(order)
+    game.apply(Order(order.side, order.kind, order.unit, dict(order.params)))
+    assert len(checks) == 2
+
+
+def test_an_order_given_twice_is_checked_again_the_second_time(checks: list[Order]) -> None:
+    game = Game(load_scenario("ramp-houses"), 7)
+    side, moves = _move_orders(game)
+    order = Order(side, "stance", moves[0].unit, {"stance": "crouching"})
+    assert LegalOrders(game, side).allows(order)
+    game.apply(order)
+    assert game.to_act() == side
+    with pytest.raises(IllegalOrder, match="already moved"):
+        game.apply(order)

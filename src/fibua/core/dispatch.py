@@ -155,10 +155,19 @@ class DispatchedRuleSet(RuleSet[ST], Generic[ST, U]):
         return state.result
 
     def check(self, state: ST, order: Order) -> Carry:
-        return self.dispatcher.check(state, order)
+        """The dispatcher's check, kept for this very order object until the state
+        changes: a computer player asks `allows` and then gives the order it asked of."""
+        last = state.last_check
+        if last is not None and last[1] is order and last[0] == state.version:
+            return last[2]
+        carry = self.dispatcher.check(state, order)
+        state.last_check = (state.version, order, carry)
+        return carry
 
     def apply(self, state: ST, order: Order) -> list[Event]:
         carry = self.check(state, order)
+        state.version += 1
+        state.last_check = None
         carry()
         self.after_order(state, order)
         return drain(state)

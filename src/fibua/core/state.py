@@ -10,6 +10,7 @@ rule set's `snapshot` names what it hashes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -56,6 +57,12 @@ class BaseState(Generic[O]):
     #: each side's copies of records its views hand out, kept while the records are
     #: unchanged (core.views.RecordCopies); no part of the game, only of its views
     view_copies: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: bumped by every order carried out (and by whatever else changes the state), so
+    #: the check of an order can be kept until then
+    version: int = 0
+    #: the last order checked successfully, at which version, and what carries it out: a
+    #: computer player asks whether an order is allowed and then gives that very order
+    last_check: tuple[int, Any, Callable[[], None]] | None = None
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         """An event of the order in hand, for the sides in `to` (see core/events.py)."""

@@ -62,9 +62,6 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
     def dispatcher(self) -> Dispatcher[StreetFightState, Figure]:
         return _DISPATCH
 
-    def after_order(self, state: StreetFightState, order: Order) -> None:
-        state.version += 1
-
     def preview(self, state: StreetFightState, order: Order) -> str:
         self.check(state, order)
         figure = state.figures.get(order.unit or "")
@@ -77,17 +74,6 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
         if order.kind == "shoot" and figure is not None:
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
         return f"{order}: allowed"
-
-    def check(self, state: StreetFightState, order: Order) -> Any:
-        """Check an order completely and return the function that carries it out. A
-        computer player asks `allows` and then gives the same order: the check is kept
-        in the state until it changes, so it is not made twice."""
-        last = state.last_check
-        if last is not None and last[0] == state.version and last[1] is order:
-            return last[2]
-        action = super().check(state, order)
-        state.last_check = (state.version, order, action)
-        return action
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
         if state.acting_side != side:

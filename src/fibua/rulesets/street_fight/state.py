@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -10,7 +9,6 @@ from typing import Any, NamedTuple
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import PositionArrays
 from fibua.core.events import SideLogs
-from fibua.core.orders import Order
 from fibua.core.state import BaseState
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
@@ -148,10 +146,6 @@ class StreetFightState(BaseState[Options]):
     news: dict[str, int] = field(default_factory=dict)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
-    #: bumped whenever the state changes, so a validation can be reused until then
-    version: int = 0
-    #: the last order checked, at which version, and what carries it out
-    last_check: tuple[int, Order, Callable[[], None]] | None = None
     #: each side's briefing (see views.briefing), public and fixed for the whole game
     briefings: dict[str, Any] = field(default_factory=dict)
     _rosters: dict[str, list[Figure]] = field(default_factory=dict, init=False, repr=False)
