@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import product
 
+import numpy as np
 import pytest
 
 from bld_helpers import game, put
@@ -239,11 +240,12 @@ def test_the_computer_s_batch_of_open_ground_distances_is_its_one_at_a_time() ->
     view = g.observe(g.scenario.side_names[0])
     points = [(round(0.37 * k, 2), round(0.53 * k + 1.1, 2)) for k in range(120)]
     one_by_one = [_distance(view, Position(x, y)) for x, y in points]
-    assert _outside_distances(view, points) == one_by_one  # to the last bit
-    assert _outside_distances(view, []) == []
+    xy = np.array(points, dtype=np.float64)
+    assert _outside_distances(view, xy) == one_by_one  # to the last bit
+    assert _outside_distances(view, np.zeros((0, 2))) == []
     blind = replace(view, goal=None)  # no field: straight to the nearest enemy known
-    assert _outside_distances(blind, points) == [_distance(blind, Position(x, y))
-                                                  for x, y in points]
+    assert _outside_distances(blind, xy) == [_distance(blind, Position(x, y))
+                                              for x, y in points]
     assert inf not in one_by_one
 
 

@@ -20,6 +20,7 @@ from math import hypot
 from typing import Any, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from fibua.battlefield.model import Battlefield, Opening, OpeningKind, Point, Section
@@ -59,6 +60,26 @@ class OpeningSpan:
     floor: int
     lo: float
     hi: float
+
+
+#: how near a half hundredth a value scaled to hundredths may fall before `round` itself
+#: settles it (the scaling is off by half a unit in the last place at most, far less)
+_HALF_HAIR = 1e-6
+
+
+def hundredths(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`round(v, 2)` of every value, to the last bit, in a few array operations: away
+    from a half hundredth the nearest whole number of hundredths is that of the scaled
+    value, and that number divided by 100 is the nearest float to the decimal, as `round`
+    gives it. A value within a hair of a half is left to `round` itself."""
+    scaled = values * 100.0
+    out: npt.NDArray[np.float64] = np.rint(scaled) / 100.0
+    near = np.abs(scaled - np.floor(scaled) - 0.5) < _HALF_HAIR
+    if near.any():
+        flat, given = out.reshape(-1), values.reshape(-1)
+        for i in np.flatnonzero(near.reshape(-1)).tolist():
+            flat[i] = round(float(given[i]), 2)
+    return out
 
 
 def wall_length(section: Section, wall: int) -> float:

@@ -76,6 +76,7 @@ import shapely
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
+from fibua.battlefield.geometry import hundredths
 from fibua.battlefield.model import Position, Section
 from fibua.battlefield.sight import PositionArrays
 from fibua.core.errors import IllegalOrder
@@ -120,6 +121,8 @@ HEADINGS = 12
 #: the cosine and sine of each heading
 _HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
                   for k in range(HEADINGS))
+_COSINES = np.array([c for c, _ in _HEADINGS])
+_SINES = np.array([s for _, s in _HEADINGS])
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -318,18 +321,21 @@ class Control:
         return out
 
     def _hidden(self, view: SideView, here: tuple[float, float],
-                ends: list[tuple[float, float]], stand_off: float, run: float
+                ends: npt.NDArray[np.float64], stand_off: float, run: float
                 ) -> npt.NDArray[np.float64] | None:
-        """For a unit within two moves of the reach zone's stand-off: for each end,
-        how many fewer known enemies would see it there than where it stands (None: the
-        unit is not waiting so). It waits out of their sight where it can."""
+        """For a unit within two moves of the reach zone's stand-off: for each end (a
+        row of `ends`, out in the open), how many fewer known enemies would see it there
+        than where it stands (None: the unit is not waiting so). It waits out of their
+        sight where it can."""
         if stand_off <= 0 or _zone_gap(view, here) > stand_off + 2 * run:
             return None
         watch = [Position(s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive]
         if not watch:
             return None
-        places = [Position(x, y) for x, y in [here, *ends]]
-        seen = view.sight.visible_matrix(watch, places).sum(axis=0).astype(np.float64)
+        places = _in_the_open(np.concatenate([np.array([here], dtype=np.float64), ends]))
+        sight = view.sight
+        seen = sight.visible_matrix_arrays(sight.position_arrays(watch), places) \
+            .sum(axis=0).astype(np.float64)
         found: npt.NDArray[np.float64] = seen[0] - seen[1:]
         return found
 
@@ -485,10 +491,13 @@ class Control:
                      for part in (1.0, 0.6)]
             lx, ly = unit.lead.x, unit.lead.y
             kinds = [kind for kind, _ in steps for _ in _HEADINGS]
-            ends = [(round(lx + step * c, 2), round(ly + step * s, 2))
-                    for _, step in steps for c, s in _HEADINGS]
+            # every end, step by step and heading by heading, to a hundredth of an inch
+            lengths = np.array([step for _, step in steps], dtype=np.float64)
+            xy = np.stack([hundredths(lx + np.outer(lengths, _COSINES)).reshape(-1),
+                           hundredths(ly + np.outer(lengths, _SINES)).reshape(-1)], axis=1)
+            ends = list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
             # every end's distance in one batch
-            afters = _outside_distances(view, ends)
+            afters = _outside_distances(view, xy)
             if now <= AT_GOAL and not _in_zone(view, unit):
                 # at an objective its side holds already: on to the next, straight - a
                 # section the enemy still holds if the unit can take it, else the reach
@@ -498,8 +507,8 @@ class Control:
                     now = _gap(targets, (lx, ly))
                     afters = [_gap(targets, e) for e in ends]
             stand_off = _stand_off(view, unit, run)
-            hidden = self._hidden(view, (lx, ly), ends, stand_off, run)
-            gaps = _zone_gaps(view, ends) if stand_off > 0 else None
+            hidden = self._hidden(view, (lx, ly), xy, stand_off, run)
+            gaps = _zone_gaps(view, xy) if stand_off > 0 else None
             for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
                 least = 0.5 if hidden is None else -STAGE_SLACK
@@ -804,16 +813,17 @@ def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
 def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
     """Straight distance from a point to the nearest of the side's reach zones (inf when
     it has none)."""
-    return _zone_gaps(view, [point])[0]
+    return _zone_gaps(view, np.array([point], dtype=np.float64))[0]
 
 
-def _zone_gaps(view: SideView, points: list[tuple[float, float]]) -> list[float]:
-    """`_zone_gap` of many points in one call to GEOS (the same distances: a move's
-    candidate ends are many, and a Point made one at a time costs more than measuring)."""
+def _zone_gaps(view: SideView, points: npt.NDArray[np.float64]) -> list[float]:
+    """`_zone_gap` of many points (rows) in one call to GEOS (the same distances: a
+    move's candidate ends are many, and a Point made one at a time costs more than
+    measuring)."""
     zones = _reach_zones(view)
-    if not zones or not points:
+    if not zones or not len(points):
         return [inf] * len(points)
-    here = shapely.points(np.array(points, dtype=np.float64))
+    here = shapely.points(points)
     nearest = np.min([shapely.distance(z, here) for z in zones], axis=0)
     return [float(g) for g in nearest]
 
@@ -896,16 +906,21 @@ def _distance(view: SideView, pos: Position) -> float:
     return _to_enemy(view, pos.x, pos.y)
 
 
-def _outside_distances(view: SideView, points: list[tuple[float, float]]) -> list[float]:
-    """`_distance` of many points out in the open, the field read for all at once."""
+def _outside_distances(view: SideView, xy: npt.NDArray[np.float64]) -> list[float]:
+    """`_distance` of many points (rows of xy) out in the open, the field read for all
+    at once."""
+    points = xy.tolist()
     if view.goal is None or not points:
         return [_to_enemy(view, x, y) for x, y in points]
-    n = len(points)
-    places = PositionArrays(np.array(points, dtype=np.float64), np.full(n, -1, np.int64),
-                            np.zeros(n, np.int64))
-    found: list[float] = view.goal.distances(places).tolist()
+    found: list[float] = view.goal.distances(_in_the_open(xy)).tolist()
     return [d if d != inf else _to_enemy(view, x, y)
             for d, (x, y) in zip(found, points, strict=True)]
+
+
+def _in_the_open(xy: npt.NDArray[np.float64]) -> PositionArrays:
+    """Points (rows of xy) on the ground outside every section, as the engine's arrays."""
+    n = len(xy)
+    return PositionArrays(xy, np.full(n, -1, np.int64), np.zeros(n, np.int64))
 
 
 def _to_enemy(view: SideView, x: float, y: float) -> float:

@@ -9,7 +9,7 @@ the computer asks the same few many times a decision."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fibua.rulesets.buildings.shooting import Hit, Shot, Target, damage_chance, hit_chance
 from fibua.rulesets.buildings.tables import (
@@ -40,9 +40,9 @@ _MISSES: dict[tuple[object, ...], float] = {}
 _UNITS: dict[tuple[object, ...], float] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """An enemy unit as the computer reckons it for a shot."""
+class Mark(NamedTuple):
+    """An enemy unit as the computer reckons it for a shot (a named tuple: the computer
+    makes one for each enemy each of its units might fire at, each decision)."""
 
     models: int
     distance: float
