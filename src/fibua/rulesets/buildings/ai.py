@@ -69,6 +69,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import cos, dist, inf, pi, sin
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -177,8 +178,10 @@ ZONE_KEEP_PINS = 2
 ZONE_KEEP_WORTH = 3.0
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
+    """An order and what the computer thinks it is worth (a named tuple: it weighs
+    scores of them each decision)."""
+
     worth: float
     order: Order
 
@@ -265,7 +268,9 @@ class Control:
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
         # and goes Down if it fails
-        passing = float(pass_chance(order_need(unit.quality, unit.pins))) if unit.pins else 1.0
+        if not unit.pins:
+            return out  # it passes: each worth as it is
+        passing = float(pass_chance(order_need(unit.quality, unit.pins)))
         return [c if c.order.kind == "down" else
                 Choice(passing * c.worth + (1 - passing) * down_worth, c.order) for c in out]
 
