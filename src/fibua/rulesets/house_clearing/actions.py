@@ -78,7 +78,7 @@ def check_move(state: HouseClearingState, figure: Figure, params: dict[str, Any]
 def carry_out_move(state: HouseClearingState, figure: Figure, plan: MovePlan) -> None:
     start, start_stance = figure.pos, figure.stance
     spots, stances = path_spots(start, plan, state)
-    seen_at = glimpses(state, figure, spots, stances)
+    seen_at, where_it_stops = glimpses(state, figure, spots, stances)
     figure.pos, figure.stance, figure.moved = plan.legs[-1], plan.stance, True
     state.emit("moved", {
         "figure": figure.id, "from": inches(start.x, start.y),
@@ -87,7 +87,7 @@ def carry_out_move(state: HouseClearingState, figure: Figure, plan: MovePlan) ->
         "share": round(plan.share, 4), "inches": round(plan.ground, EVENT_DIGITS),
         "climbed": list(plan.climbs),
     }, (figure.side,))
-    refresh_sight(state, [figure])
+    refresh_sight(state, [figure], where_it_stops)
     if seen_at:
         last = max(k for found in seen_at.values() for k in found)
         record_glimpse(state, figure, spots[last], stances[last])

@@ -18,16 +18,24 @@ def inches(*values: float) -> list[float]:
     return [round(v, EVENT_DIGITS) for v in values]
 
 
-def refresh_sight(state: HouseClearingState, changed: list[Figure]) -> None:
+#: for a figure and each enemy in action, in the state's order: the fifths of the enemy
+#: the figure sees and the fifths of the figure the enemy sees (both 0 unless each sees
+#: the other)
+Pairs = tuple[list[int], list[int]]
+
+
+def refresh_sight(state: HouseClearingState, changed: list[Figure],
+                  known: Pairs | None = None) -> None:
     """Recompute who sees whom for the figures that moved, changed stance or fell, then
-    tell each side what came into or went out of its view."""
+    tell each side what came into or went out of its view. `known` may give the pairs of
+    a single figure changed, worked out already where it stands (`glimpses`)."""
     for figure in changed:
-        _refresh_pairs(state, figure)
+        _refresh_pairs(state, figure, known)
     for side in state.sides:
         _update_side(state, side)
 
 
-def _refresh_pairs(state: HouseClearingState, figure: Figure) -> None:
+def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | None) -> None:
     enemies = [e for e in state.figures.values() if e.side != figure.side]
     for enemy in enemies:
         state.exposure.pop((figure.id, enemy.id), None)
@@ -35,14 +43,15 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure) -> None:
     enemies = [e for e in enemies if e.in_action]
     if not figure.in_action or not enemies:
         return
-    # `MapGeometry.mutual` of every enemy, in one compiled call
-    of_enemies, of_figures = mutual_sight(state.geometry, state.sight, [figure.pos],
-                                          [figure.stance], [e.pos for e in enemies],
-                                          [e.stance for e in enemies])
-    if not of_enemies.any():
-        return
-    for enemy, of_enemy, of_figure in zip(enemies, of_enemies[0].tolist(),
-                                          of_figures[0].tolist(), strict=True):
+    if known is None:
+        # `MapGeometry.mutual` of every enemy, in one compiled call
+        of_enemies, of_figures = mutual_sight(
+            state.geometry, state.sight, [figure.pos], [figure.stance],
+            [e.pos for e in enemies], [e.stance for e in enemies])
+        if not of_enemies.any():
+            return
+        known = of_enemies[0].tolist(), of_figures[0].tolist()
+    for enemy, of_enemy, of_figure in zip(enemies, *known, strict=True):
         if of_enemy:
             state.exposure[(figure.id, enemy.id)] = of_enemy
             state.exposure[(enemy.id, figure.id)] = of_figure
@@ -52,7 +61,7 @@ def refresh_all(state: HouseClearingState) -> None:
     state.exposure.clear()
     for side in state.sides[:1]:
         for figure in [f for f in state.figures.values() if f.side == side]:
-            _refresh_pairs(state, figure)
+            _refresh_pairs(state, figure, None)
     for side in state.sides:
         _update_side(state, side)
 
@@ -101,22 +110,25 @@ def seen_data(enemy: Figure) -> dict[str, object]:
 
 
 def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
-             stances: list[Stance]) -> dict[str, list[int]]:
-    """For each enemy figure, the spots of the mover's path at which they see each other."""
+             stances: list[Stance]) -> tuple[dict[str, list[int]], Pairs | None]:
+    """For each enemy figure, the spots of the mover's path at which they see each other;
+    and the mover's `Pairs` at the last spot, where it stops (None with no enemy in
+    action: sight is mutual, so they are the last column of the same matrices)."""
     enemies = [e for e in state.figures.values() if e.side != mover.side and e.in_action]
     if not enemies or not spots:
-        return {}
+        return {}, None
     # `MapGeometry.mutual` of every pair, in one compiled call
-    of_spots, _ = mutual_sight(state.geometry, state.sight, [e.pos for e in enemies],
-                               [e.stance for e in enemies], spots, stances)
+    of_spots, of_enemies = mutual_sight(state.geometry, state.sight, [e.pos for e in enemies],
+                                        [e.stance for e in enemies], spots, stances)
     found: dict[str, list[int]] = {}
+    last = of_enemies[:, -1].tolist(), of_spots[:, -1].tolist()
     if not of_spots.any():
-        return found
+        return found, last
     for enemy, row in zip(enemies, of_spots.tolist(), strict=True):
         for k, seen in enumerate(row):
             if seen:
                 found.setdefault(enemy.id, []).append(k)
-    return found
+    return found, last
 
 
 def record_glimpse(state: HouseClearingState, mover: Figure, spot: Position,
