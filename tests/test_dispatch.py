@@ -177,3 +177,18 @@ def test_an_order_given_twice_is_checked_again_the_second_time(checks: list[Orde
     assert game.to_act() == side
     with pytest.raises(IllegalOrder, match="already moved"):
         game.apply(order)
+
+
+def test_a_kept_check_is_not_carried_out_on_a_copy_of_the_state() -> None:
+    import copy
+
+    game = Game(load_scenario("ramp-houses"), 7)
+    side, moves = _move_orders(game)
+    order = moves[0]
+    mover = game.state.figures[str(order.unit)]
+    start = mover.pos
+    assert LegalOrders(game, side).allows(order)
+    twin = copy.deepcopy(game.state)  # the kept carry still reads the game's own state
+    game.ruleset.apply(twin, order)
+    assert twin.figures[mover.id].pos != start
+    assert mover.pos == start and not mover.moved
