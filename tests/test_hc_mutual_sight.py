@@ -68,3 +68,16 @@ def test_a_movers_sight_where_it_stops_is_that_worked_out_afresh() -> None:
                 checked += any(last[0])
             game.apply(order)
     assert checked > 10  # moves that end in sight of an enemy are among them
+
+
+def test_pairs_worked_out_already_are_taken_for_one_figure_only() -> None:
+    from fibua.core.game import Game
+    from fibua.rulesets.house_clearing.knowledge import refresh_sight
+    from fibua.scenario.loader import load_scenario
+
+    state = Game(load_scenario("ramp-houses"), 1).state
+    two = list(state.figures.values())[:2]
+    before = dict(state.exposure)
+    with pytest.raises(ValueError, match="one figure"):
+        refresh_sight(state, two, ([], []))
+    assert state.exposure == before

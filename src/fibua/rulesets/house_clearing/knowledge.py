@@ -29,6 +29,8 @@ def refresh_sight(state: HouseClearingState, changed: list[Figure],
     """Recompute who sees whom for the figures that moved, changed stance or fell, then
     tell each side what came into or went out of its view. `known` may give the pairs of
     a single figure changed, worked out already where it stands (`glimpses`)."""
+    if known is not None and len(changed) != 1:
+        raise ValueError("pairs worked out already are those of one figure")
     for figure in changed:
         _refresh_pairs(state, figure, known)
     for side in state.sides:
@@ -112,8 +114,8 @@ def seen_data(enemy: Figure) -> dict[str, object]:
 def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
              stances: list[Stance]) -> tuple[dict[str, list[int]], Pairs | None]:
     """For each enemy figure, the spots of the mover's path at which they see each other;
-    and the mover's `Pairs` at the last spot, where it stops (None with no enemy in
-    action: sight is mutual, so they are the last column of the same matrices)."""
+    and the mover's `Pairs` at the last spot, where it stops, or None with no enemy in
+    action. Sight is mutual: those pairs are the last column of the same matrices."""
     enemies = [e for e in state.figures.values() if e.side != mover.side and e.in_action]
     if not enemies or not spots:
         return {}, None
