@@ -167,7 +167,7 @@ class DispatchedRuleSet(RuleSet[ST], Generic[ST, U]):
     def apply(self, state: ST, order: Order) -> list[Event]:
         carry = self.check(state, order)
         state.version += 1
-        state.last_check = None
+        state.last_check = None  # (the carry holds the state: let both go with the game)
         carry()
         self.after_order(state, order)
         return drain(state)

@@ -57,8 +57,8 @@ class BaseState(Generic[O]):
     #: each side's copies of records its views hand out, kept while the records are
     #: unchanged (core.views.RecordCopies); no part of the game, only of its views
     view_copies: dict[tuple[str, str], Any] = field(default_factory=dict)
-    #: bumped by every order carried out (and by whatever else changes the state), so
-    #: the check of an order can be kept until then
+    #: bumped by every order carried out (`DispatchedRuleSet.apply`), so the check of an
+    #: order can be kept until then
     version: int = 0
     #: the last order checked successfully, at which version, and what carries it out: a
     #: computer player asks whether an order is allowed and then gives that very order

@@ -11,7 +11,6 @@ from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
 def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
     """Recompute sight lines touching the figures that moved, appeared or fell, then tell
     each side what came into or went out of its view."""
-    state.version += 1
     for figure in changed:
         _refresh_lines(state, figure)
     for side in state.sides:
