@@ -380,7 +380,7 @@ def side_markers(scenario: Scenario, sides: tuple[str, ...]) -> list[Marker]:
     markers: list[Marker] = []
     for side in sides:
         colour = SIDE_COLOURS[scenario.side_names.index(side) % len(SIDE_COLOURS)]
-        for figure in game.view(side).get("own", []):
+        for figure in game.own_view(side):
             if isinstance(figure.get("x"), int | float) and isinstance(
                 figure.get("y"), int | float
             ):

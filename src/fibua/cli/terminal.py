@@ -388,7 +388,7 @@ class PlaySession:
 
     def unit_ids(self) -> list[str]:
         """Ids of the units the person at the keyboard may order (the seat's, if one)."""
-        own = self.game.view(self.side).get("own", [])
+        own = self.game.own_view(self.side)
         ids = [str(f["id"]) for f in own if isinstance(f, Mapping) and "id" in f]
         seat = self._seat
         if seat is not None:

@@ -77,6 +77,7 @@ def check_views(rules: RuleSet[Any], scenario: Scenario, seed: int) -> None:
             assert view["to_act"] == game.to_act(), f"{name}: to_act"
             for unit in view["own"]:
                 assert set(unit) >= OWN_KEYS, f"{name}: own unit lacks {OWN_KEYS - set(unit)}"
+            assert game.own_view(side) == view["own"], f"{name}: {side}'s own_view"
             seen = [e.to_dict() for e in game.log_for(side)]
             # a rule set may carry only the most recent events; they must be the side's
             log = view["log"]

@@ -226,6 +226,10 @@ class Game:
     def view(self, side: str) -> dict[str, Any]:
         return self.ruleset.view(self.state, side)
 
+    def own_view(self, side: str) -> list[dict[str, Any]]:
+        """`view(side)["own"]` alone (see `RuleSet.own_view`)."""
+        return self.ruleset.own_view(self.state, side)
+
     def observe(self, side: str) -> Any:
         return self.ruleset.observe(self.state, side)
 

@@ -412,4 +412,4 @@ def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], G
 
 
 def _standing(game: Game) -> dict[str, list[dict[str, Any]]]:
-    return {side: list(game.view(side).get("own", [])) for side in game.scenario.side_names}
+    return {side: list(game.own_view(side)) for side in game.scenario.side_names}

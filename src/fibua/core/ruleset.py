@@ -162,6 +162,14 @@ class RuleSet(ABC, Generic[S]):
         `result`: null or {winner, reason, scores}.
         """
 
+    def own_view(self, state: S, side: str) -> list[dict[str, Any]]:
+        """The `own` list of `view`, without the rest (the log above all, which costs
+        more than the side's units): for callers that read only where the side's units
+        are and how they stand. A rule set overrides it with the very function its
+        `view` fills `own` with."""
+        own: list[dict[str, Any]] = self.view(state, side)["own"]
+        return own
+
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:
         """The whole state as canonical JSON values, the generator included (for hashing)."""

@@ -87,13 +87,23 @@ class GameRow:
 
 def count_rolls(value: Any) -> int:
     """The die rolls inside an event's data (a roll is a mapping with dice and faces)."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _LEAVES:
+        return 0
+    if kind is dict or isinstance(value, Mapping):
         if "dice" in value and "faces" in value:
             return 1
-        return sum(count_rolls(item) for item in value.values())
-    if isinstance(value, list | tuple):
-        return sum(count_rolls(item) for item in value)
-    return 0
+        items = value.values()
+    elif kind is list or isinstance(value, list | tuple):
+        items = value
+    else:
+        return 0
+    # every event of every game is walked: plain values, most of what is met, are passed
+    # over without a call
+    return sum(count_rolls(item) for item in items if type(item) not in _LEAVES)
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
@@ -151,7 +161,7 @@ class RowWatcher:
         if not self.objectives:
             return
         sides = self.game.scenario.side_names
-        own = {side: [f for f in self.game.view(side).get("own", []) if in_the_fight(f)]
+        own = {side: [f for f in self.game.own_view(side) if in_the_fight(f)]
                for side in sides}
         for objective in self.objectives:
             there = [side for side in sides if any(objective.covers(f) for f in own[side])]
@@ -184,7 +194,7 @@ class RowWatcher:
                     when.setdefault(name, event.turn)
         falls = []
         for side in self.game.scenario.side_names:
-            for f in self.game.view(side).get("own", []):
+            for f in self.game.own_view(side):
                 if in_the_fight(f):
                     continue
                 ident = str(f.get("id"))

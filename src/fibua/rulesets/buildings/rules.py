@@ -22,7 +22,7 @@ from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind
-from fibua.rulesets.buildings.views import SideView, observe, view_dict
+from fibua.rulesets.buildings.views import SideView, observe, own_dicts, view_dict
 from fibua.scenario.schema import Scenario
 
 Action = Callable[[], None]
@@ -113,6 +113,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
 
     def view(self, state: BuildingsState, side: str) -> dict[str, Any]:
         return view_dict(observe(state, side))
+
+    def own_view(self, state: BuildingsState, side: str) -> list[dict[str, Any]]:
+        return own_dicts(observe(state, side))
 
     def snapshot(self, state: BuildingsState) -> dict[str, Any]:
         return {

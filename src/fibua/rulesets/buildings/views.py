@@ -84,11 +84,16 @@ def side_sight(state: BuildingsState, side: str) -> SightEngine:
 def view_dict(view: SideView) -> dict[str, Any]:
     return contract_dict(
         "buildings", view, phase="reaction" if view.shot_at else "orders",
-        own=[_own(u) for u in view.own], enemies=[_enemy(i, s) for i, s in view.enemies],
+        own=own_dicts(view), enemies=[_enemy(i, s) for i, s in view.enemies],
         log=view.log, drawn=view.drawn, shot_at=view.shot_at, bag=dict(view.bag),
         sections=dict(view.sections),
         section_states={sid: st for sid, st in view.sections if st != SectionState.INTACT},
         objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives])
+
+
+def own_dicts(view: SideView) -> list[dict[str, Any]]:
+    """The view's `own` list (see `RuleSet.own_view`)."""
+    return [_own(u) for u in view.own]
 
 
 def _own(u: Unit) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from fibua.rulesets.house_clearing.odds import ODDS_QUERIES
 from fibua.rulesets.house_clearing.shooting import at_least_one_hit, band_for, hit_chance
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
 from fibua.rulesets.house_clearing.tables import Stance
-from fibua.rulesets.house_clearing.views import SideView, observe, view_dict
+from fibua.rulesets.house_clearing.views import SideView, observe, own_dicts, view_dict
 from fibua.scenario.schema import Scenario
 
 MOVE_HEADINGS = 8
@@ -96,6 +96,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
 
     def view(self, state: HouseClearingState, side: str) -> dict[str, Any]:
         return view_dict(state, observe(state, side))
+
+    def own_view(self, state: HouseClearingState, side: str) -> list[dict[str, Any]]:
+        return own_dicts(observe(state, side))
 
     def snapshot(self, state: HouseClearingState) -> dict[str, Any]:
         return {

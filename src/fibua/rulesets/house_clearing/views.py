@@ -163,11 +163,16 @@ def goal_field(state: HouseClearingState, side: str) -> DistanceField | None:
 def view_dict(state: HouseClearingState, view: SideView) -> dict[str, Any]:
     # the side's own log: the last LOG_LENGTH events it saw (see core.events.SideLogs)
     return contract_dict(
-        "house-clearing", view, phase=str(view.phase), own=[_own(f) for f in view.own],
+        "house-clearing", view, phase=str(view.phase), own=own_dicts(view),
         enemies=[_enemy(i, s) for i, s in view.enemies], log=state.logs.of(view.side),
         step=view.step, order=list(view.order),
         reaction=None if view.reaction is None else {
             "mover": view.reaction.mover, "firers": sorted(view.reaction.firers)})
+
+
+def own_dicts(view: SideView) -> list[dict[str, Any]]:
+    """The view's `own` list (see `RuleSet.own_view`)."""
+    return [_own(f) for f in view.own]
 
 
 def _own(f: Figure) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from fibua.rulesets.street_fight.report import after_action_report
 from fibua.rulesets.street_fight.shooting import cover_words, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
 from fibua.rulesets.street_fight.tables import MOVE_MAX, MOVE_NORMAL
-from fibua.rulesets.street_fight.views import SideView, observe, view_dict
+from fibua.rulesets.street_fight.views import SideView, observe, own_dicts, view_dict
 from fibua.scenario.schema import Scenario
 
 MOVE_HEADINGS = 8
@@ -89,6 +89,9 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
 
     def view(self, state: StreetFightState, side: str) -> dict[str, Any]:
         return view_dict(state, observe(state, side))
+
+    def own_view(self, state: StreetFightState, side: str) -> list[dict[str, Any]]:
+        return own_dicts(state, observe(state, side))
 
     def snapshot(self, state: StreetFightState) -> dict[str, Any]:
         return {

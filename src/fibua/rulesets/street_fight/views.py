@@ -137,9 +137,14 @@ def view_dict(state: StreetFightState, view: SideView) -> dict[str, Any]:
     # the side's own log: the last LOG_LENGTH events it saw (see core.events.SideLogs)
     return contract_dict(
         "street-fight", view, phase=str(view.phase),
-        own=[_own(f, _locked_with(state, f)) for f in view.own],
+        own=own_dicts(state, view),
         enemies=[_enemy(i, s) for i, s in view.enemies], log=state.logs.of(view.side),
         initiative=list(view.initiative))
+
+
+def own_dicts(state: StreetFightState, view: SideView) -> list[dict[str, Any]]:
+    """The view's `own` list (see `RuleSet.own_view`)."""
+    return [_own(f, _locked_with(state, f)) for f in view.own]
 
 
 def _locked_with(state: StreetFightState, f: Figure) -> list[str]:

@@ -19,7 +19,7 @@ from fibua.rulesets.street_fighter.knowledge import refresh
 from fibua.rulesets.street_fighter.odds import ODDS_QUERIES
 from fibua.rulesets.street_fighter.report import after_action_report
 from fibua.rulesets.street_fighter.state import Activity, StreetFighterState, Unit
-from fibua.rulesets.street_fighter.views import SideView, observe, view_dict
+from fibua.rulesets.street_fighter.views import SideView, observe, own_dicts, view_dict
 from fibua.scenario.schema import Scenario
 
 HEADINGS = 8
@@ -97,6 +97,9 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
 
     def view(self, state: StreetFighterState, side: str) -> dict[str, Any]:
         return view_dict(observe(state, side))
+
+    def own_view(self, state: StreetFighterState, side: str) -> list[dict[str, Any]]:
+        return own_dicts(observe(state, side))
 
     def snapshot(self, state: StreetFighterState) -> dict[str, Any]:
         return {

@@ -112,7 +112,7 @@ def side_sight(state: StreetFighterState, side: str) -> SightEngine:
 
 def view_dict(view: SideView) -> dict[str, Any]:
     return contract_dict(
-        "street-fighter", view, phase="orders", own=[_own(u) for u in view.own],
+        "street-fighter", view, phase="orders", own=own_dicts(view),
         enemies=[_enemy(i, s) for i, s in view.enemies], log=view.log,
         formations=[{"id": f.id, "name": f.name, "commander": f.commander,
                         "units": list(f.units), "demoralised": f.demoralised}
@@ -125,6 +125,11 @@ def view_dict(view: SideView) -> dict[str, Any]:
         objectives=[v.description or f"{v.side}: {v.kind}" for v in view.objectives]
         + list(view.goals),
     )
+
+
+def own_dicts(view: SideView) -> list[dict[str, Any]]:
+    """The view's `own` list (see `RuleSet.own_view`)."""
+    return [_own(u) for u in view.own]
 
 
 def _own(u: Unit) -> dict[str, Any]:
