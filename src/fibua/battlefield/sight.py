@@ -286,7 +286,9 @@ def _section_rules_block(
     return bin_ >= 0 and bin_ != asec and bin_ != bsec and state[bin_] != _RUBBLE
 
 
-@jit
+# inlined: called pair by pair in the sight kernels, where the call itself cost more than
+# a short walk
+@jit_inline
 def _visible_one(
     ax: float,
     ay: float,
