@@ -355,3 +355,23 @@ def test_event_positions_are_to_a_hundredth() -> None:
                           "enemy-glimpsed", "shot", "fired-on"):
             inches = {k: v for k, v in event.data.items() if k != "share"}  # a fraction
             assert all(n == round(n, 2) for n in numbers(inches)), event
+
+
+@pytest.mark.parametrize("name", ["ramp-houses", "oosterbeek-crossroads"])
+def test_a_views_exposure_is_its_figures_against_the_enemies_it_sees_now(name: str) -> None:
+    """Each pair of the side's figure and an enemy it sees now and has not seen fall, as
+    the rules hold them (fifths either way), and no other pair: in a game played out."""
+    game = Game(load_scenario(name), 5)
+    players = {s: game.ruleset.computer(s, 5) for s in game.scenario.side_names}
+    checked = 0
+    while (side := game.to_act()) is not None and checked < 150:
+        state, view = game.state, game.observe(side)
+        memory = state.seen.get(side, {})
+        seen = [e for e, s in memory.items() if s.visible and s.alive]
+        expected = {(f.id, e): (state.fifths(f.id, e), state.fifths(e, f.id))
+                    for f in state.figures.values() if f.side == side for e in seen
+                    if state.sees(f.id, e)}
+        assert view.exposure == expected
+        checked += bool(expected)
+        game.apply(players[side].choose(view, LegalOrders(game, side)))
+    assert checked > 20

@@ -56,15 +56,18 @@ def observe(state: HouseClearingState, side: str) -> SideView:
     fields.update(_fixed_fields(state, side))
     memory = state.seen.get(side, {})
     # copies made again only of figures and sightings that changed since the last view
-    own = fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
+    fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
         (f.id, f) for f in state.figures.values() if f.side == side)
     known = sorted(memory.items())
     sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(known)
     fields["enemies"] = tuple(zip([i for i, _ in known], sightings, strict=True))
     visible = {i for i, s in memory.items() if s.visible and s.alive}
-    exposure = state.exposure  # as state.sees and state.fifths read it
-    fields["exposure"] = {(f.id, e): (exposure[(f.id, e)], exposure.get((e, f.id), 0))
-                          for f in own for e in visible if (f.id, e) in exposure}
+    # as state.sees and state.fifths read it: the pairs in sight are far fewer than the
+    # side's figures times the enemies it sees (players only look pairs up). A pair holds
+    # enemies, so one whose second is an enemy the side sees has one of its figures first
+    exposure = state.exposure
+    fields["exposure"] = {(a, b): (n, exposure.get((b, a), 0))
+                          for (a, b), n in exposure.items() if b in visible}
     fields["turn"] = state.turn
     fields["phase"] = state.phase
     fields["step"] = state.step
