@@ -149,7 +149,8 @@ def contract_dict(ruleset: str, view: BaseView[Any, Any], *, phase: str,
     }
 
 
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+#: the plain values of JSON data, kept as they are (immutable, holding nothing)
+PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})
 
 
 def copy_data(value: Any) -> Any:
@@ -163,7 +164,7 @@ def copy_data(value: Any) -> Any:
         return {key: copy_data(item) for key, item in value.items()}
     if kind is list:
         return [copy_data(item) for item in value]
-    if kind in _ATOMS:
+    if kind in PLAIN_VALUES:
         return value
     return deepcopy(value)
 

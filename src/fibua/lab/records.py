@@ -20,6 +20,7 @@ from shapely.prepared import PreparedGeometry, prep
 from fibua.core.events import Event
 from fibua.core.game import Game
 from fibua.core.ruleset import Result
+from fibua.core.views import PLAIN_VALUES
 from fibua.scenario.schema import Scenario
 
 #: statuses a rule set's view gives a figure or unit out of the fight
@@ -88,7 +89,7 @@ class GameRow:
 def count_rolls(value: Any) -> int:
     """The die rolls inside an event's data (a roll is a mapping with dice and faces)."""
     kind = type(value)
-    if kind in _LEAVES:
+    if kind in PLAIN_VALUES:
         return 0
     if kind is dict or isinstance(value, Mapping):
         if "dice" in value and "faces" in value:
@@ -100,10 +101,7 @@ def count_rolls(value: Any) -> int:
         return 0
     # every event of every game is walked: plain values, most of what is met, are passed
     # over without a call
-    return sum(count_rolls(item) for item in items if type(item) not in _LEAVES)
-
-
-_LEAVES = frozenset({str, int, float, bool, type(None)})
+    return sum(count_rolls(item) for item in items if type(item) not in PLAIN_VALUES)
 
 
 @dataclass(frozen=True)
