@@ -234,19 +234,73 @@ def test_the_computer_s_batch_of_open_ground_distances_is_its_one_at_a_time() ->
     from math import inf
 
     from fibua.battlefield.model import Position
-    from fibua.rulesets.buildings.ai import _distance, _outside_distances
+    from fibua.rulesets.buildings.ai import _distance, _Spread
 
     g = Game(load_scenario("beach-exit"), 3)
     view = g.observe(g.scenario.side_names[0])
     points = [(round(0.37 * k, 2), round(0.53 * k + 1.1, 2)) for k in range(120)]
     one_by_one = [_distance(view, Position(x, y)) for x, y in points]
-    xy = np.array(points, dtype=np.float64)
-    assert _outside_distances(view, xy) == one_by_one  # to the last bit
-    assert _outside_distances(view, np.zeros((0, 2))) == []
+    spread = _Spread(np.array(points, dtype=np.float64), points)
+    for _ in range(2):  # read off the field, then kept
+        assert spread.distances(view) == one_by_one  # to the last bit
+    assert _Spread(np.zeros((0, 2)), []).distances(view) == []
     blind = replace(view, goal=None)  # no field: straight to the nearest enemy known
-    assert _outside_distances(blind, xy) == [_distance(blind, Position(x, y))
-                                              for x, y in points]
+    assert spread.distances(blind) == [_distance(blind, Position(x, y)) for x, y in points]
+    assert spread.distances(view) == one_by_one  # the field asked of again
     assert inf not in one_by_one
+
+
+def test_the_computer_s_move_ends_and_what_it_keeps_of_them_are_worked_out_afresh() -> None:
+    """A unit waiting for its die is weighed again from where it stands: the ends of its
+    moves, their gaps to the reach zone, to targets and the enemies that would see them
+    are kept, and equal the answers worked out afresh."""
+    from fibua.battlefield.geometry import hundredths
+    from fibua.battlefield.model import Position
+    from fibua.rulesets.buildings.ai import (
+        _COSINES,
+        _SINES,
+        Control,
+        _gap,
+        _in_the_open,
+        _reach_zones,
+        _zone_gap,
+    )
+
+    g = Game(load_scenario("beach-exit"), 3)
+    view = g.observe("americans")
+    control = Control("americans", 1)
+    x, y, lengths = 23.17, 30.4, (12.0, 7.2, 6.0)
+    spread = control._spread(x, y, lengths)
+    assert control._spread(x, y, lengths) is spread
+    steps = np.array(lengths)
+    assert spread.ends == list(zip(hundredths(x + np.outer(steps, _COSINES)).reshape(-1).tolist(),
+                                   hundredths(y + np.outer(steps, _SINES)).reshape(-1).tolist(),
+                                   strict=True))
+    fresh = [_zone_gap(view, p) for p in spread.ends]
+    assert len(_reach_zones(view)) == 1 and min(fresh) < 2.0
+    for _ in range(2):
+        assert control._zone_gaps_at(view, spread.ends) == fresh
+    # other zones (the other side's: none) are measured afresh
+    other = g.observe("germans")
+    assert control._zone_gaps_at(other, spread.ends[:3]) == [_zone_gap(other, p)
+                                                             for p in spread.ends[:3]]
+    assert control._zone_gaps_at(view, spread.ends) == fresh
+
+    field = view.sight.battlefield
+    for targets in ([field.section("gun-casemate")], [field.section("command-post")],
+                    _reach_zones(view)):
+        for _ in range(2):
+            assert spread.gaps_to(targets) == [_gap(targets, e) for e in spread.ends]
+
+    sight = view.sight
+    places = _in_the_open(np.concatenate([np.array([(x, y)]), spread.xy]))
+    for watch in (((30.0, 40.0, None, 0), (12.5, 44.0, None, 0)), ((30.0, 40.0, None, 0),),
+                  ((30.0, 41.0, None, 0),)):
+        seen = sight.visible_matrix_arrays(
+            sight.position_arrays([Position(*w) for w in watch]), places).sum(axis=0)
+        for _ in range(2):
+            assert spread.hidden_from(view, (x, y), watch).tolist() == \
+                (seen[0] - seen[1:]).tolist()
 
 
 def test_the_computer_s_decision_keeps_the_standing_worked_out_afresh() -> None:

@@ -118,6 +118,7 @@ from fibua.scenario.objectives import in_objective
 
 #: orders asked of the rules at most per decision, best first
 MOST_ASKED = 40
+MEMO_LIMIT = 20_000  # places a memo of the computer keeps before it starts afresh
 HEADINGS = 12
 #: the cosine and sine of each heading
 _HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
@@ -193,6 +194,12 @@ class Control:
         self.side = side
         self.units = units
         self._rng = random.Random(seed)
+        #: where a unit's moves out in the open end, from each place it was weighed at
+        #: (`_spread`), and each place's distance to the reach zones (`_zone_gaps_at`): a
+        #: unit waiting for its die is weighed again from the same place at every draw
+        self._spreads: dict[tuple[float, float, tuple[float, ...]], _Spread] = {}
+        self._gaps: dict[tuple[float, float], float] = {}
+        self._zones: list[ShapelyPolygon] = []
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         end = Order(self.side, "end")
@@ -325,24 +332,47 @@ class Control:
                                                    {"target": eid, "call": True})))
         return out
 
-    def _hidden(self, view: SideView, here: tuple[float, float],
-                ends: npt.NDArray[np.float64], stand_off: float, run: float
-                ) -> npt.NDArray[np.float64] | None:
-        """For a unit within two moves of the reach zone's stand-off: for each end (a
-        row of `ends`, out in the open), how many fewer known enemies would see it there
+    def _hidden(self, view: SideView, here: tuple[float, float], spread: _Spread,
+                stand_off: float, run: float) -> npt.NDArray[np.float64] | None:
+        """For a unit within two moves of the reach zone's stand-off: for each end of
+        its moves (out in the open), how many fewer known enemies would see it there
         than where it stands (None: the unit is not waiting so). It waits out of their
         sight where it can."""
-        if stand_off <= 0 or _zone_gap(view, here) > stand_off + 2 * run:
+        if stand_off <= 0 or self._zone_gaps_at(view, [here])[0] > stand_off + 2 * run:
             return None
-        watch = [Position(s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive]
+        watch = tuple((s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive)
         if not watch:
             return None
-        places = _in_the_open(np.concatenate([np.array([here], dtype=np.float64), ends]))
-        sight = view.sight
-        seen = sight.visible_matrix_arrays(sight.position_arrays(watch), places) \
-            .sum(axis=0).astype(np.float64)
-        found: npt.NDArray[np.float64] = seen[0] - seen[1:]
+        return spread.hidden_from(view, here, watch)
+
+    def _spread(self, x: float, y: float, lengths: tuple[float, ...]) -> _Spread:
+        """The ends of moves of these lengths from (x, y) in every heading (`_Spread`),
+        made once a place."""
+        key = (x, y, lengths)
+        found = self._spreads.get(key)
+        if found is None:
+            if len(self._spreads) > MEMO_LIMIT:
+                self._spreads.clear()
+            found = self._spreads[key] = _Spread.around(x, y, lengths)
         return found
+
+    def _zone_gaps_at(self, view: SideView, points: list[tuple[float, float]]
+                      ) -> list[float]:
+        """`_zone_gaps` of the points, each point's measured once while the side's reach
+        zones stay the same."""
+        zones = _reach_zones(view)
+        known = self._gaps
+        if len(zones) != len(self._zones) or \
+                any(a is not b for a, b in zip(zones, self._zones, strict=True)):
+            self._zones = zones
+            known.clear()
+        missing = [p for p in points if p not in known]
+        if missing:
+            if len(known) > MEMO_LIMIT:
+                known.clear()
+            found = _zone_gaps(view, np.array(missing, dtype=np.float64))
+            known.update(zip(missing, found, strict=True))
+        return [known[p] for p in points]
 
     def _next_objective(self, view: SideView, unit: Unit, decision: _Decision
                         ) -> list[Section | ShapelyPolygon] | None:
@@ -496,13 +526,9 @@ class Control:
                      for part in (1.0, 0.6)]
             lx, ly = unit.lead.x, unit.lead.y
             kinds = [kind for kind, _ in steps for _ in _HEADINGS]
-            # every end, step by step and heading by heading, to a hundredth of an inch
-            lengths = np.array([step for _, step in steps], dtype=np.float64)
-            xy = np.stack([hundredths(lx + np.outer(lengths, _COSINES)).reshape(-1),
-                           hundredths(ly + np.outer(lengths, _SINES)).reshape(-1)], axis=1)
-            ends = list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
-            # every end's distance in one batch
-            afters = _outside_distances(view, xy)
+            spread = self._spread(lx, ly, tuple(step for _, step in steps))
+            ends = spread.ends
+            afters = spread.distances(view)
             if now <= AT_GOAL and not _in_zone(view, unit):
                 # at an objective its side holds already: on to the next, straight - a
                 # section the enemy still holds if the unit can take it, else the reach
@@ -510,10 +536,10 @@ class Control:
                 targets = self._next_objective(view, unit, decision)
                 if targets is not None:
                     now = _gap(targets, (lx, ly))
-                    afters = [_gap(targets, e) for e in ends]
+                    afters = spread.gaps_to(targets)
             stand_off = _stand_off(view, unit, run)
-            hidden = self._hidden(view, (lx, ly), xy, stand_off, run)
-            gaps = _zone_gaps(view, xy) if stand_off > 0 else None
+            hidden = self._hidden(view, (lx, ly), spread, stand_off, run)
+            gaps = self._zone_gaps_at(view, ends) if stand_off > 0 else None
             for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
                 least = 0.5 if hidden is None else -STAGE_SLACK
@@ -815,12 +841,6 @@ def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
     return ShapelyPolygon(points)
 
 
-def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
-    """Straight distance from a point to the nearest of the side's reach zones (inf when
-    it has none)."""
-    return _zone_gaps(view, np.array([point], dtype=np.float64))[0]
-
-
 def _zone_gaps(view: SideView, points: npt.NDArray[np.float64]) -> list[float]:
     """`_zone_gap` of many points (rows) in one call to GEOS (the same distances: a
     move's candidate ends are many, and a Point made one at a time costs more than
@@ -831,6 +851,12 @@ def _zone_gaps(view: SideView, points: npt.NDArray[np.float64]) -> list[float]:
     here = shapely.points(points)
     nearest = np.min([shapely.distance(z, here) for z in zones], axis=0)
     return [float(g) for g in nearest]
+
+
+def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
+    """Straight distance from a point to the nearest of the side's reach zones (inf when
+    it has none)."""
+    return _zone_gaps(view, np.array([point], dtype=np.float64))[0]
 
 
 def _zone_keeper(view: SideView, unit: Unit) -> bool:
@@ -911,15 +937,61 @@ def _distance(view: SideView, pos: Position) -> float:
     return _to_enemy(view, pos.x, pos.y)
 
 
-def _outside_distances(view: SideView, xy: npt.NDArray[np.float64]) -> list[float]:
-    """`_distance` of many points (rows of xy) out in the open, the field read for all
-    at once."""
-    points = xy.tolist()
-    if view.goal is None or not points:
-        return [_to_enemy(view, x, y) for x, y in points]
-    found: list[float] = view.goal.distances(_in_the_open(xy)).tolist()
-    return [d if d != inf else _to_enemy(view, x, y)
-            for d, (x, y) in zip(found, points, strict=True)]
+@dataclass(slots=True)
+class _Spread:
+    """The ends of a unit's moves out in the open from one place (`Control._moves`):
+    length by length, heading by heading, to a hundredth of an inch, as rows of `xy` and
+    as points; and their walking distances by the last goal field asked of."""
+
+    xy: npt.NDArray[np.float64]
+    ends: list[tuple[float, float]]
+    goal: object = None
+    found: tuple[float, ...] = ()  # of `goal`: inf off the field
+    #: the last targets of `gaps_to` and the gaps, and the last enemies of `hidden_from`
+    #: and the counts (each kept while the same are asked of)
+    targets: tuple[Section | ShapelyPolygon, ...] = ()
+    gaps: list[float] | None = None
+    watch: tuple[tuple[float, float, str | None, int], ...] = ()
+    hidden: npt.NDArray[np.float64] | None = None
+
+    @staticmethod
+    def around(x: float, y: float, lengths: tuple[float, ...]) -> _Spread:
+        steps = np.array(lengths, dtype=np.float64)
+        xy = np.stack([hundredths(x + np.outer(steps, _COSINES)).reshape(-1),
+                       hundredths(y + np.outer(steps, _SINES)).reshape(-1)], axis=1)
+        return _Spread(xy, list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True)))
+
+    def distances(self, view: SideView) -> list[float]:
+        """`_distance` of every end (out in the open), the field read once a goal."""
+        if view.goal is None or not self.ends:
+            return [_to_enemy(view, x, y) for x, y in self.ends]
+        if self.goal is not view.goal:
+            self.goal = view.goal
+            self.found = tuple(view.goal.distances(_in_the_open(self.xy)).tolist())
+        return [d if d != inf else _to_enemy(view, x, y)
+                for d, (x, y) in zip(self.found, self.ends, strict=True)]
+
+    def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
+        """`_gap` of every end to the targets."""
+        if self.gaps is None or len(targets) != len(self.targets) or \
+                any(a is not b for a, b in zip(targets, self.targets, strict=True)):
+            self.targets, self.gaps = tuple(targets), [_gap(targets, e) for e in self.ends]
+        return self.gaps
+
+    def hidden_from(self, view: SideView, here: tuple[float, float],
+                    watch: tuple[tuple[float, float, str | None, int], ...]
+                    ) -> npt.NDArray[np.float64]:
+        """How many fewer of the places in `watch` see each end than see `here` (the
+        spread's own place)."""
+        if self.hidden is None or watch != self.watch:
+            places = _in_the_open(np.concatenate([np.array([here], dtype=np.float64),
+                                                  self.xy]))
+            sight = view.sight
+            seen = sight.visible_matrix_arrays(
+                sight.position_arrays([Position(*w) for w in watch]), places) \
+                .sum(axis=0).astype(np.float64)
+            self.watch, self.hidden = watch, seen[0] - seen[1:]
+        return self.hidden
 
 
 def _in_the_open(xy: npt.NDArray[np.float64]) -> PositionArrays:
