@@ -240,10 +240,10 @@ def test_the_computer_s_batch_of_open_ground_distances_is_its_one_at_a_time() ->
     view = g.observe(g.scenario.side_names[0])
     points = [(round(0.37 * k, 2), round(0.53 * k + 1.1, 2)) for k in range(120)]
     one_by_one = [_distance(view, Position(x, y)) for x, y in points]
-    spread = _Spread(np.array(points, dtype=np.float64), points)
+    spread = _Spread(points[0], np.array(points, dtype=np.float64), points)
     for _ in range(2):  # read off the field, then kept
         assert spread.distances(view) == one_by_one  # to the last bit
-    assert _Spread(np.zeros((0, 2)), []).distances(view) == []
+    assert _Spread((0.0, 0.0), np.zeros((0, 2)), []).distances(view) == []
     blind = replace(view, goal=None)  # no field: straight to the nearest enemy known
     assert spread.distances(blind) == [_distance(blind, Position(x, y)) for x, y in points]
     assert spread.distances(view) == one_by_one  # the field asked of again
@@ -293,6 +293,8 @@ def test_the_computer_s_move_ends_and_what_it_keeps_of_them_are_worked_out_afres
             assert spread.gaps_to(targets) == [_gap(targets, e) for e in spread.ends]
 
     sight = view.sight
+    assert spread.sections(view) == [sight.section_at((x + (ex - x), y + (ey - y)))
+                                     for ex, ey in spread.ends]
     places = _in_the_open(np.concatenate([np.array([(x, y)]), spread.xy]))
     for watch in (((30.0, 40.0, None, 0), (12.5, 44.0, None, 0)), ((30.0, 40.0, None, 0),),
                   ((30.0, 41.0, None, 0),)):
@@ -319,3 +321,25 @@ def test_the_computer_s_decision_keeps_the_standing_worked_out_afresh() -> None:
                                                                     frozenset({"rifles"}))
         assert decision.standing(frozenset(), moved) == standing(view, frozenset(), moved)
         assert decision.zone_held() == any(_in_zone(view, u) for u in view.own if u.alive)
+
+
+def test_the_moves_the_computer_does_not_ask_of_the_rules_are_refused_by_them() -> None:
+    """A move whose first model would end in a standing building is not asked of the
+    rules: along computer games, every such choice is one the rules refuse."""
+    from fibua.core.game import play_out
+    from fibua.rulesets.buildings.ai import Control
+
+    told = []
+
+    class Checked(Control):
+        def _choices(self, view, unit, decision):  # type: ignore[no-untyped-def]
+            out = super()._choices(view, unit, decision)
+            for c in out:
+                if c.refused:
+                    told.append(not g.ruleset.allows(g.state, c.order))
+            return out
+
+    for seed in (1, 2):
+        g = Game(load_scenario("beach-exit"), seed)
+        play_out(g, {side: Checked(side, seed) for side in g.scenario.side_names})
+    assert len(told) > 20 and all(told)

@@ -78,7 +78,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from fibua.battlefield.geometry import hundredths
-from fibua.battlefield.model import Position, Section
+from fibua.battlefield.model import Position, Section, SectionState
 from fibua.battlefield.sight import PositionArrays
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
@@ -185,6 +185,8 @@ class Choice(NamedTuple):
 
     worth: float
     order: Order
+    #: the rules refuse it, as the computer can tell cheaply (it is not asked of them)
+    refused: bool = False
 
 
 class Control:
@@ -213,7 +215,7 @@ class Control:
         keyed = [(-c.worth, self._rng.random(), i) for i, c in enumerate(choices)]
         keyed.sort()
         for _, _, i in keyed[:MOST_ASKED]:
-            if allowed(legal, choices[i].order):
+            if not choices[i].refused and allowed(legal, choices[i].order):
                 return choices[i].order
         return end
 
@@ -279,7 +281,8 @@ class Control:
             return out  # it passes: each worth as it is
         passing = float(pass_chance(order_need(unit.quality, unit.pins)))
         return [c if c.order.kind == "down" else
-                Choice(passing * c.worth + (1 - passing) * down_worth, c.order) for c in out]
+                Choice(passing * c.worth + (1 - passing) * down_worth, c.order, c.refused)
+                for c in out]
 
     def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
               ) -> list[Choice]:
@@ -540,6 +543,7 @@ class Control:
             stand_off = _stand_off(view, unit, run)
             hidden = self._hidden(view, (lx, ly), spread, stand_off, run)
             gaps = self._zone_gaps_at(view, ends) if stand_off > 0 else None
+            inside = spread.sections(view)
             for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
                 gain = now - after
                 least = 0.5 if hidden is None else -STAGE_SLACK
@@ -556,7 +560,11 @@ class Control:
                 if kind == "advance" and aim is not None:
                     params["target"] = aim[0]
                     worth += 0.5 * aim[1]
-                out.append(Choice(worth, Order(side, kind, uid, params)))
+                # the unit's first model would end in a building that stands: refused
+                holder = inside[k]
+                refused = holder is not None and \
+                    view.sight.section_state(holder) is not SectionState.RUBBLE
+                out.append(Choice(worth, Order(side, kind, uid, params), refused))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
                 for sid in field.section_ids:
@@ -943,6 +951,7 @@ class _Spread:
     length by length, heading by heading, to a hundredth of an inch, as rows of `xy` and
     as points; and their walking distances by the last goal field asked of."""
 
+    here: tuple[float, float]
     xy: npt.NDArray[np.float64]
     ends: list[tuple[float, float]]
     goal: object = None
@@ -953,13 +962,15 @@ class _Spread:
     gaps: list[float] | None = None
     watch: tuple[tuple[float, float, str | None, int], ...] = ()
     hidden: npt.NDArray[np.float64] | None = None
+    inside: list[str | None] | None = None  # see `sections`
 
     @staticmethod
     def around(x: float, y: float, lengths: tuple[float, ...]) -> _Spread:
         steps = np.array(lengths, dtype=np.float64)
         xy = np.stack([hundredths(x + np.outer(steps, _COSINES)).reshape(-1),
                        hundredths(y + np.outer(steps, _SINES)).reshape(-1)], axis=1)
-        return _Spread(xy, list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True)))
+        return _Spread((x, y), xy,
+                       list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True)))
 
     def distances(self, view: SideView) -> list[float]:
         """`_distance` of every end (out in the open), the field read once a goal."""
@@ -970,6 +981,16 @@ class _Spread:
             self.found = tuple(view.goal.distances(_in_the_open(self.xy)).tolist())
         return [d if d != inf else _to_enemy(view, x, y)
                 for d, (x, y) in zip(self.found, self.ends, strict=True)]
+
+    def sections(self, view: SideView) -> list[str | None]:
+        """The section (if any) holding where the first model of a unit at the spread's
+        place ends on each move: its place moved as the rules move it (see
+        `actions._check_outside`), which may differ from the end in the last bit."""
+        if self.inside is None:
+            x, y = self.here
+            self.inside = view.sight.sections_at(
+                [(x + (ex - x), y + (ey - y)) for ex, ey in self.ends])
+        return self.inside
 
     def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
         """`_gap` of every end to the targets."""
