@@ -137,3 +137,22 @@ def test_a_failing_game_names_its_seed(jobs: str, tmp_path: Path,
                  "--seat", "germans=faulty", "--out", str(tmp_path / "f"))
     assert result.exit_code == 1
     assert "the game of seed 7 failed: ZeroDivisionError: a player's own fault" in result.output
+
+
+@pytest.mark.parametrize(("games", "jobs"), [(1000, 2), (1000, 1), (37, 2), (5, 4), (0, 2)])
+def test_the_seeds_are_cut_into_runs_that_shorten_toward_the_end(games: int,
+                                                                   jobs: int) -> None:
+    """Every seed once, in order; no run longer than MAX_CHUNK; runs never lengthen, and
+    the last ones hold a seed each, so no process is left alone with a long run."""
+    from fibua.lab.runner import MAX_CHUNK, chunks
+
+    seeds = list(range(100, 100 + games))
+    parts = chunks(seeds, jobs)
+    assert [s for part in parts for s in part] == seeds
+    sizes = [len(part) for part in parts]
+    assert all(1 <= n <= MAX_CHUNK for n in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    if games:
+        assert sizes[-jobs:] == [1] * min(jobs, len(sizes))
+    if games == 1000:
+        assert sizes[0] == MAX_CHUNK and len(parts) < 150

@@ -93,10 +93,17 @@ def _play_chunk(seeds: Sequence[int]) -> list[GameRow]:
 
 
 def chunks(seeds: Sequence[int], jobs: int) -> list[Sequence[int]]:
-    """The seeds cut into runs of consecutive seeds, several a process, so the processes
-    finish together and the progress bar moves evenly."""
-    size = max(1, min(MAX_CHUNK, len(seeds) // (jobs * 8) or 1))
-    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    """The seeds cut into runs of consecutive seeds, several a process: each an eighth of
+    a process's share of the seeds still to come (at most `MAX_CHUNK`), so the runs get
+    shorter toward the end and the processes finish together (one left alone with a long
+    run idles the other cores), and the progress bar moves evenly."""
+    out: list[Sequence[int]] = []
+    start, n = 0, len(seeds)
+    while start < n:
+        size = max(1, min(MAX_CHUNK, (n - start) // (jobs * 8)))
+        out.append(seeds[start:start + size])
+        start += size
+    return out
 
 
 def _context() -> multiprocessing.context.BaseContext:
