@@ -301,7 +301,7 @@ def test_the_computer_s_move_ends_and_what_it_keeps_of_them_are_worked_out_afres
         seen = sight.visible_matrix_arrays(
             sight.position_arrays([Position(*w) for w in watch]), places).sum(axis=0)
         for _ in range(2):
-            assert spread.hidden_from(view, (x, y), watch).tolist() == \
+            assert spread.hidden_from(view, watch).tolist() == \
                 (seen[0] - seen[1:]).tolist()
 
 

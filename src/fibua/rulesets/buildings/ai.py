@@ -346,7 +346,7 @@ class Control:
         watch = tuple((s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive)
         if not watch:
             return None
-        return spread.hidden_from(view, here, watch)
+        return spread.hidden_from(view, watch)
 
     def _spread(self, x: float, y: float, lengths: tuple[float, ...]) -> _Spread:
         """The ends of moves of these lengths from (x, y) in every heading (`_Spread`),
@@ -849,6 +849,12 @@ def _zone_shape(points: tuple[tuple[float, float], ...]) -> ShapelyPolygon:
     return ShapelyPolygon(points)
 
 
+def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
+    """Straight distance from a point to the nearest of the side's reach zones (inf when
+    it has none)."""
+    return _zone_gaps(view, np.array([point], dtype=np.float64))[0]
+
+
 def _zone_gaps(view: SideView, points: npt.NDArray[np.float64]) -> list[float]:
     """`_zone_gap` of many points (rows) in one call to GEOS (the same distances: a
     move's candidate ends are many, and a Point made one at a time costs more than
@@ -859,12 +865,6 @@ def _zone_gaps(view: SideView, points: npt.NDArray[np.float64]) -> list[float]:
     here = shapely.points(points)
     nearest = np.min([shapely.distance(z, here) for z in zones], axis=0)
     return [float(g) for g in nearest]
-
-
-def _zone_gap(view: SideView, point: tuple[float, float]) -> float:
-    """Straight distance from a point to the nearest of the side's reach zones (inf when
-    it has none)."""
-    return _zone_gaps(view, np.array([point], dtype=np.float64))[0]
 
 
 def _zone_keeper(view: SideView, unit: Unit) -> bool:
@@ -999,13 +999,13 @@ class _Spread:
             self.targets, self.gaps = tuple(targets), [_gap(targets, e) for e in self.ends]
         return self.gaps
 
-    def hidden_from(self, view: SideView, here: tuple[float, float],
+    def hidden_from(self, view: SideView,
                     watch: tuple[tuple[float, float, str | None, int], ...]
                     ) -> npt.NDArray[np.float64]:
-        """How many fewer of the places in `watch` see each end than see `here` (the
-        spread's own place)."""
+        """How many fewer of the places in `watch` see each end than see the spread's
+        own place."""
         if self.hidden is None or watch != self.watch:
-            places = _in_the_open(np.concatenate([np.array([here], dtype=np.float64),
+            places = _in_the_open(np.concatenate([np.array([self.here], dtype=np.float64),
                                                   self.xy]))
             sight = view.sight
             seen = sight.visible_matrix_arrays(
