@@ -83,3 +83,14 @@ def test_views_kept_from_order_to_order_equal_views_made_afresh(name: str) -> No
             assert _content(kept) == _content(fresh)
             assert all(a is not b for a, b in zip(kept.own, fresh.own, strict=True))
         game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+
+
+def test_same_objects_asks_for_the_very_objects_in_order() -> None:
+    from fibua.core.views import same_objects
+
+    a, b = [1.5], [1.5]  # equal, not the same
+    assert same_objects((a, b), [a, b])
+    assert not same_objects((a, b), (a, [1.5]))
+    assert not same_objects((a, b), (b, a))
+    assert not same_objects((a,), (a, b)) and not same_objects((a, b), (a,))
+    assert same_objects((), [])

@@ -9,7 +9,7 @@ adds its own keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter, is_
@@ -111,10 +111,17 @@ class RecordCopies(Generic[R]):
             out.append(copy)
             fresh = True
         last = self.last
-        if not fresh and len(out) == len(last) and all(map(is_, out, last)):
+        if not fresh and same_objects(out, last):
             return last
         self.last = result = tuple(out)
         return result
+
+
+def same_objects(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """Whether two sequences hold the very same objects in the same order: what a
+    player's memo of a view checks, a view handing on the very copy of a record that
+    stayed the same."""
+    return len(a) == len(b) and all(map(is_, a, b))
 
 
 def record_copies(state_copies: dict[tuple[str, str], Any], side: str, name: str,

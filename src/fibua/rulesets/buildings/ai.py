@@ -84,6 +84,7 @@ from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
+from fibua.core.views import same_objects
 from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, distance_to_section, ground_doors
@@ -335,13 +336,14 @@ class Control:
                                                    {"target": eid, "call": True})))
         return out
 
-    def _hidden(self, view: SideView, here: tuple[float, float], spread: _Spread,
-                stand_off: float, run: float) -> npt.NDArray[np.float64] | None:
+    def _hidden(self, view: SideView, spread: _Spread, stand_off: float, run: float
+                ) -> npt.NDArray[np.float64] | None:
         """For a unit within two moves of the reach zone's stand-off: for each end of
         its moves (out in the open), how many fewer known enemies would see it there
         than where it stands (None: the unit is not waiting so). It waits out of their
         sight where it can."""
-        if stand_off <= 0 or self._zone_gaps_at(view, [here])[0] > stand_off + 2 * run:
+        if stand_off <= 0 or \
+                self._zone_gaps_at(view, [spread.here])[0] > stand_off + 2 * run:
             return None
         watch = tuple((s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive)
         if not watch:
@@ -365,8 +367,7 @@ class Control:
         zones stay the same."""
         zones = _reach_zones(view)
         known = self._gaps
-        if len(zones) != len(self._zones) or \
-                any(a is not b for a, b in zip(zones, self._zones, strict=True)):
+        if not same_objects(zones, self._zones):
             self._zones = zones
             known.clear()
         missing = [p for p in points if p not in known]
@@ -541,7 +542,7 @@ class Control:
                     now = _gap(targets, (lx, ly))
                     afters = spread.gaps_to(targets)
             stand_off = _stand_off(view, unit, run)
-            hidden = self._hidden(view, (lx, ly), spread, stand_off, run)
+            hidden = self._hidden(view, spread, stand_off, run)
             gaps = self._zone_gaps_at(view, ends) if stand_off > 0 else None
             inside = spread.sections(view)
             for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
@@ -994,8 +995,7 @@ class _Spread:
 
     def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
         """`_gap` of every end to the targets."""
-        if self.gaps is None or len(targets) != len(self.targets) or \
-                any(a is not b for a, b in zip(targets, self.targets, strict=True)):
+        if self.gaps is None or not same_objects(targets, self.targets):
             self.targets, self.gaps = tuple(targets), [_gap(targets, e) for e in self.ends]
         return self.gaps
 

@@ -40,6 +40,7 @@ from fibua.battlefield.sight import (
 from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
+from fibua.core.views import same_objects
 from fibua.rulesets.house_clearing.estimates import (
     MAX_BANDS,
     STANCE_INDEX,
@@ -252,8 +253,7 @@ class Sergeant:
         """The threats as arrays, kept while every threat is the very one it was made of
         (`_known_threats` keeps a threat while its sighting stays the same)."""
         kept = self._arrays
-        if kept is None or len(kept.threats) != len(threats) or \
-                any(a is not b for a, b in zip(kept.threats, threats, strict=True)):
+        if kept is None or not same_objects(kept.threats, threats):
             kept = self._arrays = _ThreatArrays.of(view.sight, threats)
         return kept
 
