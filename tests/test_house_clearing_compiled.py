@@ -1,8 +1,8 @@
 """The compiled short cuts of House-Clearing give, to the last bit, what the plain Python
-they replace gives, on the bundled maps: a leg's share of a move, who sees whom (the body
-model pair by pair), a field's walks written out from its rounded cell centres, the
-computer's nearness to friends; and the computer makes a threat again only of a changed
-sighting."""
+they replace gives, on the bundled maps: a leg's share of a move, a path's shares added up
+against a budget, who sees whom (the body model pair by pair), a field's walks written out
+from its rounded cell centres, the computer's nearness to friends; and the computer makes a
+threat again only of a changed sighting."""
 
 from __future__ import annotations
 
@@ -41,6 +41,28 @@ def test_a_legs_share_is_the_python_sum(name: str) -> None:
         paces.add(round(found / length, 6))
     assert len(paces) > 2  # legs on several kinds of ground, and across their edges
     assert geometry.leg_share(starts[0], starts[0]) == 0.0
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_a_paths_shares_are_added_up_as_python_adds_them(name: str) -> None:
+    geometry = map_geometry(name)
+    rng = random.Random(11)
+    for start in random_places(geometry, 200, 2):
+        points, here = [], start.point
+        for _ in range(rng.choice((1, 2, 3, 5))):
+            angle, length = rng.uniform(0, 2 * math.pi), rng.choice((0.0, 1.0, 2.5, 4.0))
+            here = (round(here[0] + length * math.cos(angle), 2),
+                    round(here[1] + length * math.sin(angle), 2))
+            points.append(here)
+        sums, paced, at = [], 0.0, start
+        for x, y in points:
+            paced += geometry.leg_share(at, Position(x, y))
+            sums.append(paced)
+            at = Position(x, y)
+        # over a budget exactly when some running sum passes it, to the last bit
+        for budget in {*sums, math.nextafter(sums[-1], 0.0), sums[0] / 2, 1.0}:
+            assert geometry.paced_over(start, points, budget) == any(
+                s > budget for s in sums), (start, points, budget)
 
 
 @pytest.mark.parametrize("name", MAPS)

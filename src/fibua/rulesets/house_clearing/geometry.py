@@ -132,6 +132,24 @@ def leg_share_kernel(ax: float, ay: float, bx: float, by: float, length: float,
     return share
 
 
+@jit
+def paced_over_kernel(xs: Any, ys: Any, lengths: Any, budget: float, sections: Any,
+                      ground: Any) -> bool:
+    """Whether a path passes `budget` of a move at some leg: the legs from (xs[k], ys[k])
+    to (xs[k + 1], ys[k + 1]), of `lengths[k]`, paid as `leg_share_kernel` pays them and
+    added up in order (see `MapGeometry.paced_over`)."""
+    paced = 0.0
+    for k in range(lengths.shape[0]):
+        share = 0.0
+        if lengths[k] != 0.0:
+            share = leg_share_kernel(xs[k], ys[k], xs[k + 1], ys[k + 1], lengths[k], sections,
+                                     ground)
+        if paced + share > budget:
+            return True
+        paced += share
+    return False
+
+
 class MapGeometry:
     """Per-scenario geometry: obstacle and opening rows, boundaries that change the pace
     of a move, and the body model's numbers. Its users (the rules of a game, each side's
@@ -292,6 +310,22 @@ class MapGeometry:
         share: float = leg_share_kernel(float(a.x), float(a.y), float(b.x), float(b.y),
                                         length, self.sight.section_tables, self.ground)
         return share
+
+    def paced_over(self, start: Position, points: list[tuple[float, float]],
+                   budget: float) -> bool:
+        """Whether the path from `start` through `points` passes `budget` of a move at
+        some leg, each leg paid at `leg_share` and the shares added up in order: one
+        compiled call for the whole path."""
+        xs, ys, lengths = [float(start.x)], [float(start.y)], []
+        x0, y0 = start.x, start.y
+        for x, y in points:
+            lengths.append(hypot(x - x0, y - y0))  # as `leg_share` measures the leg
+            xs.append(float(x))
+            ys.append(float(y))
+            x0, y0 = x, y
+        over: bool = paced_over_kernel(np.array(xs), np.array(ys), np.array(lengths), budget,
+                                       self.sight.section_tables, self.ground)
+        return over
 
     def leg_share_slow(self, a: Position, b: Position) -> float:
         """`leg_share` in plain Python, one piece at a time (what the kernel must match)."""

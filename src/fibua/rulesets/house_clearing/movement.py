@@ -118,16 +118,9 @@ def too_far_along(geometry: MapGeometry, start: Position,
         return True  # refused by `_check_reach`
     if length < SLOWEST * (1.0 - 1e-6):
         return False  # short enough to be within a whole move on the slowest ground
-    here, paced = start, 0.0
-    for x, y in points:  # as `trace` takes the legs, and `leg_cost` sums their ground
-        # a leg's share reads its ends' coordinates alone: not their sections or floors
-        there = Position(x, y)
-        share = geometry.leg_share(here, there)
-        if paced + share > 1.0 + SLACK:
-            return True
-        paced += share
-        here = there
-    return False
+    # as `trace` takes the legs, and `leg_cost` sums their ground; a leg's share reads its
+    # ends' coordinates alone, not their sections or floors
+    return geometry.paced_over(start, points, 1.0 + SLACK)
 
 
 def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
