@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import sys
 from pathlib import Path
 
@@ -27,7 +28,10 @@ def pin_one_core() -> None:
 def main() -> None:
     cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     pin_one_core()
-    figures: dict[str, object] = {}
+    # the interpreter's build moves every figure (see docs/lab.md, Speed)
+    python = f"{platform.python_version()} ({sys.base_prefix})"
+    print(f"python: {python}")
+    figures: dict[str, object] = {"python": python}
     sight = measure_sight()
     print(f"line of sight: {sight['los_checks_per_s']:,.0f} checks/s, "
           f"{sight['los_speedup_vs_shapely']:,.0f}x plain Shapely")
