@@ -1,5 +1,5 @@
-# the fastest Python 3.11+ on the PATH (a distribution's optimised build plays games about a
-# third faster than a plain one): see tools/fastest_python.py; PY=... chooses another
+# the fastest Python 3.11+ on the PATH (a distribution's optimised build plays games 10-20%
+# faster than a plain one): see tools/fastest_python.py; PY=... chooses another
 PY ?= $(shell python3 tools/fastest_python.py 2>/dev/null || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
