@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fibua.core.game import Game, play_out
+from fibua.core.game import Game, LegalOrders, play_out
 from fibua.core.replay import log_lines, parse_log, replay_log, side_log_lines
 from fibua.core.ruleset import Player
 from fibua.scenario.loader import bundled_scenarios, load_scenario
@@ -83,3 +83,25 @@ def test_playouts_end_replay_and_keep_secrets(
         for side in sides:
             header = json.loads(side_log_lines(game, side)[0])
             assert "seed" not in header and header["view"] == side
+
+
+@pytest.mark.parametrize("name", scenarios())
+def test_a_forced_order_is_the_one_legal_order(
+    name: str, loaded: dict[str, Scenario]
+) -> None:
+    """`play_out` gives the order `Game.forced` names without asking the player: asked
+    before every order of a game between random players, it names one only where that is
+    the one legal order. House Clearing names the window to answer a move no figure of
+    the side can fire in."""
+    game = Game(loaded[name], 0)
+    seated = players(game, "random-random", 0)
+    forced = 0
+    while (side := game.to_act()) is not None:
+        order = game.forced(side)
+        if order is None:
+            order = seated[side].choose(game.observe(side), LegalOrders(game, side))
+        else:
+            assert game.legal_orders(side) == [order]
+            forced += 1
+        game.apply(order)
+    assert (forced > 0) == (game.ruleset.name == "house-clearing")

@@ -233,6 +233,10 @@ class Game:
     def observe(self, side: str) -> Any:
         return self.ruleset.observe(self.state, side)
 
+    def forced(self, side: str) -> Order | None:
+        """`RuleSet.forced`: the one order open to the side now, if it has no choice."""
+        return self.ruleset.forced(self.state, side)
+
     def log_for(self, side: str) -> list[Event]:
         return [e for e in self.log if e.seen_by(side)]
 
@@ -300,7 +304,9 @@ def play_out(
         side = game.to_act()
         if side is None:
             break
-        order = players[side].choose(game.observe(side), LegalOrders(game, side))
+        order = game.forced(side)  # a side with no choice is not asked
+        if order is None:
+            order = players[side].choose(game.observe(side), LegalOrders(game, side))
         events = game.apply(order)
         if on_events is not None:
             on_events(events)

@@ -122,6 +122,12 @@ class RuleSet(ABC, Generic[S]):
     def legal_orders(self, state: S, side: str) -> list[Order]:
         """Orders the side may give now (moves are sampled at a useful set of places)."""
 
+    def forced(self, state: S, side: str) -> Order | None:
+        """The one order open to the side now when it has no choice at all (as a window to
+        answer a move in which none of its units can act), else None: `play_out` gives it
+        without asking the player. None says nothing: the side may still have no choice."""
+        return None
+
     @abstractmethod
     def apply(self, state: S, order: Order) -> list[Event]:
         """Validate then carry out an order. Raises IllegalOrder before changing anything."""

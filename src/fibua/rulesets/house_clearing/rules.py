@@ -100,6 +100,14 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
     def own_view(self, state: HouseClearingState, side: str) -> list[dict[str, Any]]:
         return own_dicts(observe(state, side))
 
+    def forced(self, state: HouseClearingState, side: str) -> Order | None:
+        # a window to answer a move that no figure of the side can fire in: let it go
+        reaction = state.reaction
+        if reaction is not None and reaction.side == side and not reaction.firers \
+                and state.result is None:
+            return Order(side, "end")
+        return None
+
     def snapshot(self, state: HouseClearingState) -> dict[str, Any]:
         return {
             "turn": state.turn, "phase": str(state.phase), "step": state.step,
