@@ -14,6 +14,7 @@ import pytest
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
+from fibua.rulesets.house_clearing import movement
 from fibua.rulesets.house_clearing.movement import trace
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -23,7 +24,19 @@ from fibua.rulesets.house_clearing.shooting import (
 )
 from fibua.rulesets.house_clearing.state import Phase
 from fibua.rulesets.house_clearing.tables import Row, Stance
-from hc_helpers import act, all_dice_used, end, figure, let_go, new_game, of_kind, order, put
+from hc_helpers import (
+    act,
+    all_dice_used,
+    end,
+    figure,
+    forced_game,
+    let_go,
+    make_scenario,
+    new_game,
+    of_kind,
+    order,
+    put,
+)
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -163,6 +176,34 @@ def test_leaving_a_room_from_upstairs_goes_down_the_stairs_first() -> None:
     legs, above, _, _ = trace(game.state, pos(game, 13, 11.5, 1), out_of_the_door, None)
     assert above == pytest.approx(below + 0.5)  # half a move a floor, then the same way
     assert legs[-1].section is None and legs[-1].floor == 0
+
+
+def test_a_path_is_traced_once_for_every_game_of_the_scenario_and_options(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules keep each path's trace with the scenario, for the figure's height and
+    the window sill it was traced with: the next game asks no new trace of it, refusals
+    included, and a game with another sill traces afresh (a window costs it more)."""
+    blue, red = [figure("b1", "rifle", (21, 10))], [figure("r1", "rifle", (21, 20))]
+    scenario = make_scenario(blue, red)
+    window = [(10.5, 13.0)]  # in by the house's west window
+    first = forced_game(scenario, [])
+    low = trace(first.state, pos(first, 9.5, 13), window, None)
+    with pytest.raises(IllegalOrder):
+        trace(first.state, pos(first, 17, 9), [(17.0, 18.1)], None)
+
+    def untraced(*args: object) -> None:
+        raise AssertionError("traced again")
+
+    second = forced_game(scenario, [])
+    assert second.state.traced is first.state.traced
+    with monkeypatch.context() as patched:
+        patched.setattr(movement, "_trace", untraced)
+        assert trace(second.state, pos(second, 9.5, 13), window, None) == low
+        with pytest.raises(IllegalOrder, match=r"over the ground alone \(1\.01\)"):
+            trace(second.state, pos(second, 17, 9), [(17.0, 18.1)], None)
+    high = forced_game(make_scenario(blue, red, options={"window_sill": 1.2}), [])
+    assert high.state.traced is not first.state.traced
+    assert trace(high.state, pos(high, 9.5, 13), window, None)[1] > low[1]
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from fibua.battlefield.model import OpeningKind, Position
 from fibua.battlefield.sight import MoveCheck, SightEngine, per_query
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import require_on_table, waypoints
+from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
 from fibua.rulesets.house_clearing.tables import (
@@ -31,6 +32,7 @@ from fibua.rulesets.house_clearing.tables import (
     SPACING,
     Stance,
 )
+from fibua.scenario.schema import Scenario
 
 FASTEST = max(MOVE_RATE.values())
 SLOWEST = min(MOVE_INSIDE, *MOVE_RATE.values())
@@ -132,7 +134,17 @@ def _check_reach(start: Position, points: list[tuple[float, float]]) -> None:
                            "most (in the open)", code="too-far")
 
 
-TRACED_LIMIT = 10_000  # paths a game keeps traced before it starts afresh
+TRACED_LIMIT = 20_000  # paths kept traced (`paths_traced`) before starting afresh
+
+
+def paths_traced(scenario: Scenario, options: Options) -> dict[Any, Any]:
+    """The paths the rules have traced in the scenario's games and what each costs, kept
+    with the scenario for its next games: a trace depends on the map, the figure's height
+    and the window sill alone, and games of one scenario walk the same paths from the same
+    deployments. Only the rules read it (players have no way to the scenario)."""
+    key = f"house-clearing-traced-{options.figure_height!r}-{options.window_sill!r}"
+    found: dict[Any, Any] = scenario.memo.setdefault(key, {})
+    return found
 
 
 def _path_length(start: Position, points: list[tuple[float, float]]) -> float:
@@ -146,8 +158,7 @@ def _path_length(start: Position, points: list[tuple[float, float]]) -> float:
 def trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],
           floor: Any) -> tuple[list[Position], float, float, tuple[str, ...]]:
     """The legs of a path and what they cost: (legs, share, inches, climbs). They depend
-    on the map alone, which does not change: a path is traced once a game (a move the
-    computer checked is checked again as it is carried out)."""
+    on the map alone, which does not change: a path is traced once (`paths_traced`)."""
     if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
         return _trace(state, start, points, floor)  # a bad floor: refused, and unhashable
     # the points written out: -0.0 equals 0.0, but the legs keep the very numbers given

@@ -10,6 +10,7 @@ from fibua.core.ruleset import Seat
 from fibua.core.state import sight_engine
 from fibua.rulesets.house_clearing.forces import FigureSpec, Forces, Options
 from fibua.rulesets.house_clearing.geometry import map_geometry
+from fibua.rulesets.house_clearing.movement import paths_traced
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
 from fibua.rulesets.house_clearing.tables import (
     INITIATIVE_DIE,
@@ -30,7 +31,7 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingSt
         scenario=scenario, battlefield=scenario.battlefield, sight=sight,
         geometry=map_geometry(scenario, sight, options),
         rng=rng if rng is not None else Rng(seed), options=options, sides=(a, b),
-        figures={}, order=(a, b),
+        figures={}, order=(a, b), traced=paths_traced(scenario, options),
     )
     for side in (a, b):
         forces: Forces = scenario.forces_of(side)

@@ -150,8 +150,8 @@ class HouseClearingState(BaseState[Options]):
     #: fifths of b that a sees, for enemies a and b that see each other (else absent)
     exposure: dict[tuple[str, str], int] = field(default_factory=dict)
     seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
-    #: paths already traced this game and what they cost (movement.trace): no part of the
-    #: game, only spares checking a move again when it is carried out
+    #: paths already traced and what they cost (`movement.paths_traced`, shared by the
+    #: scenario's games): no part of the game, only spares tracing a path again
     traced: dict[Any, Any] = field(default_factory=dict)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
