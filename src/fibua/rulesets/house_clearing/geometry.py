@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fibua.battlefield.geometry import hit_distances, jit
+from fibua.battlefield.geometry import hit_distances, jit, meeting_distance, segments_intersect
 from fibua.battlefield.model import OpeningKind, Position, TerrainKind
 from fibua.battlefield.sight import SightEngine, last_ring_covering, locate_in
 from fibua.rulesets.house_clearing.forces import Options
@@ -80,20 +80,27 @@ def _screen(vx: float, vy: float, tx: float, ty: float, obstacles: Any, heights:
             use_obstacles: bool, openings: Any, sills: Any, reach: float) -> Any:
     """(highest obstacle crossed within `reach` of the target, sill of the opening crossed
     nearest the target or -1 when none is crossed)."""
+    # `hit_distances` row by row, without an array for them: asked for every pair a
+    # computer weighs
     length = np.sqrt((tx - vx) ** 2 + (ty - vy) ** 2)
     high = 0.0
-    if use_obstacles and obstacles.shape[0]:
-        dist = hit_distances(vx, vy, tx, ty, obstacles)
-        for k in range(dist.shape[0]):
-            if dist[k] >= 0.0 and length - dist[k] <= reach and heights[k] > high:
-                high = heights[k]
+    if use_obstacles:
+        for k in range(obstacles.shape[0]):
+            if segments_intersect(vx, vy, tx, ty, obstacles[k, 0], obstacles[k, 1],
+                                  obstacles[k, 2], obstacles[k, 3]):
+                d = meeting_distance(vx, vy, tx, ty, obstacles[k, 0], obstacles[k, 1],
+                                     obstacles[k, 2], obstacles[k, 3])
+                if d >= 0.0 and length - d <= reach and heights[k] > high:
+                    high = heights[k]
     sill = -1.0
-    if openings.shape[0]:
-        dist = hit_distances(vx, vy, tx, ty, openings)
-        far = -1.0
-        for k in range(dist.shape[0]):
-            if dist[k] > far:
-                far = dist[k]
+    far = -1.0
+    for k in range(openings.shape[0]):
+        if segments_intersect(vx, vy, tx, ty, openings[k, 0], openings[k, 1],
+                              openings[k, 2], openings[k, 3]):
+            d = meeting_distance(vx, vy, tx, ty, openings[k, 0], openings[k, 1],
+                                 openings[k, 2], openings[k, 3])
+            if d > far:
+                far = d
                 sill = sills[k]
     return high, sill
 
