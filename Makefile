@@ -37,3 +37,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
+	rm -rf src/fibua/__pycache__/numba-*

@@ -14,20 +14,61 @@ Two things live here:
 
 from __future__ import annotations
 
+import hashlib
+import shutil
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from math import hypot
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+from numba.core import config as numba_config
 
 from fibua.battlefield.model import Battlefield, Opening, OpeningKind, Point, Section
 
 Segment = tuple[Point, Point]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+PACKAGE = Path(__file__).resolve().parent.parent  # fibua's own folder
+STALE_AFTER = 3600.0  # seconds a cache folder of other sources is left before it goes
+
+
+def sources_digest(package: Path) -> str:
+    """A digest of every source file of the package, by path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def kernel_cache(package: Path) -> Path:
+    """The folder compiled kernels are kept in, one for each state of the package's
+    sources: numba checks only the file of the function it caches, so a kernel that
+    inlines another from a changed file would otherwise load stale. Folders of other
+    sources, untouched for an hour, are removed."""
+    folders = package / "__pycache__"
+    found = folders / f"numba-{sources_digest(package)}"
+    for other in folders.glob("numba-*"):
+        try:
+            if other != found and time.time() - other.stat().st_mtime > STALE_AFTER:
+                shutil.rmtree(other, ignore_errors=True)
+        except OSError:
+            continue  # another process removed it first
+    return found
+
+
+# numba's settings are module variables, set from NUMBA_* (NUMBA_CACHE_DIR, where set, is
+# the user's choice); the folder holds every kernel compiled in this process
+_NUMBA_SETTINGS: dict[str, Any] = vars(numba_config)
+if not _NUMBA_SETTINGS.get("CACHE_DIR"):
+    _NUMBA_SETTINGS["CACHE_DIR"] = str(kernel_cache(PACKAGE))
 
 
 def jit(fn: F) -> F:
