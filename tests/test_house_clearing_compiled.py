@@ -13,8 +13,17 @@ import numpy as np
 import pytest
 
 from fibua.battlefield.model import Position, SectionState
+from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import Game
-from fibua.rulesets.house_clearing.ai import Sergeant, _threats, _within
+from fibua.rulesets.house_clearing.ai import (
+    STAIRS,
+    Sergeant,
+    _section_grids,
+    _threats,
+    _within,
+    section_field,
+    ways_kernel,
+)
 from fibua.rulesets.house_clearing.estimates import mutual_matrix
 from fibua.rulesets.house_clearing.movement import _crossing
 from fibua.rulesets.house_clearing.views import goal_field
@@ -63,6 +72,39 @@ def test_a_paths_shares_are_added_up_as_python_adds_them(name: str) -> None:
         for budget in {*sums, math.nextafter(sums[-1], 0.0), sums[0] / 2, 1.0}:
             assert geometry.paced_over(start, points, budget) == any(
                 s > budget for s in sums), (start, points, budget)
+
+
+def _ways_plain(sight: SightEngine, places: PositionArrays,
+                rooms: list[tuple[str, int]]) -> np.ndarray:
+    """The walk into the nearest of the rooms and up or down its stairs, as arrays."""
+    found = None
+    for s, n in rooms:
+        inside = places.section == sight.section_index(s)
+        walk = section_field(sight, s, 1.0).cell_distances(places)
+        walk[inside] = 0.0
+        way = walk + STAIRS * np.where(inside, np.abs(n - places.floor), n + places.floor)
+        found = way if found is None else np.minimum(found, way)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_the_ways_into_the_rooms_still_to_enter_are_the_plain_arrays(name: str) -> None:
+    geometry = map_geometry(name)
+    sight = geometry.sight
+    rng = random.Random(13)
+    places = sight.position_arrays(random_places(geometry, 300, 3))
+    sections = sight.section_ids
+    grids, step = _section_grids(sight, sections, 1.0)
+    rooms = [(s, n) for s in sections for n in range(sight.battlefield.section(s).levels)]
+    assert len(rooms) > len(sections)  # rooms upstairs too
+    for _ in range(20):
+        chosen = rng.sample(rooms, rng.randint(1, min(6, len(rooms))))
+        table = np.array([(sections.index(s), sight.section_index(s), n) for s, n in chosen],
+                         dtype=np.int64)
+        found = ways_kernel(places.xy, places.section, places.floor, grids, step, table,
+                            STAIRS)
+        assert found.tolist() == _ways_plain(sight, places, chosen).tolist(), chosen
 
 
 @pytest.mark.parametrize("name", MAPS)

@@ -139,14 +139,19 @@ class DistanceField:
 
     def distances(self, places: PositionArrays) -> FloatArray:
         """`distance` for many places at once."""
-        found: FloatArray = _grid_distances(self._dist_grid, places.xy, self.step)
+        found: FloatArray = grid_distances(self._dist_grid, places.xy, self.step)
         found[self._contains_many(places)] = 0.0
         return found
+
+    def as_grid(self) -> FloatArray:
+        """Each cell's walking distance, [i, j], for compiled callers (see
+        `grid_distances`)."""
+        return self._dist_grid
 
     def cell_distances(self, places: PositionArrays) -> FloatArray:
         """`distances` without the goal test (each place's cell's distance and the way to
         the cell's centre): for callers that know which places are in the goal."""
-        found: FloatArray = _grid_distances(self._dist_grid, places.xy, self.step)
+        found: FloatArray = grid_distances(self._dist_grid, places.xy, self.step)
         return found
 
     def _contains_many(self, places: PositionArrays) -> BoolArray:
@@ -278,7 +283,7 @@ def _walks_down(dist: Any, next_cell: Any, i: int, j: int, walked: float, limits
 @jit
 def goal_distances(dist: Any, step: float, goal_sections: Any, xy: Any, section: Any) -> Any:
     """`DistanceField.distances` of places, from the field's `as_arrays`."""
-    found = _grid_distances(dist, xy, step)
+    found = grid_distances(dist, xy, step)
     outside = goal_sections.shape[0] - 1
     for k in range(xy.shape[0]):
         if goal_sections[section[k] if section[k] >= 0 else outside]:
@@ -287,8 +292,9 @@ def goal_distances(dist: Any, step: float, goal_sections: Any, xy: Any, section:
 
 
 @jit
-def _grid_distances(dist: Any, xy: Any, step: float) -> Any:
-    """Distance of each point to its cell's centre plus the cell's distance."""
+def grid_distances(dist: Any, xy: Any, step: float) -> Any:
+    """Distance of each point to its cell's centre plus the cell's distance (`dist` a
+    field's `as_grid`)."""
     nx, ny = dist.shape
     out = np.empty(xy.shape[0])
     for k in range(xy.shape[0]):

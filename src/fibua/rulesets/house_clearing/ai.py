@@ -29,7 +29,7 @@ import numpy as np
 
 from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.navigation import DistanceField
+from fibua.battlefield.navigation import DistanceField, grid_distances
 from fibua.battlefield.sight import (
     BoolArray,
     PositionArrays,
@@ -733,17 +733,14 @@ class _Ground:
                 for n in range(battlefield.section(s).levels) if (s, n) not in taken]
 
     def _ways(self, places: PositionArrays) -> FloatArray:
-        """`_way` of many places."""
-        sight, height = self.view.sight, self.view.options.figure_height
-        found: FloatArray | None = None
-        for s, n in self.open_rooms:
-            k = sight.section_index(s)
-            inside = places.section == k
-            walk = section_field(sight, s, height).cell_distances(places)
-            walk[inside] = 0.0
-            way = walk + STAIRS * np.where(inside, np.abs(n - places.floor), n + places.floor)
-            found = way if found is None else np.minimum(found, way)
-        assert found is not None
+        """`_way` of many places, in one compiled call."""
+        view = self.view
+        sight, sections = view.sight, view.goal_sections
+        grids, step = _section_grids(sight, sections, view.options.figure_height)
+        rooms = np.array([(sections.index(s), sight.section_index(s), n)
+                          for s, n in self.open_rooms], dtype=np.int64)
+        found: FloatArray = ways_kernel(places.xy, places.section, places.floor, grids, step,
+                                        rooms, STAIRS)
         return found
 
     def _way(self, p: Position) -> float:
@@ -751,6 +748,36 @@ class _Ground:
         return min(section_field(sight, s, height).distance(p)
                    + STAIRS * (abs(n - p.floor) if p.section == s else n + p.floor)
                    for s, n in self.open_rooms)
+
+
+@per_map()  # asked of the objective's sections, which are public (as `section_field`)
+def _section_grids(sight: SightEngine, sections: tuple[str, ...],
+                   height: float) -> tuple[FloatArray, float]:
+    """The walking distances into each of `sections` (`section_field`): their grids of
+    cells, one after another, and the cells' side."""
+    fields = [section_field(sight, s, height) for s in sections]
+    grids, step = [f.as_grid() for f in fields], fields[0].step if fields else 1.0
+    return (np.stack(grids) if grids else np.zeros((0, 1, 1))), step
+
+
+@jit
+def ways_kernel(xy: Any, section: Any, floor: Any, grids: Any, step: float, rooms: Any,
+                stairs: float) -> Any:
+    """`_Ground._ways`: for each place, the least over the rooms (the section's grid in
+    `grids`, its index, the floor) of the walk into the room's section (nought inside it,
+    `cell_distances` outside) and `stairs` a floor to climb, in the plain arithmetic of
+    the arrays it replaces."""
+    out = np.empty(xy.shape[0])
+    for r in range(rooms.shape[0]):
+        g, k, n = rooms[r, 0], rooms[r, 1], rooms[r, 2]
+        walk = grid_distances(grids[g], xy, step)
+        for i in range(xy.shape[0]):
+            inside = section[i] == k
+            floors = abs(n - floor[i]) if inside else n + floor[i]
+            way = (0.0 if inside else walk[i]) + stairs * floors
+            if r == 0 or way < out[i]:
+                out[i] = way
+    return out
 
 
 def _watch_points(view: SideView) -> PositionArrays:
