@@ -5,6 +5,8 @@ along their paths. Everything a side is told about the enemy passes through here
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fibua.battlefield.model import Position
 from fibua.rulesets.house_clearing.estimates import mutual_sight
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
@@ -34,7 +36,10 @@ def refresh_sight(state: HouseClearingState, changed: list[Figure],
     for figure in changed:
         _refresh_pairs(state, figure, known)
     for side in state.sides:
-        _update_side(state, side)
+        # the enemy's figures see what they saw but a figure of this side that changed:
+        # only that one can come into or go out of their view
+        alone = len(changed) == 1 and changed[0].side != side
+        _update_side(state, side, changed if alone else state.figures.values())
 
 
 def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | None) -> None:
@@ -65,15 +70,17 @@ def refresh_all(state: HouseClearingState) -> None:
         for figure in [f for f in state.figures.values() if f.side == side]:
             _refresh_pairs(state, figure, None)
     for side in state.sides:
-        _update_side(state, side)
+        _update_side(state, side, state.figures.values())
 
 
-def _update_side(state: HouseClearingState, side: str) -> None:
+def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]) -> None:
+    """Tell the side which enemies of `figures` (in the state's order) came into or went
+    out of its view, or were seen to move."""
     watchers = {w.id for w in state.side_figures(side)}
     # what some watcher sees (state.sees), read off the pairs that see each other
     in_sight = {b for a, b in state.exposure if a in watchers}
     memory = state.seen.setdefault(side, {})
-    for enemy in state.figures.values():
+    for enemy in figures:
         if enemy.side == side or not enemy.in_action:
             continue
         now = enemy.id in in_sight
@@ -123,10 +130,11 @@ def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
     of_spots, of_enemies = mutual_sight(state.geometry, state.sight, [e.pos for e in enemies],
                                         [e.stance for e in enemies], spots, stances)
     found: dict[str, list[int]] = {}
-    last = of_enemies[:, -1].tolist(), of_spots[:, -1].tolist()
-    if not of_spots.any():
+    rows = of_spots.tolist()
+    last = of_enemies[:, -1].tolist(), [row[-1] for row in rows]
+    if not any(map(any, rows)):
         return found, last
-    for enemy, row in zip(enemies, of_spots.tolist(), strict=True):
+    for enemy, row in zip(enemies, rows, strict=True):
         for k, seen in enumerate(row):
             if seen:
                 found.setdefault(enemy.id, []).append(k)
