@@ -43,11 +43,11 @@ def refresh_sight(state: HouseClearingState, changed: list[Figure],
 
 
 def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | None) -> None:
-    enemies = [e for e in state.figures.values() if e.side != figure.side]
-    for enemy in enemies:
+    team = state.teams[state.enemy_of(figure.side)]
+    for enemy in team:
         state.exposure.pop((figure.id, enemy.id), None)
         state.exposure.pop((enemy.id, figure.id), None)
-    enemies = [e for e in enemies if e.in_action]
+    enemies = [e for e in team if e.in_action]
     if not figure.in_action or not enemies:
         return
     if known is None:
@@ -123,7 +123,7 @@ def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
     """For each enemy figure, the spots of the mover's path at which they see each other;
     and the mover's `Pairs` at the last spot, where it stops, or None with no enemy in
     action. Sight is mutual: those pairs are the last column of the same matrices."""
-    enemies = [e for e in state.figures.values() if e.side != mover.side and e.in_action]
+    enemies = state.side_figures(state.enemy_of(mover.side))
     if not enemies or not spots:
         return {}, None
     # `MapGeometry.mutual` of every pair, in one compiled call

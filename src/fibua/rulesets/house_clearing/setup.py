@@ -38,6 +38,8 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingSt
         for player in forces.players:
             for spec in player.figures:
                 state.figures[spec.id] = _figure(state, side, player.id, spec)
+    state.teams = {side: tuple(f for f in state.figures.values() if f.side == side)
+                   for side in (a, b)}
     return state
 
 

@@ -155,10 +155,12 @@ class HouseClearingState(BaseState[Options]):
     traced: dict[Any, Any] = field(default_factory=dict)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
+    #: each side's figures in the order of `figures` (set once they are all placed)
+    teams: dict[str, tuple[Figure, ...]] = field(default_factory=dict, kw_only=True)
 
     def side_figures(self, side: str) -> list[Figure]:
         # `Figure.in_action` written out: asked many times an order
-        return [f for f in self.figures.values() if f.side == side and f.initiative >= 0]
+        return [f for f in self.teams[side] if f.initiative >= 0]
 
     def sees(self, a: str, b: str) -> bool:
         return (a, b) in self.exposure

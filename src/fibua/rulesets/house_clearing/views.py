@@ -57,7 +57,7 @@ def observe(state: HouseClearingState, side: str) -> SideView:
     memory = state.seen.get(side, {})
     # copies made again only of figures and sightings that changed since the last view
     fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
-        (f.id, f) for f in state.figures.values() if f.side == side)
+        (f.id, f) for f in state.teams[side])
     known = sorted(memory.items())
     sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(known)
     fields["enemies"] = tuple(zip([i for i, _ in known], sightings, strict=True))
