@@ -6,7 +6,9 @@ again. And the views of a played game are the same as views made afresh."""
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pytest
 
@@ -47,6 +49,56 @@ def test_copies_are_kept_until_a_field_changes() -> None:
     fourth = copies.copies([("a", a), ("b", b)])
     assert fourth[0].tags == ["moved"] and fourth[0].tags is not a.tags
     assert copies.copies([("b", b)]) == (b,)  # fewer records: a new tuple
+
+
+def test_copies_watching_some_fields_see_them_and_a_record_replaced() -> None:
+    a = Record("a", 1.0)
+    copies = RecordCopies(Record, _copy, watch=("x", "tags"))
+    first = copies.copies([("a", a)])
+    a.x = -0.0
+    second = copies.copies([("a", a)])
+    assert second[0] is not first[0] and str(second[0].x) == "-0.0"
+    renamed = Record("b", a.x, a.tags)  # the same watched values, in a new record
+    third = copies.copies([("a", renamed)])
+    assert third[0] is not second[0] and third[0].name == "b"
+    assert copies.copies([("a", renamed)]) is third
+    for watch in (("x",), ("x", "x"), ("x", "size")):
+        with pytest.raises(TypeError):
+            RecordCopies(Record, watch=watch)
+
+
+def _unwatched(record: object, watch: tuple[str, ...]) -> tuple[object, ...]:
+    return tuple(getattr(record, f.name) for f in dataclasses.fields(record)  # type: ignore[arg-type]
+                 if f.name not in watch)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in bundled_scenarios()
+                                        if load_scenario(n).scenario.ruleset
+                                        == "house-clearing"))
+def test_house_clearing_sets_no_field_its_views_do_not_watch(name: str) -> None:
+    """The fields a House Clearing view's copies are not checked by stay the very objects
+    they were, on every figure and on every sighting, while a game is played."""
+    from fibua.rulesets.house_clearing.views import FIGURE_CHANGES, SIGHTING_CHANGES
+
+    game = Game(load_scenario(name), 3)
+    state: Any = game.state
+    rules = game.ruleset
+    players = {s: rules.computer(s, derive_seed(3, "computer", s))
+               for s in game.scenario.side_names}
+    figures = {f.id: (f, _unwatched(f, FIGURE_CHANGES)) for f in state.figures.values()}
+    sightings: dict[int, tuple[object, tuple[object, ...]]] = {}
+    for _ in range(300):
+        side = game.to_act()
+        if side is None:
+            break
+        game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        for f, before in figures.values():
+            assert all(map(operator.is_, _unwatched(f, FIGURE_CHANGES), before)), f.id
+        for memory in state.seen.values():
+            for seen in memory.values():
+                kept = sightings.setdefault(id(seen), (seen, _unwatched(seen, SIGHTING_CHANGES)))
+                assert all(map(operator.is_, _unwatched(seen, SIGHTING_CHANGES), kept[1]))
+    assert len(sightings) > 5
 
 
 def test_copies_need_fields_set_by_init() -> None:

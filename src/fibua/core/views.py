@@ -82,32 +82,43 @@ class RecordCopies(Generic[R]):
     #: a fresh copy of a record (default: the dataclass made again from its fields)
     make: Callable[[R], R] | None = None
     also: Callable[[R, R], bool] | None = None  # (copy, record) -> the copy still holds
-    kept: dict[str, tuple[tuple[Any, ...], R]] = field(default_factory=dict)
+    #: the fields the rules may set on a record once it is made (default: all of them);
+    #: a record whose other fields change must be a new object, as a sighting replaced
+    watch: tuple[str, ...] | None = None
+    #: key -> (the record, its watched fields, the copy)
+    kept: dict[str, tuple[R, tuple[Any, ...], R]] = field(default_factory=dict)
     last: tuple[R, ...] = ()
     _values: Callable[[R], tuple[Any, ...]] = field(init=False)
+    _watched: Callable[[R], tuple[Any, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         found = fields(self.kind)  # type: ignore[arg-type]
         if len(found) < 2 or any(not f.init for f in found):
             raise TypeError(f"{self.kind.__name__}: copies need two fields or more, all "
                             "set by __init__")
-        self._values = attrgetter(*(f.name for f in found))
+        names = [f.name for f in found]
+        watch = names if self.watch is None else list(self.watch)
+        if not 2 <= len(watch) <= len(set(watch)) or not set(watch) <= set(names):
+            raise TypeError(f"{self.kind.__name__}: watch two of its fields or more, "
+                            f"not {self.watch!r}")
+        self._values = attrgetter(*names)
+        self._watched = attrgetter(*watch)
 
     def copies(self, records: Iterable[tuple[str, R]]) -> tuple[R, ...]:
         """Copies of `records` ((key, record) pairs, in order): the tuple of the last
         call itself when nothing changed."""
-        kept, values_of, also = self.kept, self._values, self.also
+        kept, watched, also = self.kept, self._watched, self.also
         out: list[R] = []
         fresh = False
         for key, record in records:
-            values = values_of(record)
+            values = watched(record)
             found = kept.get(key)
-            if found is not None and all(map(is_, values, found[0])) \
-                    and (also is None or also(found[1], record)):
-                out.append(found[1])
+            if found is not None and found[0] is record and all(map(is_, values, found[1])) \
+                    and (also is None or also(found[2], record)):
+                out.append(found[2])
                 continue
-            copy = self.kind(*values) if self.make is None else self.make(record)
-            kept[key] = (values, copy)
+            copy = self.kind(*self._values(record)) if self.make is None else self.make(record)
+            kept[key] = (record, values, copy)
             out.append(copy)
             fresh = True
         last = self.last
@@ -126,11 +137,12 @@ def same_objects(a: Sequence[Any], b: Sequence[Any]) -> bool:
 
 def record_copies(state_copies: dict[tuple[str, str], Any], side: str, name: str,
                   kind: type[R], make: Callable[[R], R] | None = None,
-                  also: Callable[[R, R], bool] | None = None) -> RecordCopies[R]:
+                  also: Callable[[R, R], bool] | None = None,
+                  watch: tuple[str, ...] | None = None) -> RecordCopies[R]:
     """The side's `RecordCopies` of `name` kept in the state's `view_copies`."""
     found: RecordCopies[R] | None = state_copies.get((side, name))
     if found is None:
-        found = state_copies[(side, name)] = RecordCopies(kind, make, also)
+        found = state_copies[(side, name)] = RecordCopies(kind, make, also, watch)
     return found
 
 

@@ -15,6 +15,13 @@ from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phas
 from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
 from fibua.scenario.objectives import goal_field as objective_field
 
+#: what the rules set on a figure once it is placed (its name, weapon, skill and the like
+#: stay), and on a sighting once it is made (a new one replaces it when the enemy is seen
+#: again): the fields a view's copy of either is checked by
+FIGURE_CHANGES = ("initiative", "pos", "stance", "moved", "fired", "reacted", "ducked",
+                  "loading")
+SIGHTING_CHANGES = ("visible", "alive", "step_seen")
+
 
 @dataclass(frozen=True)
 class ReactionView:
@@ -56,10 +63,12 @@ def observe(state: HouseClearingState, side: str) -> SideView:
     fields.update(_fixed_fields(state, side))
     memory = state.seen.get(side, {})
     # copies made again only of figures and sightings that changed since the last view
-    fields["own"] = record_copies(state.view_copies, side, "own", Figure).copies(
+    fields["own"] = record_copies(state.view_copies, side, "own", Figure,
+                                  watch=FIGURE_CHANGES).copies(
         (f.id, f) for f in state.teams[side])
     known = sorted(memory.items())
-    sightings = record_copies(state.view_copies, side, "enemies", Sighting).copies(known)
+    sightings = record_copies(state.view_copies, side, "enemies", Sighting,
+                              watch=SIGHTING_CHANGES).copies(known)
     fields["enemies"] = tuple(zip([i for i, _ in known], sightings, strict=True))
     visible = {i for i, s in memory.items() if s.visible and s.alive}
     # as state.sees and state.fifths read it: the pairs in sight are far fewer than the
