@@ -73,10 +73,12 @@ class RecordCopies(Generic[R]):
     """A side's copies of one kind of the state's records (its own units, its sightings),
     kept from one view to the next and made again only for a record that changed: one of
     whose fields is no longer the very object its copy holds (`also` may add a check of
-    what identity cannot see, such as a list changed in place). A copy kept is exactly
-    the copy that would be made now, so views stay the same while costing far less; the
-    copies are never handed to the state, and players must not change them (views are
-    read-only). Kept in the state (`BaseState.view_copies`), one per side and kind."""
+    what identity cannot see, such as a list changed in place). With `watch`, only those
+    fields are checked, and the record must be the very object the copy was made of. A
+    copy kept is exactly the copy that would be made now, so views stay the same while
+    costing far less; the copies are never handed to the state, and players must not
+    change them (views are read-only). Kept in the state (`BaseState.view_copies`), one
+    per side and kind."""
 
     kind: type[R]  # a dataclass whose fields are all set by its __init__
     #: a fresh copy of a record (default: the dataclass made again from its fields)
@@ -108,16 +110,21 @@ class RecordCopies(Generic[R]):
         """Copies of `records` ((key, record) pairs, in order): the tuple of the last
         call itself when nothing changed."""
         kept, watched, also = self.kept, self._watched, self.also
+        every = self.watch is None  # all fields are watched: any record holding them will do
         out: list[R] = []
         fresh = False
         for key, record in records:
             values = watched(record)
             found = kept.get(key)
-            if found is not None and found[0] is record and all(map(is_, values, found[1])) \
+            if found is not None and (every or found[0] is record) \
+                    and all(map(is_, values, found[1])) \
                     and (also is None or also(found[2], record)):
                 out.append(found[2])
                 continue
-            copy = self.kind(*self._values(record)) if self.make is None else self.make(record)
+            if self.make is not None:
+                copy = self.make(record)
+            else:
+                copy = self.kind(*(values if every else self._values(record)))
             kept[key] = (record, values, copy)
             out.append(copy)
             fresh = True
