@@ -1,6 +1,6 @@
 """Geometry shared by the sight engine and its Shapely reference.
 
-Two things live here:
+Three things live here:
 
 * The *definition* of where a section's walls are solid on a given floor
   (`SolidWalls`): each wall is cut into the closed sub-segments that are not covered by an
@@ -10,6 +10,8 @@ Two things live here:
   `point_in_ring`). A float filter decides almost every case; when the float result is
   within its rounding bound the sign is recomputed exactly with floating-point expansions
   (Shewchuk's arithmetic), so touching, collinear and tangent cases are decided exactly.
+* `jit`, numba with its disk cache kept in a folder named by a digest of fibua's sources
+  (`kernel_cache`).
 """
 
 from __future__ import annotations

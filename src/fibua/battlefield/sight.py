@@ -213,12 +213,14 @@ def _walk_step(
 
 
 @jit_inline
-def _meets_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> bool:
+def meets_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> bool:
+    """Whether segment ab meets row k (x0, y0, x1, y1) of `segs` (exact)."""
     return segments_intersect(ax, ay, bx, by, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
 
 
 @jit_inline
-def _distance_to_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> float:
+def distance_to_row(ax: float, ay: float, bx: float, by: float, segs: Any, k: int) -> float:
+    """The distance from a along ab to where it meets row k of `segs`, known to meet."""
     return meeting_distance(ax, ay, bx, by, segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3])
 
 
@@ -249,7 +251,7 @@ def _edge_blocks(
     pieces: Any,
 ) -> bool:
     if kind[e] == _OBSTACLE:
-        return not upper and _meets_row(ax, ay, bx, by, edges, e)
+        return not upper and meets_row(ax, ay, bx, by, edges, e)
     s = owner[e]
     if state[s] == _RUBBLE:
         return False
@@ -258,12 +260,12 @@ def _edge_blocks(
     elif s == bsec:
         f = bfl
     else:
-        return _meets_row(ax, ay, bx, by, edges, e)  # not in it: the whole wall blocks
+        return meets_row(ax, ay, bx, by, edges, e)  # not in it: the whole wall blocks
     if f < 0 or f >= levels[e]:
-        return _meets_row(ax, ay, bx, by, edges, e)  # no such floor: no openings
+        return meets_row(ax, ay, bx, by, edges, e)  # no such floor: no openings
     slot = piece_base[e] + f
     for p in range(piece_start[slot], piece_start[slot + 1]):
-        if _meets_row(ax, ay, bx, by, pieces, p):
+        if meets_row(ax, ay, bx, by, pieces, p):
             return True
     return False
 
@@ -577,7 +579,7 @@ def _walls_met(ax: float, ay: float, bx: float, by: float, token: int, t: Any) -
             if stamp[e] == token or kind[e] != _WALL:
                 continue
             stamp[e] = token
-            if _meets_row(ax, ay, bx, by, edges, e):
+            if meets_row(ax, ay, bx, by, edges, e):
                 if n == found.shape[0]:
                     found = np.concatenate((found, np.empty(n, dtype=np.int64)))
                 found[n] = e
@@ -610,8 +612,8 @@ def _solid_for_move(
                 # The distance test is `hit_distances` >= 0, as `_opening_passed` asks:
                 # it only differs from meeting when coordinates overflow into NaN.
                 if (
-                    _meets_row(ax, ay, bx, by, pieces, p)
-                    and _distance_to_row(ax, ay, bx, by, pieces, p) >= 0.0
+                    meets_row(ax, ay, bx, by, pieces, p)
+                    and distance_to_row(ax, ay, bx, by, pieces, p) >= 0.0
                 ):
                     return True
             return False
@@ -653,7 +655,7 @@ def _move_blocked(
                 continue
             stamp[e] = token
             s = owner[e]
-            if state[s] == _RUBBLE or not _meets_row(ax, ay, bx, by, edges, e):
+            if state[s] == _RUBBLE or not meets_row(ax, ay, bx, by, edges, e):
                 continue
             floor_ = afl if s == asec else (bfl if s == bsec else common)
             if _solid_for_move(e, ax, ay, bx, by, floor_, slot_base + e, m):
@@ -697,8 +699,8 @@ def _first_met(ax: float, ay: float, bx: float, by: float, segs: Any, owner: Any
     ties to the lowest owner, or -1. Rows must be in increasing owner order."""
     best, found = np.inf, -1
     for k in range(segs.shape[0]):
-        if _meets_row(ax, ay, bx, by, segs, k):
-            d = _distance_to_row(ax, ay, bx, by, segs, k)
+        if meets_row(ax, ay, bx, by, segs, k):
+            d = distance_to_row(ax, ay, bx, by, segs, k)
             if d < best or found < 0:
                 best, found = d, owner[k]
     return int(found)

@@ -23,9 +23,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fibua.battlefield.geometry import hit_distances, jit, meeting_distance, segments_intersect
+from fibua.battlefield.geometry import hit_distances, jit
 from fibua.battlefield.model import OpeningKind, Position, TerrainKind
-from fibua.battlefield.sight import SightEngine, last_ring_covering, locate_in
+from fibua.battlefield.sight import (
+    SightEngine,
+    distance_to_row,
+    last_ring_covering,
+    locate_in,
+    meets_row,
+)
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.tables import (
     COVER_REACH,
@@ -86,19 +92,15 @@ def _screen(vx: float, vy: float, tx: float, ty: float, obstacles: Any, heights:
     high = 0.0
     if use_obstacles:
         for k in range(obstacles.shape[0]):
-            if segments_intersect(vx, vy, tx, ty, obstacles[k, 0], obstacles[k, 1],
-                                  obstacles[k, 2], obstacles[k, 3]):
-                d = meeting_distance(vx, vy, tx, ty, obstacles[k, 0], obstacles[k, 1],
-                                     obstacles[k, 2], obstacles[k, 3])
+            if meets_row(vx, vy, tx, ty, obstacles, k):
+                d = distance_to_row(vx, vy, tx, ty, obstacles, k)
                 if d >= 0.0 and length - d <= reach and heights[k] > high:
                     high = heights[k]
     sill = -1.0
     far = -1.0
     for k in range(openings.shape[0]):
-        if segments_intersect(vx, vy, tx, ty, openings[k, 0], openings[k, 1],
-                              openings[k, 2], openings[k, 3]):
-            d = meeting_distance(vx, vy, tx, ty, openings[k, 0], openings[k, 1],
-                                 openings[k, 2], openings[k, 3])
+        if meets_row(vx, vy, tx, ty, openings, k):
+            d = distance_to_row(vx, vy, tx, ty, openings, k)
             if d > far:
                 far = d
                 sill = sills[k]

@@ -39,7 +39,7 @@ def refresh_sight(state: HouseClearingState, changed: list[Figure],
         # the enemy's figures see what they saw but a figure of this side that changed:
         # only that one can come into or go out of their view
         alone = len(changed) == 1 and changed[0].side != side
-        _update_side(state, side, changed if alone else state.figures.values())
+        _update_side(state, side, changed if alone else state.teams[state.enemy_of(side)])
 
 
 def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | None) -> None:
@@ -67,21 +67,21 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | Non
 def refresh_all(state: HouseClearingState) -> None:
     state.exposure.clear()
     for side in state.sides[:1]:
-        for figure in [f for f in state.figures.values() if f.side == side]:
+        for figure in state.teams[side]:
             _refresh_pairs(state, figure, None)
     for side in state.sides:
-        _update_side(state, side, state.figures.values())
+        _update_side(state, side, state.teams[state.enemy_of(side)])
 
 
 def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]) -> None:
-    """Tell the side which enemies of `figures` (in the state's order) came into or went
+    """Tell the side which of `figures` (enemies, in the state's order) came into or went
     out of its view, or were seen to move."""
     watchers = {w.id for w in state.side_figures(side)}
     # what some watcher sees (state.sees), read off the pairs that see each other
     in_sight = {b for a, b in state.exposure if a in watchers}
     memory = state.seen.setdefault(side, {})
     for enemy in figures:
-        if enemy.side == side or not enemy.in_action:
+        if not enemy.in_action:
             continue
         now = enemy.id in in_sight
         known = memory.get(enemy.id)
