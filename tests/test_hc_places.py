@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.game import Game
 from fibua.rulesets.house_clearing.ai import (
@@ -146,8 +147,12 @@ def _ground_python(view: SideView, g: _Ground, spots: list[Position]) -> list[fl
     return out
 
 
+@pytest.mark.parametrize("goal_in_python", [False, True])
 @pytest.mark.parametrize("name", MAPS)
-def test_what_a_place_is_worth_is_the_python_sum(name: str) -> None:
+def test_what_a_place_is_worth_is_the_python_sum(name: str, goal_in_python: bool,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    if goal_in_python:  # as for a goal only Python can test: its distances handed in
+        monkeypatch.setattr(DistanceField, "as_arrays", lambda self: None)
     game = Game(load_scenario(name), 3)
     players = {s: game.ruleset.computer(s, 7) for s in game.scenario.side_names}
     checked = 0
@@ -192,7 +197,8 @@ def test_friends_at_hand_are_measured_as_positions_measure_them() -> None:
                together: list[bool] | None = None) -> tuple[np.ndarray, bool]:
         m = len(xy)
         found: tuple[np.ndarray, bool] = ground_kernel(
-            np.zeros(m), False, 0.1, 0.0, 1.2, np.array(xy), np.zeros(m, dtype=np.int64),
+            np.zeros(m), np.zeros((1, 1)), 1.0, np.zeros(1, dtype=np.bool_), False, 0.1, 0.0,
+            1.2, np.array(xy), np.zeros(m, dtype=np.int64),
             np.zeros(m, dtype=np.int64), np.array([True]), np.array(friends),
             np.full(len(friends), -1), np.zeros(len(friends), dtype=np.int64), -1,
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), given,

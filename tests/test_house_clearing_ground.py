@@ -11,15 +11,18 @@ import math
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
+from fibua.rulesets.house_clearing.geometry import UNTOLD
 from fibua.rulesets.house_clearing.movement import (
     plan_move,
     step_through_wall,
     too_far_on_the_ground,
+    too_far_through,
 )
 from fibua.rulesets.house_clearing.state import HouseClearingState
 from fibua.scenario.loader import bundled_scenarios, load_scenario
@@ -130,3 +133,36 @@ def test_the_wall_look_agrees_with_the_full_check(name: str) -> None:
             counts["allowed"] += 1
     # the cases reach every outcome: the agreement is not an empty one
     assert min(counts.values()) >= CASES // 50, counts
+
+
+@pytest.mark.parametrize("name", _house_clearing())
+def test_the_compiled_ground_look_agrees_with_the_python_one(name: str) -> None:
+    """`too_far_through` (one compiled call, as the computer asks it of a walk) answers as
+    `too_far_on_the_ground` does, on paths of every outcome."""
+    game = Game(load_scenario(name), 5)
+    state: HouseClearingState = game.state  # type: ignore[assignment]
+    geometry = game.observe(state.sides[0]).geometry
+    rng = random.Random(f"compiled {name}")
+    counts = {True: 0, False: 0}
+    for _ in range(CASES):
+        start = _start(state, rng)
+        params = _params(start, rng)
+        points = params.get("path") or [params["to"]]
+        expected = too_far_on_the_ground(geometry, start, {"path": points})
+        assert too_far_through(geometry, start, np.array(points, dtype=np.float64)) \
+            == expected, (start, points)
+        counts[expected] += 1
+    assert min(counts.values()) >= CASES // 10, counts
+
+
+def test_a_measure_at_a_limit_is_left_to_python() -> None:
+    """Where the compiled measure falls on a limit, the kernel does not answer: Python's
+    own `hypot` settles it."""
+    game = Game(load_scenario(_house_clearing()[0]), 5)
+    geometry = game.observe(game.state.sides[0]).geometry  # type: ignore[attr-defined]
+    start = Position(1.0, 1.0)
+    path = np.array([[4.0, 5.0], [4.5, 5.0]])  # 5in then half an inch
+    assert geometry.ground_refusal(start, path, 5.5, 1.0, 9.0) == UNTOLD
+    assert geometry.ground_refusal(start, path, 9.0, 5.5, 9.0) == UNTOLD
+    assert geometry.ground_refusal(start, path, 5.0, 1.0, 9.0) == 1  # longer than the reach
+    assert geometry.ground_refusal(start, path, 9.0, 6.0, 9.0) == 0  # shorter than short

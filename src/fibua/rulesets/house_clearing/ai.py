@@ -29,7 +29,7 @@ import numpy as np
 
 from fibua.battlefield.geometry import jit
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.navigation import DistanceField, grid_distances
+from fibua.battlefield.navigation import DistanceField, goal_distances, grid_distances
 from fibua.battlefield.sight import (
     BoolArray,
     PositionArrays,
@@ -57,6 +57,7 @@ from fibua.rulesets.house_clearing.movement import (
     step_through_wall,
     too_far_along,
     too_far_on_the_ground,
+    too_far_through,
 )
 from fibua.rulesets.house_clearing.shooting import (
     OutOfRange,
@@ -264,7 +265,8 @@ class Sergeant:
         if kept is None or kept.own is not view.own:
             figures = [g for g in view.own if g.in_action]
             kept = self._own = _OwnArrays(
-                view.own, figures, view.sight.position_arrays([g.pos for g in figures]))
+                view.own, figures, view.sight.position_arrays([g.pos for g in figures]),
+                {g.id: k for k, g in enumerate(figures)})
         return kept
 
     def _places(self, view: SideView, f: Figure) -> _Places:
@@ -386,9 +388,11 @@ class _Places:
         alone)."""
         k = i - 1
         if k < len(self.walks):
-            walk = self.walks[k][1]
+            fld, walk = self.walks[k]
             if walk.too_far is None:
-                walk.too_far = too_far_on_the_ground(geometry, self.start, self.params(i))
+                rounded = fld.rounded_centres(2)  # as `params` writes the walk out
+                path = np.array([rounded[a][b] for a, b in walk.cells], dtype=np.float64)
+                walk.too_far = too_far_through(geometry, self.start, path)
             return walk.too_far
         k -= len(self.walks)
         if k < len(self.stairs):
@@ -502,6 +506,7 @@ class _OwnArrays:
     own: tuple[Figure, ...]
     figures: list[Figure]
     places: PositionArrays
+    index: dict[str, int]  # of each figure's id in `figures`
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,14 +578,17 @@ def _within_kernel(xy: Any, there: Any, lows: Any, highs: Any) -> Any:
 
 
 @jit
-def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: float,
+def ground_kernel(left: Any, dist: Any, step: float, inside: Any, has_goal: bool,
+                  weight: float, start: float, hold: float,
                   xy: Any, section: Any, floor: Any, goal: Any, fxy: Any, fsec: Any, ffl: Any,
                   me: int, tsec: Any, tfl: Any, given: bool, crowded: Any, together: Any,
                   crowd: float, spread: float, alone: float, clear: float,
                   defending: bool) -> Any:
     """`_Ground.scores` before the open rooms, place by place, summed in the order of the
     plain Python it replaces (a nought, the progress, the hold, the room, the crowd), and
-    whether that could be told. `goal`: whether each section (by index) is of the
+    whether that could be told. The walk left to the goal of each place is `left`, else
+    (empty) `goal_distances` of the field's `as_arrays` (`dist`, `step`, `inside`).
+    `goal`: whether each section (by index) is of the
     objective; the side's figures (`fxy`, `fsec`, `ffl`), the figure itself (`me`) left
     out of them, and the threats' rooms (`tsec`, `tfl`).
     A friend within an inch crowds a place (`crowded`), one within 3in is at hand
@@ -590,6 +598,8 @@ def ground_kernel(left: Any, has_goal: bool, weight: float, start: float, hold: 
     answer untold (False), for `_within` to settle and hand in (`given` True)."""
     n = section.shape[0]
     out = np.empty(n)
+    if has_goal and left.shape[0] == 0:
+        left = goal_distances(dist, step, inside, xy, section)
     for i in range(n):
         x, y = xy[i, 0], xy[i, 1]
         near, close = False, False
@@ -669,6 +679,8 @@ def _threat_tables(rows: tuple[Row, ...]) -> tuple[FloatArray, FloatArray]:
 _NO_PLACES = PositionArrays(np.zeros((0, 2)), np.zeros(0, dtype=np.int64),
                             np.zeros(0, dtype=np.int64))
 _NO_DISTANCES = np.zeros(0)
+_NO_GRID = np.zeros((1, 1))
+_NO_MASK = np.zeros(1, dtype=np.bool_)
 _NO_NEAR = np.zeros((2, 0), dtype=np.bool_)
 
 
@@ -681,7 +693,8 @@ class _Ground:
         self.view, self.f, self.threats = view, f, threats.threats
         self.threat_places = threats.places
         self.own = own
-        self.friends = [g for g in own.figures if g.id != f.id]
+        self.me = own.index[f.id]
+        self.friends = [g for k, g in enumerate(own.figures) if k != self.me]
         self.start = start  # the walk from where it stands to the objective
         self.urgency = 1.0 if view.defending else 0.6 + 0.8 * view.turn / view.turns
         self.open_rooms = [] if view.defending else self._open_rooms()
@@ -701,15 +714,21 @@ class _Ground:
         view = self.view
         goal = view.goal
         sight = view.sight
-        left = goal.distances(places) if goal is not None else _NO_DISTANCES
+        grid = goal.as_arrays() if goal is not None else None
+        if grid is None:  # no goal, or one only Python can test: its distances handed in
+            left = goal.distances(places) if goal is not None else _NO_DISTANCES
+            grid = (_NO_GRID, 1.0, _NO_MASK)
+        else:
+            left = _NO_DISTANCES
         friends, threats = self.own.places, self.threat_places
-        me = next(k for k, g in enumerate(self.own.figures) if g.id == self.f.id)
+        me = self.me
         found: tuple[FloatArray, bool] | None = None
         for given in (False, True):
             crowded, together = _within(places.xy, [g.pos for g in self.friends],
                                         ((1.0, True), (3.0, False))) if given else _NO_NEAR
             found = ground_kernel(
-                left, goal is not None, PROGRESS * self.urgency, self.start, HOLD,
+                left, grid[0], grid[1], grid[2], goal is not None, PROGRESS * self.urgency,
+                self.start, HOLD,
                 places.xy, places.section, places.floor,
                 _goal_mask(sight, view.goal_sections), friends.xy, friends.section,
                 friends.floor, me, threats.section, threats.floor, given, crowded, together,

@@ -159,6 +159,56 @@ def paced_over_kernel(xs: Any, ys: Any, lengths: Any, budget: float, sections: A
     return False
 
 
+#: what `ground_refusal_kernel` answers when a measure is too near a limit to tell
+UNTOLD = -1
+#: how near a limit a measure made with plain square roots leaves the answer untold: far
+#: more than the last bit by which they may differ from Python's `hypot`
+HYPOT_MARGIN = 1e-9
+
+
+@jit
+def ground_refusal_kernel(x: float, y: float, xy: Any, width: float, height: float,
+                          reach: float, short: float, budget: float, sections: Any,
+                          ground: Any) -> int:
+    """Whether a path from (x, y) through the rows of `xy` is refused on the ground alone:
+    0 when a point is off the table (that is for the full check to say) or the path is
+    shorter than `short`; 1 when it is longer than `reach`, or passes `budget` of a move
+    at some leg, each leg paid as `leg_share_kernel` pays it and the shares added up in
+    order (as `paced_over_kernel`); else 0. The legs are measured with plain square
+    roots: a measure within `HYPOT_MARGIN` of a limit answers UNTOLD, for Python to
+    settle with its own `hypot`."""
+    n = xy.shape[0]
+    lengths = np.empty(n)
+    total = 0.0
+    x0, y0 = x, y
+    for k in range(n):
+        px, py = xy[k, 0], xy[k, 1]
+        if not (0 <= px <= width and 0 <= py <= height):
+            return 0
+        lengths[k] = np.sqrt((px - x0) * (px - x0) + (py - y0) * (py - y0))
+        total += lengths[k]
+        x0, y0 = px, py
+    if abs(total - reach) < HYPOT_MARGIN or abs(total - short) < HYPOT_MARGIN:
+        return UNTOLD
+    if total > reach:
+        return 1
+    if total < short:
+        return 0
+    paced = 0.0
+    x0, y0 = x, y
+    for k in range(n):
+        share = 0.0
+        if lengths[k] != 0.0:
+            share = leg_share_kernel(x0, y0, xy[k, 0], xy[k, 1], lengths[k], sections, ground)
+        if abs(paced + share - budget) < HYPOT_MARGIN:
+            return UNTOLD
+        if paced + share > budget:
+            return 1
+        paced += share
+        x0, y0 = xy[k, 0], xy[k, 1]
+    return 0
+
+
 class MapGeometry:
     """Per-scenario geometry: obstacle and opening rows, boundaries that change the pace
     of a move, and the body model's numbers. Its users (the rules of a game, each side's
@@ -335,6 +385,16 @@ class MapGeometry:
         over: bool = paced_over_kernel(np.array(xs), np.array(ys), np.array(lengths), budget,
                                        self.sight.section_tables, self.ground)
         return over
+
+    def ground_refusal(self, start: Position, xy: FloatArray, reach: float, short: float,
+                       budget: float) -> int:
+        """`ground_refusal_kernel` of a path from `start` through the rows of `xy`."""
+        table = self.sight.battlefield.table
+        found: int = ground_refusal_kernel(float(start.x), float(start.y), xy,
+                                           float(table.width), float(table.height), reach,
+                                           short, budget, self.sight.section_tables,
+                                           self.ground)
+        return found
 
     def leg_share_slow(self, a: Position, b: Position) -> float:
         """`leg_share` in plain Python, one piece at a time (what the kernel must match)."""

@@ -13,11 +13,11 @@ from math import hypot
 from typing import Any
 
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.sight import MoveCheck, SightEngine, per_query
+from fibua.battlefield.sight import FloatArray, MoveCheck, SightEngine, per_query
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import require_on_table, waypoints
 from fibua.rulesets.house_clearing.forces import Options
-from fibua.rulesets.house_clearing.geometry import MapGeometry
+from fibua.rulesets.house_clearing.geometry import UNTOLD, MapGeometry
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
 from fibua.rulesets.house_clearing.tables import (
     CHEST_LINE,
@@ -109,6 +109,18 @@ def too_far_on_the_ground(geometry: MapGeometry, start: Position,
     if not all(0 <= x <= table.width and 0 <= y <= table.height for x, y in points):
         return False
     return too_far_along(geometry, start, points)
+
+
+def too_far_through(geometry: MapGeometry, start: Position, xy: FloatArray) -> bool:
+    """`too_far_on_the_ground` of a path through the rows of `xy` (floats, as `waypoints`
+    reads them), in one compiled call but where a measure is too near a limit to tell."""
+    if not 0 < len(xy) <= MOST_WAYPOINTS:
+        return False  # refused by `waypoints`: for the full check to say
+    found = geometry.ground_refusal(start, xy, FASTEST + SLACK, SLOWEST * (1.0 - 1e-6),
+                                    1.0 + SLACK)
+    if found == UNTOLD:
+        return too_far_on_the_ground(geometry, start, {"path": xy.tolist()})
+    return found == 1
 
 
 def too_far_along(geometry: MapGeometry, start: Position,
