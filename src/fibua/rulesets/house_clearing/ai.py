@@ -355,6 +355,12 @@ def _stairs(view: SideView, f: Figure) -> list[int]:
     return [n for n in range(levels) if n != f.pos.floor]
 
 
+def _walk_points(fld: DistanceField, walk: _Walk) -> list[tuple[float, float]]:
+    """The walk's cells as a move's path gives them: each centre to 1/100in."""
+    rounded = fld.rounded_centres(2)
+    return [rounded[a][b] for a, b in walk.cells]
+
+
 @dataclass(frozen=True, slots=True)
 class _Places:
     """The places a figure weighs as arrays, where it stands first, then the ends of its
@@ -373,9 +379,7 @@ class _Places:
         """The move parameters that take the figure to place i (not its own, 0)."""
         k = i - 1
         if k < len(self.walks):
-            fld, walk = self.walks[k]
-            rounded = fld.rounded_centres(2)  # each walk's cells, written to 1/100in
-            return {"path": [list(rounded[a][b]) for a, b in walk.cells]}
+            return {"path": [list(p) for p in _walk_points(*self.walks[k])]}
         k -= len(self.walks)
         if k < len(self.stairs):
             return {"to": [self.start.x, self.start.y], "floor": self.stairs[k]}
@@ -390,8 +394,7 @@ class _Places:
         if k < len(self.walks):
             fld, walk = self.walks[k]
             if walk.too_far is None:
-                rounded = fld.rounded_centres(2)  # as `params` writes the walk out
-                path = np.array([rounded[a][b] for a, b in walk.cells], dtype=np.float64)
+                path = np.array(_walk_points(fld, walk), dtype=np.float64)
                 walk.too_far = too_far_through(geometry, self.start, path)
             return walk.too_far
         k -= len(self.walks)

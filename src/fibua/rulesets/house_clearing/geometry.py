@@ -141,29 +141,33 @@ def leg_share_kernel(ax: float, ay: float, bx: float, by: float, length: float,
     return share
 
 
+#: what `paced_over_kernel` and `ground_refusal_kernel` answer when a measure is too near
+#: a limit to tell
+UNTOLD = -1
+#: how near a limit a measure made with plain square roots leaves the answer untold: far
+#: more than the last bit by which they may differ from Python's `hypot`
+HYPOT_MARGIN = 1e-9
+
+
 @jit
-def paced_over_kernel(xs: Any, ys: Any, lengths: Any, budget: float, sections: Any,
-                      ground: Any) -> bool:
-    """Whether a path passes `budget` of a move at some leg: the legs from (xs[k], ys[k])
-    to (xs[k + 1], ys[k + 1]), of `lengths[k]`, paid as `leg_share_kernel` pays them and
-    added up in order (see `MapGeometry.paced_over`)."""
+def paced_over_kernel(xs: Any, ys: Any, lengths: Any, budget: float, margin: float,
+                      sections: Any, ground: Any) -> int:
+    """Whether a path passes `budget` of a move at some leg (1, else 0): the legs from
+    (xs[k], ys[k]) to (xs[k + 1], ys[k + 1]), of `lengths[k]`, paid as `leg_share_kernel`
+    pays them and added up in order (see `MapGeometry.paced_over`); UNTOLD when the sum
+    comes within `margin` of the budget first (never, with a margin of nought)."""
     paced = 0.0
     for k in range(lengths.shape[0]):
         share = 0.0
         if lengths[k] != 0.0:
             share = leg_share_kernel(xs[k], ys[k], xs[k + 1], ys[k + 1], lengths[k], sections,
                                      ground)
+        if abs(paced + share - budget) < margin:
+            return UNTOLD
         if paced + share > budget:
-            return True
+            return 1
         paced += share
-    return False
-
-
-#: what `ground_refusal_kernel` answers when a measure is too near a limit to tell
-UNTOLD = -1
-#: how near a limit a measure made with plain square roots leaves the answer untold: far
-#: more than the last bit by which they may differ from Python's `hypot`
-HYPOT_MARGIN = 1e-9
+    return 0
 
 
 @jit
@@ -172,41 +176,28 @@ def ground_refusal_kernel(x: float, y: float, xy: Any, width: float, height: flo
                           ground: Any) -> int:
     """Whether a path from (x, y) through the rows of `xy` is refused on the ground alone:
     0 when a point is off the table (that is for the full check to say) or the path is
-    shorter than `short`; 1 when it is longer than `reach`, or passes `budget` of a move
-    at some leg, each leg paid as `leg_share_kernel` pays it and the shares added up in
-    order (as `paced_over_kernel`); else 0. The legs are measured with plain square
-    roots: a measure within `HYPOT_MARGIN` of a limit answers UNTOLD, for Python to
-    settle with its own `hypot`."""
+    shorter than `short`; 1 when it is longer than `reach`; else `paced_over_kernel`. The
+    legs are measured with plain square roots: a measure within `HYPOT_MARGIN` of a limit
+    answers UNTOLD, for Python to settle with its own `hypot`."""
     n = xy.shape[0]
-    lengths = np.empty(n)
+    xs, ys, lengths = np.empty(n + 1), np.empty(n + 1), np.empty(n)
+    xs[0], ys[0] = x, y
     total = 0.0
-    x0, y0 = x, y
     for k in range(n):
         px, py = xy[k, 0], xy[k, 1]
         if not (0 <= px <= width and 0 <= py <= height):
             return 0
-        lengths[k] = np.sqrt((px - x0) * (px - x0) + (py - y0) * (py - y0))
+        xs[k + 1], ys[k + 1] = px, py
+        lengths[k] = np.sqrt((px - xs[k]) * (px - xs[k]) + (py - ys[k]) * (py - ys[k]))
         total += lengths[k]
-        x0, y0 = px, py
     if abs(total - reach) < HYPOT_MARGIN or abs(total - short) < HYPOT_MARGIN:
         return UNTOLD
     if total > reach:
         return 1
     if total < short:
         return 0
-    paced = 0.0
-    x0, y0 = x, y
-    for k in range(n):
-        share = 0.0
-        if lengths[k] != 0.0:
-            share = leg_share_kernel(x0, y0, xy[k, 0], xy[k, 1], lengths[k], sections, ground)
-        if abs(paced + share - budget) < HYPOT_MARGIN:
-            return UNTOLD
-        if paced + share > budget:
-            return 1
-        paced += share
-        x0, y0 = xy[k, 0], xy[k, 1]
-    return 0
+    found: int = paced_over_kernel(xs, ys, lengths, budget, HYPOT_MARGIN, sections, ground)
+    return found
 
 
 class MapGeometry:
@@ -382,9 +373,9 @@ class MapGeometry:
             xs.append(float(x))
             ys.append(float(y))
             x0, y0 = x, y
-        over: bool = paced_over_kernel(np.array(xs), np.array(ys), np.array(lengths), budget,
-                                       self.sight.section_tables, self.ground)
-        return over
+        over = paced_over_kernel(np.array(xs), np.array(ys), np.array(lengths), budget, 0.0,
+                                 self.sight.section_tables, self.ground)
+        return bool(over == 1)
 
     def ground_refusal(self, start: Position, xy: FloatArray, reach: float, short: float,
                        budget: float) -> int:
