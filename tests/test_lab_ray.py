@@ -126,7 +126,7 @@ class Faulty:
     def choose(self, view, legal):
         raise ZeroDivisionError("a player's own fault")
 
-PLAYERS["faulty"] = lambda rules, side, seed: Faulty()
+PLAYERS["faulty"] = lambda rules, side, seed, notes: Faulty()
 """
 
 
@@ -138,7 +138,7 @@ def test_a_failing_game_on_the_cluster_names_the_first_seed_that_failed(
     (tmp_path / "site" / "sitecustomize.py").write_text(SITE)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
         [str(tmp_path / "site"), *os.environ.get("PYTHONPATH", "").split(os.pathsep)]))
-    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed: Faulty())
+    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed, notes: Faulty())
     result = lab("run", "corner-shop", "--games", "6", "--seed-start", "5",
                  "--seat", "germans=faulty", "--ray-address", head_node,
                  "--out", str(tmp_path / "f"))
@@ -183,7 +183,7 @@ def test_without_ray_the_option_is_refused(option: list[str], tmp_path: Path,
 
 def test_a_failing_game_comes_back_from_its_worker_with_its_seed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed: Faulty())
+    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed, notes: Faulty())
     scenario = load_scenario("corner-shop")
     job = _Job("run-1", scenario.raw, scenario.name,
                {"british": "computer", "germans": "faulty"})

@@ -132,7 +132,7 @@ class Faulty:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failing_game_names_its_seed(jobs: str, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed: Faulty())
+    monkeypatch.setitem(PLAYERS, "faulty", lambda rules, side, seed, notes: Faulty())
     result = lab("run", "corner-shop", "--games", "1", "--seed-start", "7", "--jobs", jobs,
                  "--seat", "germans=faulty", "--out", str(tmp_path / "f"))
     assert result.exit_code == 1

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
+from fibua.core.ruleset import Notes
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 #: who plays each side: the computer (c) or the random baseline (r)
@@ -27,16 +28,20 @@ PAIRINGS = ("cc", "rc", "cr")
 def game_hashes(names: list[str], seeds: int) -> Iterator[tuple[str, str]]:
     for name in names:
         scenario = load_scenario(name)
+        # each side's computer keeps its notes of the map from game to game, as in the lab:
+        # a game must come out the same as with none
+        notes: dict[str, Notes] = {}
         for seed in range(seeds):
             for pairing in PAIRINGS:
-                yield f"{name}/{seed}/{pairing}", _final_hash(scenario, seed, pairing)
+                yield f"{name}/{seed}/{pairing}", _final_hash(scenario, seed, pairing, notes)
 
 
-def _final_hash(scenario: object, seed: int, pairing: str) -> str:
+def _final_hash(scenario: object, seed: int, pairing: str, notes: dict[str, Notes]) -> str:
     game = Game(scenario, seed)  # type: ignore[arg-type]
     rules = game.ruleset
     players = {
-        side: rules.computer(side, derive_seed(seed, "computer", side)) if who == "c"
+        side: rules.computer(side, derive_seed(seed, "computer", side),
+                             notes=notes.setdefault(side, {})) if who == "c"
         else rules.random_player(side, derive_seed(seed, "random", side))
         for side, who in zip(game.scenario.side_names, pairing, strict=True)
     }

@@ -81,6 +81,14 @@ def seat_allows(seat: Seat | None, order: Order) -> bool:
     return seat is None or commands(seat.units, order.unit)
 
 
+#: A computer's notes of the map: what it works out from the public map alone (the walks
+#: from a place, the pace of the ground), kept by a caller that plays a scenario game after
+#: game (the lab, one per side) and handed to the side's computer of each game, so that it
+#: need not work them out again. Nothing of a game goes in them: a game is played the same
+#: with or without them, and they tell the side nothing it could not work out itself.
+Notes = dict[str, Any]
+
+
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 
@@ -194,10 +202,13 @@ class RuleSet(ABC, Generic[S]):
         return [Seat(side, side)]
 
     @abstractmethod
-    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: Notes | None = None) -> Player:
         """The computer player for a side, or for some of its units (a seat no person
         took). Limited to units, it answers `end` once those units have their orders:
-        the caller then passes to the side's next seat."""
+        the caller then passes to the side's next seat. `notes` (see `Notes`) are the
+        side's from earlier games of the scenario, for a rule set whose computer keeps
+        any."""
 
     def random_player(self, side: str, seed: int) -> Player:
         """A player that picks uniformly among legal orders (the baseline)."""

@@ -6,29 +6,30 @@ as `fibua autoplay` seats it), so a seed plays the same game whatever else runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fibua.core.dice import derive_seed
 from fibua.core.errors import InputError, Problem
 from fibua.core.game import Game
-from fibua.core.ruleset import Player, RuleSet
+from fibua.core.ruleset import Notes, Player, RuleSet
 from fibua.lab.doctrine import DoctrinePlayer
 from fibua.scenario.schema import Scenario
 
-#: makes a player of a kind for a side of a rule set, from the player's own seed
-PlayerMaker = Callable[[RuleSet[Any], str, int], Player]
+#: makes a player of a kind for a side of a rule set, from the player's own seed and the
+#: notes the side's players of the series keep from game to game (`Notes`)
+PlayerMaker = Callable[[RuleSet[Any], str, int, Notes], Player]
 
 
-def _computer(rules: RuleSet[Any], side: str, seed: int) -> Player:
-    return rules.computer(side, seed)
+def _computer(rules: RuleSet[Any], side: str, seed: int, notes: Notes) -> Player:
+    return rules.computer(side, seed, notes=notes)
 
 
-def _random(rules: RuleSet[Any], side: str, seed: int) -> Player:
+def _random(rules: RuleSet[Any], side: str, seed: int, notes: Notes) -> Player:
     return rules.random_player(side, seed)
 
 
-def _doctrine(rules: RuleSet[Any], side: str, seed: int) -> Player:
+def _doctrine(rules: RuleSet[Any], side: str, seed: int, notes: Notes) -> Player:
     return DoctrinePlayer(side, seed)
 
 
@@ -68,11 +69,15 @@ def parse_seats(scenario: Scenario, given: Iterable[str]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Seats:
-    """A seating (see `fibua.lab.engine.Seating`) from each side's kind of player."""
+    """A seating (see `fibua.lab.engine.Seating`) from each side's kind of player. Each
+    side's players keep their notes of the map from game to game of the seating (a
+    series: one scenario, in one process)."""
 
     players: Mapping[str, str]
+    notes: dict[str, Notes] = field(default_factory=dict, compare=False)
 
     def __call__(self, game: Game, seed: int) -> dict[str, Player]:
         rules = game.ruleset
-        return {side: PLAYERS[kind](rules, side, derive_seed(seed, kind, side))
+        return {side: PLAYERS[kind](rules, side, derive_seed(seed, kind, side),
+                                    self.notes.setdefault(side, {}))
                 for side, kind in self.players.items()}

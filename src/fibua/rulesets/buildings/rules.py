@@ -11,7 +11,7 @@ from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, register
 from fibua.rulesets.buildings import actions, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
@@ -141,7 +141,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                 + (f" in {u.section} floor {u.floor}" if u.section else "")
                 for u in state.units.values() if u.models]
 
-    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: Notes | None = None) -> Player:
         from fibua.rulesets.buildings.ai import SimpleChooser
 
         return SimpleChooser(side, seed, units)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import ceil, cos, hypot, pi, sin
 from typing import Any
@@ -39,7 +39,7 @@ from fibua.battlefield.sight import (
 )
 from fibua.core.game import allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import commands
+from fibua.core.ruleset import Notes, commands
 from fibua.core.views import same_objects
 from fibua.rulesets.house_clearing.estimates import (
     MAX_BANDS,
@@ -78,6 +78,7 @@ from fibua.rulesets.house_clearing.views import SideView, easy_step
 
 HEADINGS = 10
 MEMO_LIMIT = 20_000  # places a memo of the computer keeps before it starts afresh
+NOTES_KEY = "house-clearing"  # where a side's notes (`RuleSet.computer`) keep `MapNotes`
 LENGTHS = (9.0, 6.0, 4.0, 3.0, 2.0, 1.0)  # inches of walk along a field's paths
 ENEMY_SKILL = 105  # the mean of 3D6x10
 ENEMY_STEP = 2  # initiative assumed for an enemy never seen acting
@@ -127,6 +128,31 @@ class _Walk:
     too_far: bool | None = None
 
 
+@dataclass(slots=True)
+class MapNotes:
+    """What the computer works out from the public map alone, each answer once: the walks
+    down a field from a place (`Sergeant._walks`), each place's walk to the objective
+    (`Sergeant._goal_distance`, of one goal) and the pace of the ground there
+    (`Sergeant._pace`). A side's computers of later games of the scenario may be handed
+    them (`RuleSet.computer`'s `notes`)."""
+
+    walks: dict[tuple[DistanceField, Position], list[_Walk]] = field(default_factory=dict)
+    goal: DistanceField | None = None
+    to_goal: dict[Position, float] = field(default_factory=dict)
+    paces: dict[Position, float] = field(default_factory=dict)
+
+
+def map_notes(notes: Notes | None) -> MapNotes:
+    """The map notes kept in a side's `notes`, new ones if there are none yet (or no
+    notes)."""
+    if notes is None:
+        return MapNotes()
+    found = notes.get(NOTES_KEY)
+    if not isinstance(found, MapNotes):
+        found = notes[NOTES_KEY] = MapNotes()
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     order: Order | None  # None: stay as it is
@@ -134,7 +160,8 @@ class Choice:
 
 
 class Sergeant:
-    def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
+    def __init__(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: MapNotes | None = None) -> None:
         self.side = side
         self.units = units  # the ids of the figures it commands (a seat's); None for all
         self._rng = random.Random(seed)
@@ -144,11 +171,7 @@ class Sergeant:
         self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
         self._arrays: _ThreatArrays | None = None  # see `_threat_arrays`
         self._own: _OwnArrays | None = None  # see `_own_arrays`
-        #: the walks down a field from a place, as `_walks` finds them
-        self._walk_memo: dict[tuple[DistanceField, Position], list[_Walk]] = {}
-        #: the walking distance of each place to the objective (`_ready`), of one goal
-        self._goal_memo: tuple[DistanceField | None, dict[Position, float]] = (None, {})
-        self._paces: dict[Position, float] = {}  # `_pace`
+        self._notes = notes if notes is not None else MapNotes()
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -198,9 +221,10 @@ class Sergeant:
 
     def _goal_distance(self, goal: DistanceField, pos: Position) -> float:
         """`goal.distance(pos)`, worked out once a place (the goal stays the same)."""
-        if self._goal_memo[0] is not goal:
-            self._goal_memo = (goal, {})
-        known = self._goal_memo[1]
+        notes = self._notes
+        if notes.goal is not goal:
+            notes.goal, notes.to_goal = goal, {}
+        known = notes.to_goal
         found = known.get(pos)
         if found is None:
             if len(known) > MEMO_LIMIT:
@@ -210,11 +234,12 @@ class Sergeant:
 
     def _pace(self, view: SideView, pos: Position) -> float:
         """`rate_at` the place, worked out once a place (the map stays the same)."""
-        found = self._paces.get(pos)
+        paces = self._notes.paces
+        found = paces.get(pos)
         if found is None:
-            if len(self._paces) > MEMO_LIMIT:
-                self._paces.clear()
-            found = self._paces[pos] = view.geometry.rate_at(pos.x, pos.y)
+            if len(paces) > MEMO_LIMIT:
+                paces.clear()
+            found = paces[pos] = view.geometry.rate_at(pos.x, pos.y)
         return found
 
     def _order_for(self, view: SideView, figure: Figure, threats: list[Threat],
@@ -306,7 +331,7 @@ class Sergeant:
     def _walks(self, sight: SightEngine, fld: DistanceField, start: Position) -> list[_Walk]:
         """The walks down a field from a place that end somewhere new. The field and
         the map stay the same: each place's walks are found once."""
-        memo = self._walk_memo
+        memo = self._notes.walks
         found = memo.get((fld, start))
         if found is not None:
             return found
@@ -819,10 +844,11 @@ def _point_arrays(sight: SightEngine, sections: tuple[str, ...],
 @per_map()  # asked of the objectives' sections, which are public
 def _opening_points(sight: SightEngine, sections: tuple[str, ...],
                     offset: float) -> list[Position]:
-    field = sight.battlefield
+    battlefield = sight.battlefield
+    table = battlefield.table
     points = []
     for sid in sections:
-        section = field.section(sid)
+        section = battlefield.section(sid)
         for opening in section.openings:
             if opening.kind is OpeningKind.SLIT:
                 continue
@@ -832,7 +858,7 @@ def _opening_points(sight: SightEngine, sections: tuple[str, ...],
             # footprints run anticlockwise: outward is to the right of the wall
             x = (x0 + x1) / 2 + dy / length * offset
             y = (y0 + y1) / 2 - dx / length * offset
-            if not (0 <= x <= field.table.width and 0 <= y <= field.table.height):
+            if not (0 <= x <= table.width and 0 <= y <= table.height):
                 continue
             where = sight.section_at((x, y))
             if offset < 0 and where != sid:

@@ -10,7 +10,7 @@ from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, Seat, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
 from fibua.rulesets.house_clearing import actions, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
@@ -131,10 +131,11 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
                          f"({f.pos.x:.1f}, {f.pos.y:.1f}){where}, {f.stance}")
         return lines
 
-    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
-        from fibua.rulesets.house_clearing.ai import Sergeant
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: Notes | None = None) -> Player:
+        from fibua.rulesets.house_clearing.ai import Sergeant, map_notes
 
-        return Sergeant(side, seed, units)
+        return Sergeant(side, seed, units, map_notes(notes))
 
 
 def _end(state: HouseClearingState) -> None:

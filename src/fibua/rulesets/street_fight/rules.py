@@ -9,7 +9,7 @@ from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Ki
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import OddsQuery, Player, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, register
 from fibua.rulesets.street_fight import actions, setup, turn
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
@@ -110,7 +110,8 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
     def after_action(self, state: StreetFightState) -> list[str]:
         return after_action_report(state)
 
-    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: Notes | None = None) -> Player:
         from fibua.rulesets.street_fight.ai import Tactician
 
         return Tactician(side, seed, units)

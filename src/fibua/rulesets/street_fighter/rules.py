@@ -11,7 +11,7 @@ from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
-from fibua.core.ruleset import OddsQuery, Player, Seat, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
 from fibua.rulesets.street_fighter import actions, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
@@ -130,7 +130,8 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
             return [Seat(side, side)]
         return [Seat(name, side, frozenset(ids)) for name, ids in groups.items()]
 
-    def computer(self, side: str, seed: int, units: frozenset[str] | None = None) -> Player:
+    def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: Notes | None = None) -> Player:
         from fibua.rulesets.street_fighter.ai import Control
 
         return Control(side, seed, units)
