@@ -5,19 +5,33 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from fibua.core.game import Game, play_out
 from fibua.core.lab import computers, play_games
-from fibua.lab.engine import YOUNG_THRESHOLD
+from fibua.core.ruleset import Player
+from fibua.lab.engine import YOUNG_THRESHOLD, KeptNotes
 from fibua.scenario.loader import load_scenario
 
 
-def test_a_run_gives_each_seed_s_result_as_a_lone_game_would() -> None:
-    scenario = load_scenario("farm-compound")
+@pytest.mark.parametrize("name", ["farm-compound", "ramp-houses"])
+def test_a_run_gives_each_seed_s_result_as_a_lone_game_would(name: str) -> None:
+    # the run's computers keep their notes from game to game; the lone games' have none
+    scenario = load_scenario(name)
     alone = []
     for seed in range(3):
         game = Game(scenario, seed)
-        alone.append(play_out(game, computers(game, seed)).to_dict())
-    assert [r.to_dict() for r in play_games(scenario, range(3))] == alone
+        alone.append((play_out(game, computers(game, seed)).to_dict(), game.state_hash()))
+    seating = KeptNotes()
+    games: list[Game] = []
+
+    def seat(game: Game, seed: int) -> dict[str, Player]:
+        games.append(game)
+        return seating(game, seed)
+
+    results = [r.to_dict() for r in play_games(scenario, range(3), seat)]
+    assert list(zip(results, [g.state_hash() for g in games], strict=True)) == alone
+    assert seating.notes  # kept, by side
 
 
 def test_the_long_lived_heap_is_set_aside_only_while_games_run() -> None:
