@@ -88,6 +88,19 @@ def seat_allows(seat: Seat | None, order: Order) -> bool:
 #: with or without them, and they tell the side nothing it could not work out itself.
 Notes = dict[str, Any]
 
+N = TypeVar("N")
+
+
+def kept_notes(notes: Notes | None, key: str, kind: type[N]) -> N:
+    """A rule set's computer's notes, kept under `key` in a side's `notes`: new ones of
+    `kind` if there are none there yet (or no notes at all)."""
+    if notes is None:
+        return kind()
+    found = notes.get(key)
+    if not isinstance(found, kind):
+        found = notes[key] = kind()
+    return found
+
 
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.

@@ -39,7 +39,7 @@ from fibua.battlefield.sight import (
 )
 from fibua.core.game import allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, commands
+from fibua.core.ruleset import Notes, commands, kept_notes
 from fibua.core.views import same_objects
 from fibua.rulesets.house_clearing.estimates import (
     MAX_BANDS,
@@ -145,12 +145,7 @@ class MapNotes:
 def map_notes(notes: Notes | None) -> MapNotes:
     """The map notes kept in a side's `notes`, new ones if there are none yet (or no
     notes)."""
-    if notes is None:
-        return MapNotes()
-    found = notes.get(NOTES_KEY)
-    if not isinstance(found, MapNotes):
-        found = notes[NOTES_KEY] = MapNotes()
-    return found
+    return kept_notes(notes, NOTES_KEY, MapNotes)
 
 
 @dataclass(frozen=True, slots=True)

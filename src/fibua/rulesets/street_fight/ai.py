@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from math import atan2, cos, hypot, pi, sin
 from typing import NamedTuple
@@ -29,11 +29,12 @@ from fibua.battlefield.navigation import DistanceField, Region
 from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.game import allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import commands
+from fibua.core.ruleset import Notes, commands, kept_notes
 from fibua.rulesets.street_fight.actions import leg_blocked, leg_to
 from fibua.rulesets.street_fight.ai_approach import (
     Approach,
     CellGraph,
+    SeenCells,
     approach,
     bound,
     cell_graph,
@@ -61,6 +62,8 @@ from fibua.rulesets.street_fight.tables import (
 from fibua.rulesets.street_fight.views import SideView
 
 HEADINGS = 8
+NOTES_KEY = "street-fight"  # where a side's notes (`RuleSet.computer`) keep `ApproachNotes`
+PLANS_LIMIT = 256  # approaches the notes keep before they start afresh
 WALK = (2.5, MOVE_NORMAL)
 RUN = (MOVE_MAX,)
 PROGRESS = 0.07  # value of an inch nearer the objective
@@ -158,8 +161,25 @@ class Threats:
 Option = tuple[Order | Callable[[], Order], float]
 
 
+@dataclass(slots=True)
+class ApproachNotes:
+    """What the computer works out from the public map alone: the cells seen from each
+    place an enemy was seen at (`ai_approach.seen_cells`) and the approaches worked out
+    for a fire and posts on the cells (`Tactician._planned`). A side's computers of later
+    games of the scenario may be handed them (`RuleSet.computer`'s `notes`)."""
+
+    seen: SeenCells = field(default_factory=dict)
+    plans: dict[tuple[DistanceField, bytes, bytes], Approach] = field(default_factory=dict)
+
+
+def approach_notes(notes: Notes | None) -> ApproachNotes:
+    """The approach notes kept in a side's `notes`, new ones if there are none yet."""
+    return kept_notes(notes, NOTES_KEY, ApproachNotes)
+
+
 class Tactician:
-    def __init__(self, side: str, seed: int, units: frozenset[str] | None = None) -> None:
+    def __init__(self, side: str, seed: int, units: frozenset[str] | None = None,
+                 notes: ApproachNotes | None = None) -> None:
         self.side = side
         self.units = units  # the figures it commands; None for all
         self._rng = random.Random(seed)
@@ -173,8 +193,7 @@ class Tactician:
         self._seen_fire: npt.NDArray[np.float64] = np.zeros(0)
         #: the approach under a fixed gun, with the view's news it was worked out from
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
-        #: the approaches worked out this game, by what they were worked out from
-        self._plans: dict[tuple[int, bytes, bytes], Approach] = {}
+        self._notes = notes if notes is not None else ApproachNotes()
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -325,8 +344,9 @@ class Tactician:
             # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
             # and ground they see is where the attack can hit them: the gun's sight is
             # shunned, and that of the defenders seen in the objective, who stay put
-            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed])
-            gun = _together(gun, _held_fire(view, graph, threats))
+            seen = self._notes.seen
+            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed], seen)
+            gun = _together(gun, _held_fire(view, graph, threats, seen))
             self._seen_fire = gun
             found = self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
         self._approach = (news, found)
@@ -336,10 +356,13 @@ class Tactician:
                  post: npt.NDArray[np.float64]) -> Approach:
         """`approach`, worked out once for the same fire and posts: news of an enemy
         often leaves both as they were."""
-        key = (id(goal), risk.tobytes(), post.tobytes())
-        found = self._plans.get(key)
+        plans = self._notes.plans
+        key = (goal, risk.tobytes(), post.tobytes())
+        found = plans.get(key)
         if found is None:
-            found = self._plans[key] = approach(graph, goal, risk, post)
+            if len(plans) >= PLANS_LIMIT:
+                plans.clear()
+            found = plans[key] = approach(graph, goal, risk, post)
         return found
 
     @staticmethod
@@ -669,14 +692,15 @@ def _together(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
     return both
 
 
-def _held_fire(view: SideView, graph: CellGraph, threats: Threats) -> npt.NDArray[np.float64]:
+def _held_fire(view: SideView, graph: CellGraph, threats: Threats,
+               kept: SeenCells | None = None) -> npt.NDArray[np.float64]:
     """For each cell outside the objective, the chance that the defenders seen inside it
     remove a figure standing there: they hold their rooms, so the ground their windows
     and doors look on is as deadly up close as the gun's is far off. Inside, the storm
     meets them anyway (see ai_storm)."""
     held = [(t.pos, t.weapon) for t in threats
             if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires]
-    fire = danger(view.sight, graph, held)
+    fire = danger(view.sight, graph, held, kept)
     if view.goal is not None:
         fire[view.goal.distances(graph.places) == 0] = 0.0
     return fire

@@ -100,15 +100,22 @@ def cell_graph(sight: SightEngine) -> CellGraph:
                      np.array([length for _, length in flat], dtype=np.float64))
 
 
+#: the cells seen from each place (`seen_cells`), kept by a computer from game to game
+SeenCells = dict[Position, npt.NDArray[np.bool_]]
+SEEN_LIMIT = 4096  # places a `SeenCells` keeps before it starts afresh
+
+
 def danger(sight: SightEngine, graph: CellGraph,
-           guns: Sequence[tuple[Position, WeaponName]]) -> npt.NDArray[np.float64]:
+           guns: Sequence[tuple[Position, WeaponName]],
+           kept: SeenCells | None = None) -> npt.NDArray[np.float64]:
     """For each cell, the chance that the known guns that can see it remove a figure
     standing there in the open in one shoot phase (one that stops in their sight is
-    likely to stay a turn or more: the posts and the gathering wait)."""
+    likely to stay a turn or more: the posts and the gathering wait). The cells each gun
+    sees are looked up in `kept` first, and kept there."""
     spared = np.ones(len(graph.positions), dtype=np.float64)
     xy = graph.places.xy
     for pos, weapon in guns:
-        seen = seen_cells(sight, pos, graph)
+        seen = _seen_kept(kept, sight, pos, graph)
         if not seen.any():
             continue
         ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
@@ -119,8 +126,20 @@ def danger(sight: SightEngine, graph: CellGraph,
     return found
 
 
+def _seen_kept(kept: SeenCells | None, sight: SightEngine, pos: Position,
+               graph: CellGraph) -> npt.NDArray[np.bool_]:
+    if kept is None:
+        return seen_cells(sight, pos, graph)
+    found = kept.get(pos)
+    if found is None:
+        if len(kept) >= SEEN_LIMIT:
+            kept.clear()
+        found = kept[pos] = seen_cells(sight, pos, graph)
+    return found
+
+
 # the same few enemy places are looked from again and again as the plan is made anew
-@per_query(limit=4096, key=lambda pos, graph: pos)
+@per_query(limit=SEEN_LIMIT, key=lambda pos, graph: pos)
 def seen_cells(sight: SightEngine, pos: Position, graph: CellGraph) -> npt.NDArray[np.bool_]:
     """Which cells of the map's graph a figure at `pos` sees (read-only): the map alone,
     kept in the asking engine's own memo."""

@@ -112,9 +112,9 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
 
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
                  notes: Notes | None = None) -> Player:
-        from fibua.rulesets.street_fight.ai import Tactician
+        from fibua.rulesets.street_fight.ai import Tactician, approach_notes
 
-        return Tactician(side, seed, units)
+        return Tactician(side, seed, units, approach_notes(notes))
 
 
 def _check_move(state: StreetFightState, f: Figure, params: dict[str, Any]) -> Any:
