@@ -10,7 +10,8 @@ import pytest
 from fibua.core.game import Game, play_out
 from fibua.core.lab import computers, play_games
 from fibua.core.ruleset import Player
-from fibua.lab.engine import YOUNG_THRESHOLD, KeptNotes
+from fibua.lab.engine import YOUNG_THRESHOLD
+from fibua.lab.seats import Seats
 from fibua.scenario.loader import load_scenario
 
 
@@ -22,7 +23,7 @@ def test_a_run_gives_each_seed_s_result_as_a_lone_game_would(name: str) -> None:
     for seed in range(3):
         game = Game(scenario, seed)
         alone.append((play_out(game, computers(game, seed)).to_dict(), game.state_hash()))
-    seating = KeptNotes()
+    seating = Seats(dict.fromkeys(scenario.side_names, "computer"))
     games: list[Game] = []
 
     def seat(game: Game, seed: int) -> dict[str, Player]:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from fibua.core.dice import derive_seed
 from fibua.core.events import Event
 from fibua.core.game import Game, play_out
-from fibua.core.ruleset import Notes, Player, Result
+from fibua.core.ruleset import Player, Result
+from fibua.lab.seats import Seats
 
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
@@ -47,25 +48,12 @@ class Watcher(Protocol[T_co]):
 WatcherFactory = Callable[[Game, int], Watcher[T]]
 
 
-def computers(game: Game, seed: int, notes: dict[str, Notes] | None = None) -> dict[str, Player]:
+def computers(game: Game, seed: int) -> dict[str, Player]:
     """The computer on both sides, each with a seed of its own drawn from the game's (as
-    `fibua autoplay` seats them, so a seed plays the same game here and there), and the
-    side's `notes` when kept (see `KeptNotes`)."""
+    `fibua autoplay` seats them, so a seed plays the same game here and there)."""
     rules = game.ruleset
-    return {side: rules.computer(side, derive_seed(seed, "computer", side),
-                                 notes=None if notes is None else notes.setdefault(side, {}))
+    return {side: rules.computer(side, derive_seed(seed, "computer", side))
             for side in game.scenario.side_names}
-
-
-class KeptNotes:
-    """A seating of `computers` whose sides keep their notes of the map from game to game,
-    as the lab's seats do."""
-
-    def __init__(self) -> None:
-        self.notes: dict[str, Notes] = {}
-
-    def __call__(self, game: Game, seed: int) -> dict[str, Player]:
-        return computers(game, seed, self.notes)
 
 
 class _ResultOnly:
@@ -110,6 +98,9 @@ def watch_games(scenario: Scenario, seeds: Iterable[int], seating: Seating,
 
 def play_games(scenario: Scenario, seeds: Iterable[int],
                seating: Seating | None = None) -> Generator[Result, None, None]:
-    """Play one game of the scenario per seed, to the end, and yield each result: the
-    computer on both sides by default, keeping their notes (`KeptNotes`)."""
-    return watch_games(scenario, seeds, seating or KeptNotes(), _result_only)
+    """Play one game of the scenario per seed, to the end, and yield each result: by
+    default the computer on both sides as the lab seats it (`Seats`: as `computers`, each
+    side keeping its notes from game to game)."""
+    if seating is None:
+        seating = Seats(dict.fromkeys(scenario.side_names, "computer"))
+    return watch_games(scenario, seeds, seating, _result_only)
