@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -386,3 +389,34 @@ def test_a_list_of_figures_in_an_event_reads_as_their_names() -> None:
     (line,) = describe_event(event)
     assert "figures=2: Corporal Rouge, Private Scarlet" in line
     assert "weapon" not in line
+
+
+def _commands(group: Any, path: list[str]) -> list[tuple[list[str], Any]]:
+    """Every command under a group, with the words that call it (typer carries its own
+    click, so the types are left open)."""
+    found: list[tuple[list[str], Any]] = []
+    for name, command in group.commands.items():
+        found.append(([*path, name], command))
+        if hasattr(command, "commands"):
+            found += _commands(command, [*path, name])
+    return found
+
+
+def _words(text: str) -> str:
+    """The words of a help page, its frame and line breaks left out."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+
+
+# `odds` writes its own help page (each query's fields) rather than click's
+@pytest.mark.parametrize("path", [p for p, c in _commands(typer.main.get_group(cli.app), [])
+                                  if c.add_help_option], ids=" ".join)
+def test_every_help_text_is_shown_whole(path: list[str]) -> None:
+    """A command's help, and each of its options' and arguments', reads in `--help` as
+    written: brackets in it are text, not markup that the help page swallows."""
+    group = typer.main.get_group(cli.app)
+    command = dict((tuple(p), c) for p, c in _commands(group, []))[tuple(path)]
+    shown = _words(run(*path, "--help").output)
+    texts = {"(command)": command.help or ""}
+    texts |= {p.name: getattr(p, "help", None) or "" for p in command.params if p.name != "help"}
+    for name, text in texts.items():
+        assert _words(text.replace("\\[", "[")) in shown, (path, name)

@@ -79,7 +79,8 @@ def run(
         "--set", help="house rule NAME=VALUE: a rule option (morale=false), a scenario "
                       "field (turns=6) or a dotted path (sides.germans.title=...)")] = None,
     overlay: Annotated[list[Path] | None, typer.Option(
-        help="a TOML file laid over the scenario file (tables merge; [sides.NAME] merges "
+        # (the help page reads Rich markup: the bracket is escaped to be shown)
+        help="a TOML file laid over the scenario file (tables merge; \\[sides.NAME] merges "
              "into that side)")] = None,
     out: Annotated[Path | None, typer.Option(
         help="the folder for the results (default: lab-runs/SCENARIO, numbered if taken)")
