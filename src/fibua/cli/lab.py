@@ -29,11 +29,14 @@ from fibua.lab.cluster import ClusterError, RayCluster, import_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
-from fibua.lab.store import RunInfo, RunWriter, db_path
-from fibua.scenario.loader import load_scenario
+from fibua.lab.store import RunInfo, RunWriter, db_path, missing_seeds, read_info
+from fibua.scenario.loader import load_scenario, scenario_from_dict
+from fibua.scenario.schema import Scenario
 
 #: a game of the run failed, or the cluster playing it: not the input's fault
 EXIT_GAME_FAILED = 1
+#: as a shell reports a process stopped by Ctrl-C
+EXIT_INTERRUPTED = 130
 DEFAULT_GAMES = 1_000
 DEFAULT_FOLDER = Path("lab-runs")
 
@@ -103,41 +106,87 @@ def run(
         warm_up(Game(played, seed_start))
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
-    seeds = range(seed_start, seed_start + games)
-    wins: Counter[str | None] = Counter()
+    info = RunInfo(played.raw, seats, overrides, seed_start, games)
     with ExitStack() as stack:
         # the cluster is reached before anything is written, and let go after
         cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None
-        writer = RunWriter(folder, RunInfo(played.raw, seats, overrides, seed_start, games))
+        writer = RunWriter.create(folder, info)
         stack.callback(writer.close)
-        started = time.perf_counter()
-        try:
-            # refreshed by hand, with no thread of its own: worker processes are forked
-            # from this one, and a fork should not happen while another thread holds a lock
-            with Progress(TextColumn("{task.description}"), BarColumn(),
-                          MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn(),
-                          console=error_console(), auto_refresh=False) as progress:
-                task = progress.add_task(played.name, total=games)
+        played_in = _play_into(writer, folder, played, info, list(info.seeds), jobs, cluster)
+    where = "on Ray" if on_ray else f"{jobs} job(s)"
+    _tell_done(f"{games} games of {played.name}", played_in, seats, where, folder)
 
-                def advance(n: int) -> None:
-                    progress.advance(task, n)
-                    progress.refresh()
 
-                batches = (cluster.play_rows(played, seats, seeds, advance) if cluster
-                           else play_rows(played, seats, seeds, jobs, advance))
-                for batch in batches:
-                    writer.add(batch)
-                    wins.update(row.winner for row in batch)
-        except (GameFailed, ClusterError) as failure:
-            typer.echo(f"error: {failure}; the games finished before it are in "
-                       f"{db_path(folder)}", err=True)
-            raise typer.Exit(EXIT_GAME_FAILED) from None
-    seconds = time.perf_counter() - started
+@lab_app.command()
+@guarded
+def resume(
+    folder: Annotated[Path, typer.Argument(help="a run's folder (from fibua lab run)")],
+    jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
+) -> None:
+    """Go on with a run that was stopped: play the games it lacks, as it would have."""
+    info = read_info(folder)
+    missing = missing_seeds(folder, info)
+    if not missing:
+        typer.echo(f"{folder} holds all {info.games} games of its run; nothing to play")
+        return
+    with preparing(error_console()):
+        played = scenario_from_dict(info.scenario, f"{info.name} as played")
+        warm_up(Game(played, missing[0]))
+    with ExitStack() as stack:
+        writer = RunWriter.reopen(folder)
+        stack.callback(writer.close)
+        played_in = _play_into(writer, folder, played, info, missing, jobs, None)
+    _tell_done(f"the {len(missing)} games {folder} lacked", played_in, info.seats,
+               f"{jobs} job(s)", folder)
+
+
+#: the winners of the games played, and how long they took (seconds)
+Played = tuple[Counter[str | None], float]
+
+
+def _play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
+               seeds: list[int], jobs: int, cluster: RayCluster | None) -> Played:
+    """Play the seeds' games into the run under a progress bar. A game that fails, or
+    Ctrl-C, ends the command, saying what the run holds."""
+    wins: Counter[str | None] = Counter()
+    started = time.perf_counter()
+    try:
+        # refreshed by hand, with no thread of its own: worker processes are forked
+        # from this one, and a fork should not happen while another thread holds a lock
+        with Progress(TextColumn("{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn(),
+                      console=error_console(), auto_refresh=False) as progress:
+            task = progress.add_task(played.name, total=len(seeds))
+
+            def advance(n: int) -> None:
+                progress.advance(task, n)
+                progress.refresh()
+
+            batches = (cluster.play_rows(played, info.seats, seeds, advance) if cluster
+                       else play_rows(played, info.seats, seeds, jobs, advance))
+            for batch in batches:
+                writer.add(batch)
+                wins.update(row.winner for row in batch)
+    except (GameFailed, ClusterError) as failure:
+        typer.echo(f"error: {failure}; the games finished before it are in "
+                   f"{db_path(folder)}", err=True)
+        raise typer.Exit(EXIT_GAME_FAILED) from None
+    except KeyboardInterrupt:
+        held = info.games - len(missing_seeds(folder, info))
+        typer.echo(f"stopped: {held} of the run's {info.games} games are in "
+                   f"{db_path(folder)}; fibua lab resume {folder} plays the rest", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    return wins, time.perf_counter() - started
+
+
+def _tell_done(what: str, played_in: Played, seats: dict[str, str], where: str,
+               folder: Path) -> None:
+    wins, seconds = played_in
+    games = sum(wins.values())
     out_console = console()
     sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
-    out_console.print(f"{games} games of {played.name} ({sides}) in {seconds:.1f} s "
-                      f"({games / seconds:,.1f} games/s), "
-                      f"{'on Ray' if on_ray else f'{jobs} job(s)'}", markup=False)
+    out_console.print(f"{what} ({sides}) in {seconds:.1f} s "
+                      f"({games / seconds:,.1f} games/s), {where}", markup=False)
     tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
     out_console.print("; ".join(tally), markup=False)
     out_console.print(f"results: {db_path(folder)}", markup=False)

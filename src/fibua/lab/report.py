@@ -228,14 +228,27 @@ def summary_rows(run: Run) -> list[list[str]]:
     reasons = Counter(r.reason for r in run.rows).most_common()
     rows = [["", "this run"],
             ["scenario", f"{info.name} ({info.scenario['scenario'].get('ruleset', '')})"],
-            ["seeds", f"{info.seed_start} to {info.seed_start + len(run.rows) - 1}"],
-            ["games", str(len(run.rows))],
+            ["seeds", _seeds_played(run)],
+            ["games", _games_played(run)],
             ["house rules", " ".join(info.overrides) or "none"],
             ["mean turns", f"{mean(r.turns for r in run.rows):.2f}"],
             ["mean orders", f"{mean(r.orders for r in run.rows):.1f}"],
             ["mean rolls", f"{mean(r.rolls for r in run.rows):.1f}"]]
     rows += [[f"ended: {reason}", str(count)] for reason, count in reasons]
     return rows
+
+
+def _seeds_played(run: Run) -> str:
+    seeds = [r.seed for r in run.rows]
+    return f"{min(seeds)} to {max(seeds)}" if seeds else "none"
+
+
+def _games_played(run: Run) -> str:
+    held, planned = len(run.rows), run.info.games
+    if held >= planned:
+        return str(held)
+    return (f"{held} of {planned}: the run was stopped, and fibua lab resume {run.folder} "
+            "plays the rest")
 
 
 STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#1a202c}

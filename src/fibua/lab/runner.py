@@ -4,6 +4,7 @@ order whatever the number of processes (a game is a function of its seed alone).
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -79,6 +80,9 @@ _forked_scenario: Scenario | None = None
 
 def _start_worker(job: _Job) -> None:
     global _series
+    # Ctrl-C reaches the whole process group: the parent stops the run and its workers,
+    # which have nothing of their own to say about it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if job.scenario is not None:
         scenario = scenario_from_dict(job.scenario, job.source)
     else:

@@ -57,6 +57,10 @@ class RunInfo:
     def name(self) -> str:
         return str(self.scenario["scenario"]["name"])
 
+    @property
+    def seeds(self) -> range:
+        return range(self.seed_start, self.seed_start + self.games)
+
 
 def db_path(folder: Path) -> Path:
     return folder / DB_NAME
@@ -69,19 +73,33 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
 
 
 class RunWriter:
-    """Writes a new run's rows as they come (committed in batches)."""
+    """Writes a run's rows as they come, each batch committed: a run stopped at any
+    moment keeps every batch written before, and `reopen` goes on with it."""
 
-    def __init__(self, folder: Path, info: RunInfo) -> None:
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    @classmethod
+    def create(cls, folder: Path, info: RunInfo) -> RunWriter:
+        """A new run in `folder` (refused if one is there already)."""
         folder.mkdir(parents=True, exist_ok=True)
         path = db_path(folder)
         if path.exists():
-            raise InputError([Problem("--out", "", f"{folder} already holds a run ({path}); "
-                                                   "name another folder or remove it")])
-        self.connection = sqlite3.connect(path)
-        self.connection.executescript(SCHEMA)
+            raise InputError([Problem("--out", "", (
+                f"{folder} already holds a run ({path}); name another folder or remove it "
+                f"(fibua lab resume {folder} goes on with a run that was stopped)"))])
+        connection = sqlite3.connect(path)
+        connection.executescript(SCHEMA)
         for key, value in vars(info).items():
-            self.connection.execute("INSERT INTO run VALUES (?, ?)", (key, json.dumps(value)))
-        self.connection.commit()
+            connection.execute("INSERT INTO run VALUES (?, ?)", (key, json.dumps(value)))
+        connection.commit()
+        return cls(connection)
+
+    @classmethod
+    def reopen(cls, folder: Path) -> RunWriter:
+        """The run in `folder`, to add the games it still lacks."""
+        _open(folder).close()  # refused as `read_info` refuses, if there is no run
+        return cls(sqlite3.connect(db_path(folder)))
 
     def add(self, rows: Iterable[GameRow]) -> None:
         marks = ", ".join("?" for _ in COLUMNS)
@@ -105,6 +123,18 @@ def read_info(folder: Path) -> RunInfo:
     with closing(_open(folder)) as connection:
         raw = {k: json.loads(v) for k, v in connection.execute("SELECT key, value FROM run")}
     return RunInfo(**raw)
+
+
+def played_seeds(folder: Path) -> set[int]:
+    """The seeds of the games the run holds."""
+    with closing(_open(folder)) as connection:
+        return {seed for (seed,) in connection.execute("SELECT seed FROM games")}
+
+
+def missing_seeds(folder: Path, info: RunInfo) -> list[int]:
+    """The seeds the run was to play and does not hold yet (it was stopped), in order."""
+    played = played_seeds(folder)
+    return [s for s in info.seeds if s not in played]
 
 
 def read_rows(folder: Path) -> Iterator[GameRow]:
