@@ -154,7 +154,12 @@ def test_value_of(notation: str, faces: list[int], value: int) -> None:
 
 def test_a_roll_read_from_its_faces_shows_the_value_it_counts_as() -> None:
     d3 = roll(ForcedDice(seed=0, faces=[5]), "d3", "deployment")
-    assert d3.describe() == "deployment: d3 rolled 5 = 3"
+    assert d3.describe() == "deployment: d3 rolled 5, read as 3"
+    # the value before the modifiers: never "rolled 4 +1 leader = 3"
+    led = roll(ForcedDice(seed=0, faces=[4]), "d3", "initiative", (Modifier("leader", 1),))
+    assert led.describe() == "initiative: d3 rolled 4, read as 2, +1 leader = 3"
+    skill = roll(ForcedDice(seed=0, faces=[6, 3, 4]), "3d6x10", "skill")
+    assert skill.describe() == "skill: 3d6x10 rolled 6+3+4, read as 130"
     plain = roll(ForcedDice(seed=0, faces=[5]), "d6", "spot", need=4)
     assert plain.describe() == "spot: d6 rolled 5, needed 4+ - success"
 

@@ -283,16 +283,28 @@ def _pairs(raw: Any) -> list[tuple[str, int]]:
     return out
 
 
+def _read_otherwise(faces: Any, value: Any) -> bool:
+    """Whether a roll's value is not simply its faces added up."""
+    if not isinstance(faces, list) or not all(is_number(f) for f in faces):
+        return False
+    return bool(faces) and sum(faces) != value
+
+
 def describe_roll(raw: Mapping[str, Any]) -> str:
-    """`to hit: 2d6 rolled 3+5 +1 cover = 9, needed 7+ (base 6, range +1) - success`."""
-    faces = "+".join(str(f) for f in raw.get("faces", [])) or "?"
-    text = f"{raw.get('purpose', 'roll')}: {raw.get('dice', '?')} rolled {faces}"
+    """`to hit: 2d6 rolled 3+5 +1 cover = 9, needed 7+ (base 6, range +1) - success`;
+    `initiative: d3 rolled 4, read as 2, +1 leader = 3`."""
+    faces = raw.get("faces", [])
+    text = (f"{raw.get('purpose', 'roll')}: {raw.get('dice', '?')} rolled "
+            f"{'+'.join(str(f) for f in faces) or '?'}")
+    value = raw.get("value")
+    if is_number(value) and _read_otherwise(faces, value):
+        # a d3 read from a d6, a d100's "00", skill dice times ten: the faces do not add
+        # up to what the roll counts as, so it is said before any modifier
+        text += f", read as {value}" + ("," if raw.get("modifiers") else "")
     mods = _pairs(raw.get("modifiers"))
     if mods:
         text += "".join(f" {value:+d} {name}" for name, value in mods)
         text += f" = {raw.get('total')}"
-    elif raw.get("value") is not None and raw.get("value") != raw.get("faces", [None])[0]:
-        text += f" = {raw.get('value')}"
     need = raw.get("need")
     if need is not None:
         text += f", needed {need}{' or less' if raw.get('at_most') else '+'}"
