@@ -300,3 +300,19 @@ def test_a_long_status_line_is_said_more_briefly() -> None:
     view = Game(scenario, 1).view("soviets")
     line = status_line(scenario, "soviets", view, "Senior Lieutenant Orlov")
     assert line == "turn 1 of 15 | orders | Senior Lieutenant Orlov | none held"
+
+
+def test_a_unit_with_no_order_now_is_told_why() -> None:
+    """`orders UNIT` of a figure whose step has not come says so, in the rules' words,
+    and of one that has already acted, that (not the phase, true of every figure)."""
+    scenario = load_scenario("ramp-houses")
+    game = Game(scenario, 3)
+    out = Console(record=True, width=100)
+    feed = iter(["orders grayburn", "move doxey to=29.76,15.24", "orders doxey"])
+    play = PlaySession(game, "british", computer_players(scenario, 3, ("british",)), out,
+                       read_line=lambda: next(feed, None), echo=True)
+    assert play.run() == "eof"
+    text = " ".join(out.export_text().split())
+    assert ("grayburn has no orders to give now: Lt. Grayburn moves in step 4; this is "
+            "step 1.") in text
+    assert "doxey has no orders to give now: Pte. Doxey has already moved this turn." in text
