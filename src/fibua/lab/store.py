@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import closing
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from fibua.core.errors import InputError, Problem
 from fibua.lab.records import GameRow
@@ -119,16 +121,53 @@ def _open(folder: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
 
 
+@contextmanager
+def _reading(folder: Path) -> Iterator[sqlite3.Connection]:
+    """The run's database, read-only; a file that is not one is refused by name."""
+    connection = _open(folder)
+    try:
+        yield connection
+    except sqlite3.Error as error:
+        raise _damaged(folder, str(error)) from None
+    finally:
+        connection.close()
+
+
+def _damaged(folder: Path, what: str) -> InputError:
+    return InputError([Problem(str(db_path(folder)), "", (
+        f"{what}: this is not a lab run as fibua lab run writes it (damaged, or made by "
+        "something else)"))])
+
+
+def _first_error(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}" if where else str(first["msg"])
+    return str(error)
+
+
+_RUN_INFO = TypeAdapter(RunInfo)
+_GAME_ROW = TypeAdapter(GameRow)
+
+
 def read_info(folder: Path) -> RunInfo:
-    with closing(_open(folder)) as connection:
-        raw = {k: json.loads(v) for k, v in connection.execute("SELECT key, value FROM run")}
-    return RunInfo(**raw)
+    with _reading(folder) as connection:
+        raw = list(connection.execute("SELECT key, value FROM run"))
+    try:
+        info = _RUN_INFO.validate_python({k: json.loads(v) for k, v in raw})
+        named = info.scenario.get("scenario")
+        if not isinstance(named, dict) or not isinstance(named.get("name"), str):
+            raise ValueError("the scenario played has no [scenario] name")
+    except (ValueError, TypeError) as error:
+        raise _damaged(folder, f"its run table, {_first_error(error)}") from None
+    return info
 
 
 def played_seeds(folder: Path) -> set[int]:
     """The seeds of the games the run holds."""
-    with closing(_open(folder)) as connection:
-        return {seed for (seed,) in connection.execute("SELECT seed FROM games")}
+    with _reading(folder) as connection:
+        return {int(seed) for (seed,) in connection.execute("SELECT seed FROM games")}
 
 
 def missing_seeds(folder: Path, info: RunInfo) -> list[int]:
@@ -139,10 +178,15 @@ def missing_seeds(folder: Path, info: RunInfo) -> list[int]:
 
 def read_rows(folder: Path) -> Iterator[GameRow]:
     """The run's rows in seed order."""
-    with closing(_open(folder)) as connection:
+    with _reading(folder) as connection:
         cursor = connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY seed")
         for values in cursor:
             raw = dict(zip(COLUMNS, values, strict=True))
-            for column in JSON_COLUMNS:
-                raw[column] = json.loads(raw[column])
-            yield GameRow.from_dict(raw)
+            try:
+                for column in JSON_COLUMNS:
+                    raw[column] = json.loads(raw[column])
+                row = _GAME_ROW.validate_python(raw)
+            except (ValueError, TypeError) as error:
+                raise _damaged(folder, f"the game of seed {raw['seed']!r}, "
+                                       f"{_first_error(error)}") from None
+            yield row
