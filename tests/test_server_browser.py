@@ -118,6 +118,11 @@ def test_two_seats_play_by_clicking(tmp_path: Path) -> None:
         move_by_clicking(british)
         british.wait_for_function(
             "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+        # the unit that moved is still picked: the page says why it has no order left
+        british.wait_for_function(
+            "document.querySelector('#orders').textContent.includes('has already moved')",
+            timeout=WAIT_MS)
+        assert "has no orders now: " in british.inner_text("#orders")
         british.screenshot(path=str(shots / "server-game.png"))
         british.click("#done")
         germans.wait_for_function(

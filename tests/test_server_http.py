@@ -388,3 +388,16 @@ def test_a_buildings_game_is_played_on_the_server(client: TestClient, scenario: 
     text = client.get(f"/api/games/{computers['id']}/log.jsonl",
                       headers=auth(computers["spectator_token"])).text
     assert replay_log(parse_log(text)).ok
+
+
+def test_a_seat_is_told_why_a_unit_has_no_order_now(client: TestClient) -> None:
+    """Beside its legal orders, a seat that may act gets the rules' reason for each of
+    its units with none (the page shows it when the unit is picked); a unit with orders
+    has no entry."""
+    made = create(client, "ramp-houses", 3, dict.fromkeys(
+        ["Lieutenant's group", "Sergeant's group", "Corporal's group"], "human"))
+    seat = seat_state(client, made, "Lieutenant's group")
+    assert seat["seat"]["may_act"]
+    assert seat["idle"]["grayburn"] == "Lt. Grayburn moves in step 4; this is step 1"
+    acting = {o["unit"] for o in seat["legal"]}
+    assert "doxey" in acting and not acting & set(seat["idle"])

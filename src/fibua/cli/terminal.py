@@ -59,11 +59,6 @@ from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Seat, commands, seat_allows
 
-#: refusals of a bare order that say only what it lacks, not why the unit cannot act
-UNTELLING_REFUSALS = frozenset({"bad-parameter", "unknown", "illegal", "no-target"})
-#: refusals for the moment of the turn, true of every unit of the side
-TIMING_REFUSALS = frozenset({"wrong-phase", "wrong-step", "reacting", "not-your-turn"})
-
 __all__ = [
     "Figure", "Grid", "Letters", "OrderSyntaxError", "PlaySession", "describe_event",
     "describe_roll", "format_order", "format_value", "letter_figures", "parse_order",
@@ -675,7 +670,7 @@ class PlaySession:
             return [o for o in legal if o.kind == which.lower()]
         mine = self.unit_ids()
         if which in mine:
-            why = self._why_idle(which)
+            why = self.game.why_idle(self.side, which)
             self.console.print(f"{which} has no orders to give now"
                                f"{f': {why}' if why else ''}.", markup=False)
             return None
@@ -683,25 +678,6 @@ class PlaySession:
         hint = f": did you mean {guess}?" if guess else ""
         self._warn(f"no unit or order {which!r} of yours{hint}")
         return None
-
-    def _why_idle(self, unit: str) -> str | None:
-        """The rules' reason one of the side's units has no order now: a bare order of
-        each kind, as the rules refuse it (the refusal the player would get for typing
-        it). A refusal of its parameters tells nothing; one about the phase or step only
-        what holds for every unit, so one about the unit itself comes first."""
-        reasons: list[IllegalOrder] = []
-        for kind in self.game.ruleset.order_syntax:
-            if kind == "end":
-                continue
-            try:
-                self.game.preview(Order(self.side, kind, unit, {}))
-            except IllegalOrder as refusal:
-                if refusal.code not in UNTELLING_REFUSALS:
-                    reasons.append(refusal)
-            except FibuaError:
-                continue
-        reasons.sort(key=lambda r: r.code in TIMING_REFUSALS)  # a stable sort
-        return reasons[0].reason.rstrip(".") if reasons else None
 
     def _summarise(self, legal: list[Order]) -> None:
         """Many orders: by unit, how many of each kind (`orders UNIT` lists them)."""

@@ -32,6 +32,10 @@ UndoListener = Callable[[Order], None]
 BOUNDARY_KINDS = frozenset({"turn", "phase", "step", "orders", "game-over"})
 #: events whose kind begins so tell a side about the enemy (seen, glimpsed, lost, hit)
 SIGHTING_PREFIX = "enemy-"
+#: refusals of a bare order that say only what it lacks, not why the unit cannot act
+UNTELLING_REFUSALS = frozenset({"bad-parameter", "unknown", "illegal", "no-target"})
+#: refusals for the moment of the turn, true of every unit of the side
+TIMING_REFUSALS = frozenset({"wrong-phase", "wrong-step", "reacting", "not-your-turn"})
 
 
 def canonical_json(value: Any) -> str:
@@ -222,6 +226,26 @@ class Game:
         return last
 
     # -- reading ---------------------------------------------------------------------------
+
+    def why_idle(self, side: str, unit: str) -> str | None:
+        """The rules' reason one of the side's units has no order now, in their words: a
+        bare order of each kind, previewed (changing nothing), as the rules refuse it. It
+        is the refusal the side would get for giving the order, so it tells nothing more.
+        A refusal of its parameters says nothing; one about the phase or step only what
+        holds for every unit, so one about the unit itself comes first."""
+        reasons: list[IllegalOrder] = []
+        for kind in self.ruleset.order_syntax:
+            if kind == "end":
+                continue
+            try:
+                self.preview(Order(side, kind, unit, {}))
+            except IllegalOrder as refusal:
+                if refusal.code not in UNTELLING_REFUSALS:
+                    reasons.append(refusal)
+            except FibuaError:
+                continue
+        reasons.sort(key=lambda r: r.code in TIMING_REFUSALS)  # a stable sort
+        return reasons[0].reason.rstrip(".") if reasons else None
 
     def view(self, side: str) -> dict[str, Any]:
         return self.ruleset.view(self.state, side)

@@ -138,6 +138,24 @@ def order_entries(live: LiveGame, side: str) -> dict[int, dict[str, Any]]:
     return live.once("orders", side, lambda: labelled(live, side))
 
 
+def idle_reasons(live: LiveGame, side: str) -> dict[str, str]:
+    """Why each of the side's units with no order now has none (`Game.why_idle`), while
+    the side is to act: worked out once a version."""
+    def reasons() -> dict[str, str]:
+        busy = {o.unit for o in live.legal(side)}
+        out = {}
+        for unit in live.view(side).get("own", []):
+            uid = unit.get("id")
+            if isinstance(uid, str) and uid not in busy:
+                why = live.game.why_idle(side, uid)
+                if why is not None:
+                    out[uid] = why
+        return out
+
+    found: dict[str, str] = live.once("idle", side, reasons)
+    return found
+
+
 def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
     """Everything a seat is told: its side's view and events, its own orders."""
     side = seat.side
@@ -156,6 +174,7 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
                        for s in live.seats_of(side)],
         **shared,
         "legal": [entries[id(o)] for o in legal],
+        "idle": idle_reasons(live, side) if may_act else {},
     }
 
 

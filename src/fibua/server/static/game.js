@@ -211,7 +211,9 @@ function drawOrders() {
   }
   const mine = state.legal.filter((o) => o.unit === selected);
   if (!mine.length) {
-    box.append(el("div", { class: "muted" }, `${selected} has no orders now.`));
+    const why = (state.idle || {})[selected];
+    box.append(el("div", { class: "muted" },
+      `${selected} has no orders now${why ? ": " + why : ""}.`));
     return;
   }
   const kinds = [...new Set(mine.map((o) => o.kind))];
