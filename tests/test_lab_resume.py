@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from fibua.cli import main as cli
-from fibua.lab.store import db_path, read_info, read_rows
+from fibua.lab.store import code_digest, db_path, read_info, read_rows
 
 runner = CliRunner()
 
@@ -148,3 +148,20 @@ def test_ctrl_c_stops_the_run_saying_how_to_go_on(reference: Path, tmp_path: Pat
     assert f"stopped: {held} of the run's {GAMES} games" in err
     assert lab("resume", str(out), "--jobs", "2").exit_code == 0
     assert list(read_rows(out)) == list(read_rows(reference))
+
+
+def test_a_run_of_other_code_is_not_resumed(whole: Path, tmp_path: Path) -> None:
+    """A game is its seed and the code: games played by another version would not be
+    those the run lacks."""
+    stopped = cut(whole, tmp_path / "stopped", [42])
+    with sqlite3.connect(db_path(stopped)) as connection:
+        connection.execute("UPDATE run SET value = '\"0123456789abcdef\"' WHERE key = 'code'")
+    before = db_path(stopped).read_bytes()
+    result = lab("resume", str(stopped))
+    assert result.exit_code == 2
+    assert "another version of fibua" in result.output
+    assert db_path(stopped).read_bytes() == before
+
+
+def test_the_run_keeps_the_code_that_played_it(whole: Path) -> None:
+    assert read_info(whole).code == code_digest()

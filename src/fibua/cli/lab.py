@@ -24,12 +24,20 @@ from rich.text import Text
 
 from fibua.cli.common import console, error_console, guarded
 from fibua.cli.warmup import preparing, warm_up
+from fibua.core.errors import InputError, Problem
 from fibua.core.game import Game
 from fibua.lab.cluster import ClusterError, RayCluster, import_ray
 from fibua.lab.overrides import with_house_rules
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.seats import parse_seats
-from fibua.lab.store import RunInfo, RunWriter, db_path, missing_seeds, read_info
+from fibua.lab.store import (
+    RunInfo,
+    RunWriter,
+    code_digest,
+    db_path,
+    missing_seeds,
+    read_info,
+)
 from fibua.scenario.loader import load_scenario, scenario_from_dict
 from fibua.scenario.schema import Scenario
 
@@ -106,7 +114,7 @@ def run(
         warm_up(Game(played, seed_start))
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
-    info = RunInfo(played.raw, seats, overrides, seed_start, games)
+    info = RunInfo(played.raw, seats, overrides, seed_start, games, code_digest())
     with ExitStack() as stack:
         # the cluster is reached before anything is written, and let go after
         cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None
@@ -129,6 +137,12 @@ def resume(
     if not missing:
         typer.echo(f"{folder} holds all {info.games} games of its run; nothing to play")
         return
+    if info.code != code_digest():
+        # its games would be played by other rules and players than those it holds
+        raise InputError([Problem(str(folder), "", (
+            "the run was played by another version of fibua than this one, so the games "
+            "it lacks cannot be played as it would have played them; start a new run "
+            "(its report can still be made)"))])
     with preparing(error_console()):
         played = scenario_from_dict(info.scenario, f"{info.name} as played")
         warm_up(Game(played, missing[0]))

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from fibua.battlefield.geometry import PACKAGE, sources_digest
 from fibua.core.errors import InputError, Problem
 from fibua.lab.records import GameRow
 
@@ -47,13 +48,15 @@ COLUMNS = ("seed", "winner", "reason", "turns", "orders", "rolls", *JSON_COLUMNS
 @dataclass(frozen=True)
 class RunInfo:
     """What a run played: the scenario table as played, each side's player, the house
-    rules given, and the seeds."""
+    rules given, the seeds, and the code that played them (`code_digest`; None in runs
+    made before it was kept)."""
 
     scenario: dict[str, Any]
     seats: dict[str, str]
     overrides: list[str]
     seed_start: int
     games: int
+    code: str | None = None
 
     @property
     def name(self) -> str:
@@ -62,6 +65,11 @@ class RunInfo:
     @property
     def seeds(self) -> range:
         return range(self.seed_start, self.seed_start + self.games)
+
+
+def code_digest() -> str:
+    """A digest of fibua's sources: a game is a function of its seed and the code."""
+    return sources_digest(PACKAGE)
 
 
 def db_path(folder: Path) -> Path:
