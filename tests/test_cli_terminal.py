@@ -110,9 +110,10 @@ def test_did_you_mean() -> None:
 
 def test_event_lines_round_numbers_and_leave_unset_values_out() -> None:
     event = Event("moved", {"figure": "dunn", "moved": 4.924428900898052, "section": None,
-                            "to": [5.123456, 9.0]}, ("red",), 1)
+                            "to": [5.123456, 9.0], "climbed": [], "floor": 0}, ("red",), 1)
     (line,) = describe_event(event)
     assert "moved=4.92 " in line and "to=[5.12,9.0]" in line and "section" not in line
+    assert "climbed" not in line and "floor=0" in line  # an empty list is unset, 0 is not
 
 
 def test_who_won_reads_as_english() -> None:

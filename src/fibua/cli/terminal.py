@@ -106,11 +106,12 @@ def _short(value: Any) -> str:
 
 
 def describe_event(event: Event) -> list[str]:
-    """An event as lines: `turn N  kind: key=value ...`, then one line per roll."""
+    """An event as lines: `turn N  kind: key=value ...` (unset values and empty lists left
+    out: `climbed=[]` says nothing), then one line per roll."""
     plain = {
         key: value
         for key, value in event.data.items()
-        if value is not None and not is_roll(value)
+        if value is not None and value != [] and value != {} and not is_roll(value)
         and not (isinstance(value, list) and any(map(is_roll, value)))
     }
     text = plain.pop("text", None)
