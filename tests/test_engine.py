@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from math import isfinite
 
@@ -14,6 +15,7 @@ from fibua.core.errors import DiceExhausted, IllegalOrder
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
 from fibua.core.params import point
+from fibua.scenario.loader import load_scenario
 from toy_ruleset import TOY, toy_scenario
 
 SCENARIO = toy_scenario()
@@ -286,3 +288,21 @@ def test_a_point_is_two_finite_numbers(items: list[object], as_tuple: bool) -> N
             point(value, "to")
     else:
         assert point(value, "to") == expected
+
+
+def test_why_idle_gives_the_rules_reason_and_leaves_no_garbage() -> None:
+    """The reason is a refusal of a bare order of the unit; working it out changes nothing
+    and leaves no reference cycle behind (a server asks it after every order: cycles
+    mean collector pauses)."""
+    game = Game(load_scenario("ramp-houses"), 3)
+    before = game.state_hash()
+    gc.collect()
+    gc.disable()
+    try:
+        reasons = [game.why_idle("british", unit) for unit in ("grayburn", "cottle")]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert reasons == ["Lt. Grayburn moves in step 4; this is step 1",
+                       "Pte. Cottle moves in step 3; this is step 1"]
+    assert game.state_hash() == before

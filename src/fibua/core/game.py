@@ -233,19 +233,20 @@ class Game:
         is the refusal the side would get for giving the order, so it tells nothing more.
         A refusal of its parameters says nothing; one about the phase or step only what
         holds for every unit, so one about the unit itself comes first."""
-        reasons: list[IllegalOrder] = []
+        reasons: list[tuple[bool, str]] = []
         for kind in self.ruleset.order_syntax:
             if kind == "end":
                 continue
             try:
                 self.preview(Order(side, kind, unit, {}))
             except IllegalOrder as refusal:
+                # the words alone are kept: a kept exception holds its frames in a cycle
                 if refusal.code not in UNTELLING_REFUSALS:
-                    reasons.append(refusal)
+                    reasons.append((refusal.code in TIMING_REFUSALS, refusal.reason))
             except FibuaError:
                 continue
-        reasons.sort(key=lambda r: r.code in TIMING_REFUSALS)  # a stable sort
-        return reasons[0].reason.rstrip(".") if reasons else None
+        reasons.sort(key=lambda r: r[0])  # a stable sort
+        return reasons[0][1].rstrip(".") if reasons else None
 
     def view(self, side: str) -> dict[str, Any]:
         return self.ruleset.view(self.state, side)
