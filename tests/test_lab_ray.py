@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
 from fibua.cli import main as cli
 from fibua.core.orders import Order
@@ -22,17 +21,9 @@ from fibua.lab.records import GameRow
 from fibua.lab.seats import PLAYERS
 from fibua.lab.store import read_rows
 from fibua.scenario.loader import load_scenario
+from lab_helpers import lab
 
-runner = CliRunner()
 SEEDS = ("--games", "20", "--seed-start", "300")
-
-
-def lab(*args: str) -> Result:
-    result = runner.invoke(cli.app, ["lab", *args])
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 class Faulty:

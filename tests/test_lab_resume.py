@@ -14,28 +14,14 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from fibua.cli import main as cli
 from fibua.lab.store import code_digest, db_path, read_info, read_rows
-
-runner = CliRunner()
-
-
-def lab(*args: str) -> Result:
-    result = runner.invoke(cli.app, ["lab", *args])
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), result.exception
-    return result
+from lab_helpers import lab, six_games
 
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("lab") / "whole"
-    result = lab("run", "corner-shop", "--games", "6", "--seed-start", "40", "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return out
+    return six_games(tmp_path_factory.mktemp("lab") / "whole")
 
 
 def cut(run: Path, to: Path, seeds: list[int]) -> Path:

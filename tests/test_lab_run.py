@@ -6,9 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from fibua.cli import main as cli
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
@@ -17,24 +15,12 @@ from fibua.lab.records import count_rolls
 from fibua.lab.seats import PLAYERS
 from fibua.lab.store import read_info, read_rows
 from fibua.scenario.loader import load_scenario
-
-runner = CliRunner()
-
-
-def lab(*args: str) -> Result:
-    result = runner.invoke(cli.app, ["lab", *args])
-    assert "Traceback" not in result.output
-    if result.exception is not None:
-        assert isinstance(result.exception, SystemExit), result.exception
-    return result
+from lab_helpers import lab, six_games
 
 
 @pytest.fixture(scope="module")
 def one_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("lab") / "one"
-    result = lab("run", "corner-shop", "--games", "6", "--seed-start", "40", "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return out
+    return six_games(tmp_path_factory.mktemp("lab") / "one")
 
 
 def test_rows_are_the_same_with_one_job_or_two(one_job: Path, tmp_path: Path) -> None:
