@@ -6,7 +6,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 
-from fibua.core.lab import play_games
+from fibua.lab.engine import play_games
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 WARMUP_SEEDS = (10_000, 10_001)  # their games make the map's caches and compile kernels

@@ -13,18 +13,17 @@ from prompt_toolkit.document import Document
 from rich.console import Console
 
 from fibua.battlefield.svg import render_svg
-from fibua.cli.briefing import (
-    briefing,
-    game_over_headline,
-    objective_marks,
-    objectives,
-    status_line,
-)
+from fibua.cli.briefing import briefing, status_line
 from fibua.cli.main import computer_players
 from fibua.cli.prompt import OrderCompleter, Vocabulary
 from fibua.cli.terminal import PlaySession, describe_event, own_table
 from fibua.cli.textmap import MapNotes, letter_figures, render_map
-from fibua.cli.typed import (
+from fibua.core.events import Event
+from fibua.core.game import Game
+from fibua.core.orders import Order
+from fibua.scenario.loader import bundled_scenarios, load_scenario
+from fibua.session.objectives import game_over_headline, objective_marks, objectives
+from fibua.session.typed import (
     OrderSyntaxError,
     format_order,
     needs_unit,
@@ -32,10 +31,6 @@ from fibua.cli.typed import (
     parameter_names,
     parse_order,
 )
-from fibua.core.events import Event
-from fibua.core.game import Game
-from fibua.core.orders import Order
-from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 # -- typed orders ------------------------------------------------------------------------------
 

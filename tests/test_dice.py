@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from fibua.cli import main as cli
 from fibua.core.dice import ForcedDice, Rng, derive_seed, new_seed, parse_dice, roll
 from fibua.core.game import Game, play_out
-from fibua.core.lab import computers
 from fibua.core.replay import log_lines, side_log_lines
+from fibua.lab.engine import computers
 from fibua.scenario.loader import load_scenario
 from toy_ruleset import TOY_SCENARIO_TOML
 

@@ -8,9 +8,8 @@ import gc
 import pytest
 
 from fibua.core.game import Game, play_out
-from fibua.core.lab import computers, play_games
 from fibua.core.ruleset import Player
-from fibua.lab.engine import YOUNG_THRESHOLD
+from fibua.lab.engine import YOUNG_THRESHOLD, computers, play_games
 from fibua.lab.seats import Seats
 from fibua.scenario.loader import load_scenario
 

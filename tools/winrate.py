@@ -8,8 +8,8 @@ import sys
 
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game
-from fibua.core.lab import play_games
 from fibua.core.ruleset import Player
+from fibua.lab.engine import play_games
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 

@@ -6,83 +6,13 @@ Everything comes from the scenario file (public knowledge) and the side's view.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from fibua.battlefield.model import Point
-from fibua.battlefield.svg import ObjectiveMark
 from fibua.scenario.schema import Scenario
-
-#: what each kind of victory condition asks, in a few words, when a file gives no description
-KIND_WORDS = {
-    "hold": "hold",
-    "reach": "reach",
-    "eliminate": "leave no enemy able to fight",
-    "survive": "keep troops able to fight",
-}
-
-
-@dataclass(frozen=True)
-class Objective:
-    """One victory condition of the scenario, as a person reads it."""
-
-    side: str
-    kind: str
-    points: int
-    description: str
-    sections: tuple[str, ...] = ()
-    zone: tuple[Point, ...] = ()
-
-
-def _describe(kind: str, sections: Sequence[str], zone: Sequence[Point]) -> str:
-    where = ", ".join(sections)
-    if zone:
-        xs, ys = [p[0] for p in zone], [p[1] for p in zone]
-        area = f"the area x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g}"
-        where = f"{where} and {area}" if where else area
-    words = KIND_WORDS.get(kind, kind)
-    return f"{words} {where}".strip()
-
-
-def objectives(scenario: Scenario) -> list[Objective]:
-    """The scenario's victory conditions, in file order."""
-    return [
-        Objective(
-            spec.side, spec.kind, spec.points,
-            spec.description or _describe(spec.kind, spec.sections, spec.zone or ()),
-            tuple(spec.sections), tuple(spec.zone or ()),
-        )
-        for spec in scenario.victory
-    ]
-
-
-def objective_sections(scenario: Scenario) -> dict[str, list[Objective]]:
-    """The sections some objective names, with those objectives."""
-    out: dict[str, list[Objective]] = {}
-    for objective in objectives(scenario):
-        for section in objective.sections:
-            out.setdefault(section, []).append(objective)
-    return out
-
-
-def objective_zones(scenario: Scenario) -> list[Objective]:
-    return [o for o in objectives(scenario) if o.zone]
-
-
-def objective_marks(scenario: Scenario) -> list[ObjectiveMark]:
-    """The objectives with a place, for the SVG map: one mark for each set of sections or
-    zone, labelled with every side's aim there (`british hold (2); germans hold (2)`)."""
-    places: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[str]] = {}
-    for objective in objectives(scenario):
-        if objective.sections or objective.zone:
-            key = (objective.sections, objective.zone)
-            places.setdefault(key, []).append(
-                f"{objective.side} {objective.kind} ({objective.points})")
-    return [ObjectiveMark("; ".join(aims), sections, zone)
-            for (sections, zone), aims in places.items()]
+from fibua.session.objectives import game_over_headline, objective_sections, objectives
 
 
 def extra_goals(scenario: Scenario, view: Mapping[str, object]) -> list[str]:
@@ -179,12 +109,3 @@ def _status_parts(scenario: Scenario, side: str, view: Mapping[str, object],
     if held:
         parts.append(held.replace("you hold no objective", "none held") if short else held)
     return parts
-
-
-def game_over_headline(winner: object) -> str:
-    """`the germans win` / `a draw`."""
-    if not winner:
-        return "a draw"
-    name = str(winner)
-    # side names are plural nouns (germans, british) or a single name (red)
-    return f"the {name} win" if name.endswith("s") or name == "british" else f"{name} wins"

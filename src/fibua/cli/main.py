@@ -18,15 +18,14 @@ from rich.table import Table
 
 from fibua.battlefield.model import Battlefield
 from fibua.battlefield.svg import Marker, render_svg
-from fibua.cli.briefing import objective_marks
 from fibua.cli.common import console, error_console, fail, guarded
 from fibua.cli.lab import lab_app, ray_address_spelling
 from fibua.cli.odds import OddsUsageError, run_odds
-from fibua.cli.review import show_after_action, show_review, win_text
+from fibua.cli.review import show_after_action, show_review
 from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
 from fibua.cli.terminal import PlaySession
 from fibua.cli.warmup import preparing, warm_up
-from fibua.core.dice import derive_seed, new_seed
+from fibua.core.dice import new_seed
 from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
 from fibua.core.game import Game, play_out
 from fibua.core.journal import Journal, resume_game
@@ -34,6 +33,9 @@ from fibua.core.replay import ReplayReport, read_log, replay_by_turn, replay_log
 from fibua.core.ruleset import Player, Seat, find_ruleset, ruleset_names
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
+from fibua.session.computers import seat_computers, side_computers
+from fibua.session.narration import win_text
+from fibua.session.objectives import objective_marks
 
 #: the scenario `fibua play` opens when none is named
 DEFAULT_RULESET = "street-fight"
@@ -67,14 +69,9 @@ def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
 def computer_players(
     scenario: Scenario, seed: int, humans: tuple[str, ...] = ()
 ) -> dict[str, Player]:
-    """The rule set's computer for every side not played by a person, each seeded by a
-    keyed hash of the game's seed (its moves do not give the game's seed away)."""
-    ruleset = find_ruleset(scenario.ruleset)
-    return {
-        side: ruleset.computer(side, derive_seed(seed, "computer", side))
-        for side in scenario.side_names
-        if side not in humans
-    }
+    """The rule set's computer for every side not played by a person (see
+    `fibua.session.computers`: the same players in every front end)."""
+    return side_computers(find_ruleset(scenario.ruleset), scenario.side_names, seed, humans)
 
 
 # -- play ---------------------------------------------------------------------------------
@@ -168,6 +165,11 @@ def play(
                           "several; the other seats are played by the computer (default: "
                           "every seat by people)"),
     ] = None,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="the computer plays your side too: watch the game "
+                                            "as your side sees it (the same game as fibua "
+                                            "autoplay with that seed)"),
+    ] = False,
     save: Annotated[
         Path | None,
         typer.Option(help="keep every order in this file as it is given (default: a new file "
@@ -196,7 +198,7 @@ def play(
     game_seed = game.seed
     you = human_side(loaded, side)
     seats = game.ruleset.seats(loaded, you)
-    people = human_seats(seats, seat)
+    people = set() if watch else human_seats(seats, seat)
     save_path = save or resume or new_save_path(loaded.name, game_seed)
     check_writable(save_path, "--save")
     journal = Journal.begin(game, save_path)
@@ -215,14 +217,11 @@ def play(
     session = PlaySession(
         game,
         you,
-        computer_players(loaded, game_seed, (you,)),
+        computer_players(loaded, game_seed, (you,) if people else ()),
         out_console,
         echo=not sys.stdin.isatty(),
         seats=seats,
-        seat_players={
-            s.name: game.ruleset.computer(you, derive_seed(game_seed, "seat", you, i), s.units)
-            for i, s in enumerate(seats) if s.name not in people
-        },
+        seat_players={} if watch else seat_computers(game.ruleset, seats, game_seed, people),
     )
     stopped: KeyboardInterrupt | None = None
     outcome = None

@@ -13,7 +13,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 
-from fibua.cli.typed import parameter_names
+from fibua.session.typed import parameter_names
 
 
 @dataclass

@@ -15,19 +15,10 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from fibua.cli.briefing import game_over_headline
-from fibua.cli.terminal import describe_event, where
-from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.core.replay import TurnRecord
-from fibua.core.ruleset import Result
-
-
-def audience(event: Event) -> str:
-    """Who an event was for: everyone, Control alone, or the sides named."""
-    if event.to == EVERYONE:
-        return "all"
-    return ", ".join(event.to) if event.to else "Control"
+from fibua.session.figures import where
+from fibua.session.narration import audience, describe_event, win_text
 
 
 def standing_table(side: str, figures: Sequence[Mapping[str, Any]]) -> Table:
@@ -53,11 +44,6 @@ def show_turn(record: TurnRecord, console: Console) -> None:
             console.print(Text("  " + line), highlight=False)
     for side, figures in record.standing.items():
         console.print(standing_table(side, figures))
-
-
-def win_text(result: Result) -> str:
-    """The outcome in words: "the germans win", or a draw."""
-    return game_over_headline(result.winner)
 
 
 def show_after_action(game: Game, console: Console) -> None:

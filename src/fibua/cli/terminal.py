@@ -9,7 +9,6 @@ lines from a pipe).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,13 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from fibua.cli.briefing import (
-    briefing,
-    game_over_headline,
-    objective_sections,
-    objective_zones,
-    status_line,
-)
+from fibua.cli.briefing import briefing, status_line
 from fibua.cli.prompt import Vocabulary, plain_reader, stdin_is_terminal, terminal_reader
 from fibua.cli.textmap import (
     Figure,
@@ -35,13 +28,19 @@ from fibua.cli.textmap import (
     Letters,
     MapNotes,
     figure_style,
-    has_position,
     letter_figures,
-    out_of_action,
     render_map,
     section_states,
 )
-from fibua.cli.typed import (
+from fibua.core.dice import describe_roll
+from fibua.core.errors import FibuaError, IllegalOrder
+from fibua.core.game import Game, Refusals, attempt, chosen, give_or_end
+from fibua.core.orders import Order
+from fibua.core.ruleset import Player, Seat, commands, seat_allows
+from fibua.session.figures import out_of_action, where
+from fibua.session.narration import describe_event, names_for, narrate, short_value
+from fibua.session.objectives import game_over_headline, objective_sections, objective_zones
+from fibua.session.typed import (
     OrderSyntaxError,
     did_you_mean,
     format_order,
@@ -52,12 +51,6 @@ from fibua.cli.typed import (
     parse_order,
     parse_value,
 )
-from fibua.core.dice import describe_roll
-from fibua.core.errors import FibuaError, IllegalOrder
-from fibua.core.events import Event
-from fibua.core.game import Game, LegalOrders
-from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Seat, commands, seat_allows
 
 __all__ = [
     "Figure", "Grid", "Letters", "OrderSyntaxError", "PlaySession", "describe_event",
@@ -68,77 +61,10 @@ __all__ = [
 # -- events and dice --------------------------------------------------------------------------
 
 
-def is_roll(value: Any) -> bool:
-    return isinstance(value, Mapping) and "dice" in value and "faces" in value
-
-
-def _rolls_in(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    rolls: list[Mapping[str, Any]] = []
-    for value in data.values():
-        if is_roll(value):
-            rolls.append(value)
-        elif isinstance(value, list):
-            rolls += [item for item in value if is_roll(item)]
-    return rolls
-
-
-def rounded(value: Any) -> Any:
-    """Floats to at most 2 decimals, inside lists and tables too (for reading, not logs)."""
-    if isinstance(value, float):
-        return round(value, 2)
-    if isinstance(value, list | tuple):
-        return [rounded(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: rounded(v) for k, v in value.items()}
-    return value
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
-    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
-        # a list of units or figures: their names (or ids) say enough on one line
-        names = [str(v.get("name", v.get("id", v.get("unit", "?")))) for v in value]
-        return f"{len(names)}: " + ", ".join(names)
-    return json.dumps(rounded(value), separators=(",", ":"), ensure_ascii=False)
-
-
-def describe_event(event: Event) -> list[str]:
-    """An event as lines: `turn N  kind: key=value ...` (unset values and empty lists left
-    out: `climbed=[]` says nothing), then one line per roll."""
-    plain = {
-        key: value
-        for key, value in event.data.items()
-        if value is not None and value != [] and value != {} and not is_roll(value)
-        and not (isinstance(value, list) and any(map(is_roll, value)))
-    }
-    text = plain.pop("text", None)
-    detail = " ".join(f"{key}={_short(value)}" for key, value in plain.items())
-    head = f"turn {event.turn}  {event.kind}"
-    if text is not None:
-        head += f": {text}"
-    if detail:
-        head += f" ({detail})" if text is not None else f": {detail}"
-    return [head] + [f"    {describe_roll(roll)}" for roll in _rolls_in(event.data)]
-
-
 # -- tables -----------------------------------------------------------------------------------
 
 OWN_KEYS = ("id", "name", "unit", "x", "y", "floor", "section", "status", "alive")
 ENEMY_KEYS = ("id", "name", "x", "y", "floor", "section", "seen_turn", "visible_now", "alive")
-
-
-def where(info: Mapping[str, Any]) -> str:
-    if not has_position(info):
-        return "-"
-    text = f"{float(info['x']):.1f},{float(info['y']):.1f}"
-    if info.get("section"):
-        text += f" in {info['section']}"
-    if info.get("floor"):
-        text += f" floor {info['floor']}"
-    return text
 
 
 def _extras(info: Mapping[str, Any], known: Sequence[str]) -> str:
@@ -147,7 +73,7 @@ def _extras(info: Mapping[str, Any], known: Sequence[str]) -> str:
     for key, value in info.items():
         if key in known or key == "side" or value in (None, False, 0, "", [], {}):
             continue
-        words.append(key if value is True else f"{key}={_short(value)}")
+        words.append(key if value is True else f"{key}={short_value(value)}")
     return " ".join(words)
 
 
@@ -238,13 +164,15 @@ META_COMMANDS = {
     "orders [UNIT|KIND]": "list orders you may give now (of one unit or kind)",
     "map": "show the map and your figures again",
     "undo": "take back your last order (same phase, no dice rolled, nothing new seen)",
+    "details": "show (or hide) each event's raw data under its sentence",
     "status": "where the game stands",
     "brief": "the briefing and objectives again",
     "help [ORDER]": "this list, or one order's parameters",
     "done": "(a commander of several) pass the keyboard to the next",
     "quit": "leave the game",
 }
-COMMAND_WORDS = ("orders", "map", "undo", "status", "brief", "help", "done", "quit")
+COMMAND_WORDS = ("orders", "map", "undo", "details", "status", "brief", "help", "done",
+                 "quit")
 #: orders listed one per line before `orders` summarises by unit and kind instead
 SUMMARY_AFTER = 30
 
@@ -274,6 +202,10 @@ class PlaySession:
     seats: Sequence[Seat] = ()
     #: computer players for seats of `side` that no person took, by seat name
     seat_players: Mapping[str, Player] = field(default_factory=dict)
+    #: orders of the computers that the rules refused (each gave up its phase)
+    refusals: Refusals = field(default_factory=Refusals)
+    #: each event's raw data under its sentence (the `details` switch)
+    details: bool = False
     _shown: int = field(default=0, init=False)
     _letters: Letters = field(default_factory=Letters, init=False)
     _seat: Seat | None = field(default=None, init=False)
@@ -289,7 +221,7 @@ class PlaySession:
     def run(self) -> Outcome:
         self.show_briefing()
         while (acting := self.game.to_act()) is not None:
-            if acting != self.side:
+            if acting != self.side or acting in self.computers:
                 self._computer_order(acting)
                 continue
             if self.game.legal_orders(self.side) == [Order(self.side, "end")]:
@@ -305,9 +237,9 @@ class PlaySession:
         return "over"
 
     def _computer_order(self, side: str) -> None:
-        player = self.computers[side]
-        order = player.choose(self.game.observe(side), LegalOrders(self.game, side))
-        self.game.apply(order)
+        give_or_end(self.game, chosen(self.game, side, self.computers[side]), self.refusals)
+        if side == self.side:
+            self.show_new_events()
 
     def _side_turn(self) -> Outcome | None:
         """Each seat gives its units' orders; the side's phase ends after the last. When the
@@ -349,10 +281,9 @@ class PlaySession:
             self.console.print(Rule(Text(f"{seat.name}: your orders (type done when finished)")))
             return self._human_turn()
         while self.game.to_act() == self.side:
-            order = player.choose(self.game.observe(self.side), LegalOrders(self.game, self.side))
-            if order.kind == "end":
+            order = chosen(self.game, self.side, player)
+            if order.kind == "end" or attempt(self.game, order, self.refusals) is None:
                 return None
-            self.game.apply(order)
         return None
 
     def _human_turn(self) -> Outcome | None:
@@ -411,6 +342,7 @@ class PlaySession:
             "map": self.show_screen,
             "look": self.show_screen,
             "undo": self.undo,
+            "details": self.toggle_details,
             "status": self.show_status,
             "brief": self.show_briefing_again,
             "briefing": self.show_briefing_again,
@@ -603,9 +535,21 @@ class PlaySession:
         if not fresh:
             return
         self.console.print(Text("What happened:", style="bold"))
+        ruleset = self.game.scenario.ruleset
+        names = names_for(ruleset, self.game.view(self.side))
         for event in fresh:
-            for line in describe_event(event):
-                self.console.print(Text("  " + line), highlight=False)
+            head, *rolls = narrate(event, ruleset, names)
+            self.console.print(Text("  " + head), highlight=False)
+            for line in rolls:
+                self.console.print(Text("    " + line), highlight=False)
+            if self.details:
+                for line in describe_event(event):
+                    self.console.print(Text("      " + line, style="dim"), highlight=False)
+
+    def toggle_details(self) -> None:
+        self.details = not self.details
+        self.console.print("Each event's raw data is " + ("shown under its sentence."
+                           if self.details else "hidden (type details to show it)."))
 
     def show_help(self, topic: str | None = None) -> None:
         syntax = self.game.ruleset.order_syntax

@@ -20,7 +20,7 @@ from fibua.battlefield.model import (
     SectionState,
     TerrainKind,
 )
-from fibua.core.values import is_number
+from fibua.session.figures import has_position, out_of_action
 
 TERRAIN_CHAR: dict[TerrainKind, str] = {
     TerrainKind.OPEN: " ",
@@ -69,10 +69,6 @@ LABEL_STYLE = "bold white on grey30"
 ZONE_STYLE = "on dark_olive_green3"
 #: columns the y ruler takes on the left of the frame
 RULER_WIDTH = 4
-#: status words that mean a figure is out of the fight (the rule sets' views use these)
-OUT_OF_ACTION = frozenset({"casualty", "dead", "destroyed", "surrendered", "out of action",
-                           "killed"})
-
 
 @dataclass(frozen=True)
 class Grid:
@@ -258,15 +254,6 @@ class Figure:
     info: Mapping[str, Any]
     own: bool
     now: bool = True
-
-
-def has_position(info: Mapping[str, Any]) -> bool:
-    return is_number(info.get("x")) and is_number(info.get("y"))
-
-
-def out_of_action(info: Mapping[str, Any]) -> bool:
-    """A dead, destroyed or surrendered figure (kept in the tables, left off the map)."""
-    return info.get("alive") is False or str(info.get("status", "")) in OUT_OF_ACTION
 
 
 @dataclass

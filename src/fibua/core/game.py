@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 from fibua.core.errors import FibuaError, IllegalOrder, RulesFault
@@ -318,21 +319,57 @@ def allowed(legal: Sequence[Order], order: Order) -> bool:
     return legal.allows(order) if isinstance(legal, LegalOrders) else order in legal
 
 
+def chosen(game: Game, side: str, player: Player) -> Order:
+    """The order a player gives for `side` now: the one open to it when it has no choice
+    (`Game.forced`: it is not asked), else its choice. Every front end asks a computer
+    this way, so a seed plays the same game everywhere."""
+    order = game.forced(side)
+    if order is None:
+        order = player.choose(game.observe(side), LegalOrders(game, side))
+    return order
+
+
+@dataclass
+class Refusals:
+    """The orders of computers that the rules refused, with why (a fault to report)."""
+
+    seen: list[tuple[Order, str]] = field(default_factory=list)
+
+    def note(self, order: Order, error: IllegalOrder) -> None:
+        self.seen.append((order, error.reason))
+
+
+def attempt(game: Game, order: Order, refusals: Refusals | None = None) -> list[Event] | None:
+    """Apply a computer's order: its events, or None when the rules refused it (noted in
+    `refusals`; the game is as it was). The caller then has the computer give up its
+    phase: `give_or_end` for a whole side, a seat of a shared side is finished."""
+    try:
+        return game.apply(order)
+    except IllegalOrder as error:
+        if refusals is not None:
+            refusals.note(order, error)
+        return None
+
+
+def give_or_end(game: Game, order: Order, refusals: Refusals | None = None) -> list[Event]:
+    """Apply the order of a computer that plays a whole side; refused, the side's `end`."""
+    events = attempt(game, order, refusals)
+    return events if events is not None else game.apply(Order(order.side, "end"))
+
+
 def play_out(
     game: Game,
     players: dict[str, Player],
     max_orders: int = 100_000,
     on_events: Callable[[list[Event]], None] | None = None,
+    refusals: Refusals | None = None,
 ) -> Result:
     """Let the players give orders until the game ends."""
     for _ in range(max_orders):
         side = game.to_act()
         if side is None:
             break
-        order = game.forced(side)  # a side with no choice is not asked
-        if order is None:
-            order = players[side].choose(game.observe(side), LegalOrders(game, side))
-        events = game.apply(order)
+        events = give_or_end(game, chosen(game, side, players[side]), refusals)
         if on_events is not None:
             on_events(events)
     result = game.result()

@@ -18,10 +18,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from fibua.core.dice import derive_seed, new_seed
+from fibua.core.dice import new_seed
 from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
 from fibua.core.events import Event
-from fibua.core.game import Game, LegalOrders, canonical_json
+from fibua.core.game import (
+    Game,
+    LegalOrders,
+    Refusals,
+    attempt,
+    canonical_json,
+    chosen,
+    give_or_end,
+)
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
 from fibua.core.ruleset import Player, Seat, commands, find_ruleset
@@ -44,6 +52,7 @@ from fibua.server.access import (
     token_hash,
 )
 from fibua.server.store import Store, StoredGame
+from fibua.session.computers import seat_computer, side_computer
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -84,7 +93,10 @@ class LiveGame:
     tokens: dict[str, str]
     #: per side, the seats that have finished the side's current phase: {"key", "seats"}
     done: dict[str, Any] = field(default_factory=dict)
+    #: the computers, by seat name (by side for a side the computer plays whole)
     computers: dict[str, Player] = field(default_factory=dict)
+    #: computer orders the rules refused (a fault of the computer: it gave up its phase)
+    refusals: Refusals = field(default_factory=Refusals)
     #: orders a computer seat has given in the phase under way (a runaway guard)
     computer_orders: int = 0
     #: bumped whenever the game may have changed: what is worked out from it is kept
@@ -558,9 +570,11 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
+        seats = live.seats_of(side)
+        if all(seat.player == COMPUTER for seat in seats):
+            return self._side_computer_order(live, side)
         if live.legal(side) == [Order(side, "end")]:
             return self._server_order(live, Order(side, "end"))
-        seats = live.seats_of(side)
         done = self.done_seats(live, side)
         for seat in seats:
             if seat.player == COMPUTER and seat.name not in done:
@@ -579,13 +593,31 @@ class Hub:
         self._commit(live, first)
         return True
 
+    def _side_computer_order(self, live: LiveGame, side: str) -> bool:
+        """An order of the computer that plays a whole side (every seat of it is the
+        computer's: the same player as `fibua autoplay` and the lab seat)."""
+        game = live.game
+        player = live.computers.get(side)
+        if player is None:
+            player = live.computers[side] = side_computer(game.ruleset, side, game.seed)
+        live.computer_orders += 1
+        order = chosen(game, side, player)
+        if live.computer_orders > MAX_COMPUTER_ORDERS:
+            order = Order(side, "end")
+        first = len(game.orders)
+        give_or_end(game, order, live.refusals)
+        if any(o.kind == "end" for o in game.orders[first:]):
+            live.computer_orders = 0
+        self._commit(live, first)
+        return True
+
     def _computer_order(self, live: LiveGame, seat: SeatPlan) -> bool:
+        """An order of the computer in one seat of a side a person plays too."""
         game = live.game
         player = live.computers.get(seat.name)
         if player is None:
-            seed = derive_seed(game.seed, "computer", seat.side, seat.name)
-            player = game.ruleset.computer(seat.side, seed, seat.units)
-            live.computers[seat.name] = player
+            player = live.computers[seat.name] = seat_computer(
+                game.ruleset, Seat(seat.name, seat.side, seat.units), game.seed)
         order = player.choose(game.observe(seat.side), LegalOrders(game, seat.side))
         live.computer_orders += 1
         runaway = live.computer_orders > MAX_COMPUTER_ORDERS
@@ -596,14 +628,8 @@ class Hub:
             self.on_change(live.id)
             return True
         first = len(game.orders)
-        try:
-            game.apply(order)
-        except IllegalOrder:
-            # the computer asked for what it may not do: it gives up its phase
-            if seat.units is None:
-                game.apply(Order(seat.side, "end"))
-            else:
-                self._mark_done(live, seat)
+        if attempt(game, order, live.refusals) is None:
+            self._mark_done(live, seat)  # refused: the seat has finished
         if order.kind == "end":
             live.computer_orders = 0
         self._commit(live, first)

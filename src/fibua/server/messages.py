@@ -13,15 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from fibua.battlefield.svg import render_svg
-from fibua.cli.briefing import objective_marks, objectives
-from fibua.cli.terminal import describe_event
-from fibua.cli.typed import format_order
 from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
+from fibua.session.narration import describe_event
+from fibua.session.objectives import objective_marks, objectives
+from fibua.session.typed import format_order
 
 #: the latest events a message carries (the whole log is downloadable)
 EVENTS_SENT = 300

@@ -21,9 +21,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from fibua.cli.review import audience, win_text
-from fibua.cli.terminal import describe_event, where
-from fibua.cli.textmap import has_position, out_of_action
 from fibua.core.errors import FibuaError, IllegalOrder, InputError, ReplayMismatch
 from fibua.core.events import Event
 from fibua.core.game import Game
@@ -40,6 +37,8 @@ from fibua.core.ruleset import ruleset_names
 from fibua.server.access import ApiError
 from fibua.server.app import STATIC, bearer, server_of
 from fibua.server.messages import briefing, map_svg
+from fibua.session.figures import has_position, out_of_action, where
+from fibua.session.narration import audience, describe_event, win_text
 
 #: the largest log the upload takes (a whole game of a few hundred orders is a few hundred
 #: kilobytes; the bound keeps one upload from holding the engine thread for long)

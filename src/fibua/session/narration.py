@@ -11,12 +11,16 @@ JSON, and nothing is said that the event itself does not tell the side.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fibua.core.events import Event
+from fibua.core.dice import describe_roll
+from fibua.core.events import EVERYONE, Event
+from fibua.core.ruleset import Result
 from fibua.core.values import is_number
+from fibua.session.objectives import game_over_headline
 
 Data = Mapping[str, Any]
 
@@ -188,6 +192,63 @@ def plain_roll(raw: Mapping[str, Any]) -> str:
     if success is not None:
         text += ": made it" if success else ": failed"
     return text + "."
+
+
+# -- the details: an event as its data, for the "details" switch and the logs --------
+
+
+def rounded(value: Any) -> Any:
+    """Floats to at most 2 decimals, inside lists and tables too (for reading, not logs)."""
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: rounded(v) for k, v in value.items()}
+    return value
+
+
+def short_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        # a list of units or figures: their names (or ids) say enough on one line
+        names = [str(v.get("name", v.get("id", v.get("unit", "?")))) for v in value]
+        return f"{len(names)}: " + ", ".join(names)
+    return json.dumps(rounded(value), separators=(",", ":"), ensure_ascii=False)
+
+
+def describe_event(event: Event) -> list[str]:
+    """An event as lines: `turn N  kind: key=value ...` (unset values and empty lists left
+    out: `climbed=[]` says nothing), then one line per roll."""
+    plain = {
+        key: value
+        for key, value in event.data.items()
+        if value is not None and value != [] and value != {} and not is_roll(value)
+        and not (isinstance(value, list) and any(map(is_roll, value)))
+    }
+    text = plain.pop("text", None)
+    detail = " ".join(f"{key}={short_value(value)}" for key, value in plain.items())
+    head = f"turn {event.turn}  {event.kind}"
+    if text is not None:
+        head += f": {text}"
+    if detail:
+        head += f" ({detail})" if text is not None else f": {detail}"
+    return [head] + [f"    {describe_roll(roll)}" for roll in rolls_in(event.data)]
+
+
+def audience(event: Event) -> str:
+    """Who an event was for: everyone, Control alone, or the sides named."""
+    if event.to == EVERYONE:
+        return "all"
+    return ", ".join(event.to) if event.to else "Control"
+
+
+def win_text(result: Result) -> str:
+    """The outcome in words: "the germans win", or a draw."""
+    return game_over_headline(result.winner)
 
 
 # -- narration -----------------------------------------------------------------------------
