@@ -51,7 +51,7 @@ def watched(scenario: str, seed: int, tmp: Path) -> dict[str, object]:
 def served(scenario: str, seed: int, tmp: Path) -> str:
     with client_on(tmp / "server.sqlite") as client:
         made = client.post("/api/games", json={"scenario": scenario, "seed": seed,
-                                               "players": {}})
+                                               "seats": {}})
         assert made.status_code in (200, 201), made.text
         game_id = made.json()["id"]
         wait_until(lambda: settled(client, game_id))
