@@ -13,7 +13,8 @@ SCENARIO = "village-street"
 UNITS = ("tiger", "gruppe-stein", "gruppe-falk", "granatwerfer", "kompanietrupp")
 BRITISH = ("six-pounder", "platoon-hq", "seven-section", "foo", "piat", "eight-section",
            "nine-section")
-ORDER_EVENT = re.compile(r"\border: unit=([a-z-]+) ")
+#: an order event's raw line, shown under its sentence by the `details` switch
+ORDER_EVENT = re.compile(r"\border: [^\n]*?\bunit=([a-z0-9-]+)")
 
 
 def first_order(listing: str, unit: str) -> str | None:
@@ -34,6 +35,7 @@ def test_a_person_gives_the_germans_orders_and_the_computer_answers() -> None:
         assert "┌" in start and STATUS.search(start)
         assert all(len(line) <= 80 for line in start.splitlines()
                    if "loading the game" not in line)  # a spinner redraws one line
+        assert "raw data is shown" in term.send("details")
         mistake = term.send("advance tigre to=40,23")
         assert "did you mean tiger?" in " ".join(mistake.split())
 

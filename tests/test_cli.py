@@ -244,7 +244,8 @@ def test_play_with_piped_input(toy_file: Path) -> None:
 
 def test_play_shows_the_rolls(toy_file: Path) -> None:
     result = run("play", str(toy_file), "--seed", "2", stdin="shoot r1 target=b1\n")
-    assert "shot: d6 rolled" in result.stdout and "needed 4+" in result.stdout
+    # in plain words: the die, its face and the number it needed
+    assert "Shot, a d6: rolled" in result.stdout and "needed 4 or more" in result.stdout
 
 
 def test_play_to_the_end_and_log(tmp_path: Path, toy_file: Path) -> None:

@@ -29,8 +29,12 @@ def computer_seed(game_seed: int, side: str, seat: str | None = None) -> int:
 
 def side_computer(rules: RuleSet[Any], side: str, game_seed: int,
                   notes: Notes | None = None) -> Player:
-    """The computer that plays a whole side."""
-    return rules.computer(side, computer_seed(game_seed, side), notes=notes)
+    """The computer that plays a whole side (with the side's notes from earlier games of
+    the scenario, where kept: see `Notes`)."""
+    seed = computer_seed(game_seed, side)
+    if notes is None:
+        return rules.computer(side, seed)
+    return rules.computer(side, seed, notes=notes)
 
 
 def seat_computer(rules: RuleSet[Any], seat: Seat, game_seed: int) -> Player:
