@@ -241,7 +241,8 @@ def test_a_run_is_announced_and_each_order_shows_a_short_status() -> None:
     text = out.export_text()
     after_first = text.split("british> move dunn to=5,9", 1)[1]
     assert "running" in after_first.split("british>")[0]
-    assert "Lance Corporal Dunn runs 7.07 in" in after_first and "turn 1 of 10 | move phase | your orders" in after_first
+    assert "Lance Corporal Dunn runs 7.07 in" in after_first
+    assert "turn 1 of 10 | move phase | your orders" in after_first
     assert "┌" not in after_first  # no map redrawn after an order
     second = after_first.split("british> move kelly to=7,4", 1)[1]
     assert "note:" not in second
