@@ -89,18 +89,36 @@ def test_many_orders_are_summarised_not_cut() -> None:
 
 def test_the_keyboard_comes_back_to_the_seat_the_enemy_interrupted() -> None:
     scenario = load_scenario("ramp-houses")
-    game = Game(scenario, 9)  # a seed where Ryder, of the second seat, moves in step 1
+    # a seed where Milne and Ryder, of the third seat, both move in step 1, and the
+    # Germans may fire at Milne as he moves
+    game = Game(scenario, 13)
     seats = [Seat(p.name, "british", frozenset(f.id for f in p.figures))
              for p in scenario.forces_of("british").players]
-    feed: Iterator[str] = iter(["done", "done", "move ryder to=32.5,5.5", "done"])
+    feed: Iterator[str] = iter(["done", "done", "move milne to=35,2", "done"])
     out = Console(record=True, width=100)
-    play = PlaySession(game, "british", computer_players(scenario, 9, ("british",)), out,
+    play = PlaySession(game, "british", computer_players(scenario, 13, ("british",)), out,
                        read_line=lambda: next(feed, None), echo=True, seats=seats)
     play.run()
     text = out.export_text()
-    after = text.split("Corporal's group> move ryder to=32.5,5.5\n", 1)[1]
+    after = text.split("Corporal's group> move milne to=35,2\n", 1)[1]
     assert "germans to act" in after.split("group> ")[0]  # the enemy may fire at the mover
     assert after.split("group> ")[0].rstrip().endswith("Corporal's")  # its prompt again
     assert "step 2" in after.split("Corporal's group> done")[1]
     # the second seat of a step is not shown the same map again
     assert text.count("┌") == 2  # step 1 and step 2 only
+
+
+def test_a_seat_with_nothing_to_do_is_not_asked() -> None:
+    """Ryder is the third seat's only figure to move in step 1 (seed 9): once he has
+    moved, the step passes on without asking anyone again, as in the browser."""
+    scenario = load_scenario("ramp-houses")
+    game = Game(scenario, 9)
+    seats = [Seat(p.name, "british", frozenset(f.id for f in p.figures))
+             for p in scenario.forces_of("british").players]
+    feed: Iterator[str] = iter(["done", "done", "move ryder to=32.5,5.5"])
+    out = Console(record=True, width=100)
+    play = PlaySession(game, "british", computer_players(scenario, 9, ("british",)), out,
+                       read_line=lambda: next(feed, None), echo=True, seats=seats)
+    play.run()
+    after = out.export_text().split("Corporal's group> move ryder to=32.5,5.5\n", 1)[1]
+    assert "step 2" in after.split("group> ")[0]

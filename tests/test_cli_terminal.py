@@ -222,7 +222,7 @@ def corner_shop(lines: list[str], width: int = 80) -> tuple[PlaySession, Console
 
 def test_mistakes_get_clear_messages() -> None:
     play, out = corner_shop(["", "aim", "hello there", "mvoe dunn to=5,5", "move kely to=8,6",
-                             "move dunn tto=5,5", "?", "done", "help mvoe"])
+                             "move dunn tto=5,5", "?", "help mvoe"])
     assert play.run() == "eof"
     text = " ".join(out.export_text().split())
     assert "None" not in text
@@ -231,8 +231,15 @@ def test_mistakes_get_clear_messages() -> None:
     assert "did you mean move?" in text and "did you mean kelly?" in text
     assert "did you mean to=?" in text
     assert "type ? and an order" in text
-    assert "to finish the phase give the order end" in text
     assert "no order 'mvoe': did you mean move?" in text
+
+
+def test_done_at_a_lone_seat_ends_the_phase_as_the_browser_done_does() -> None:
+    play, out = corner_shop(["done"])
+    play.run()
+    after = out.export_text().split("british> done", 1)[1]
+    assert "not allowed" not in after
+    assert "turn 1 of 10 | shoot phase" in after  # the move phase is over
 
 
 def test_a_run_is_announced_and_each_order_shows_a_short_status() -> None:

@@ -40,6 +40,17 @@ from fibua.core.ruleset import Player, Seat, commands, seat_allows
 from fibua.session.figures import out_of_action, where
 from fibua.session.narration import describe_event, names_for, narrate, short_value
 from fibua.session.objectives import game_over_headline, objective_sections, objective_zones
+from fibua.session.seats import (
+    COMPUTER,
+    HUMAN,
+    ComputerSeat,
+    ComputerSide,
+    EndSide,
+    PersonSeat,
+    SeatPlan,
+    SeatRound,
+    Stage,
+)
 from fibua.session.typed import (
     OrderSyntaxError,
     did_you_mean,
@@ -168,7 +179,7 @@ META_COMMANDS = {
     "status": "where the game stands",
     "brief": "the briefing and objectives again",
     "help [ORDER]": "this list, or one order's parameters",
-    "done": "(a commander of several) pass the keyboard to the next",
+    "done": "you have finished your orders: the next commander, or the side's end",
     "quit": "leave the game",
 }
 COMMAND_WORDS = ("orders", "map", "undo", "details", "status", "brief", "help", "done",
@@ -211,92 +222,89 @@ class PlaySession:
     _seat: Seat | None = field(default=None, init=False)
     _prompt: Callable[[str], str | None] | None = field(default=None, init=False)
     _briefed: bool = field(default=False, init=False)
-    #: the seats' round in progress: (turn, phase, step), the seat at the keyboard, and
-    #: where in the game's orders the round began
-    _round: tuple[tuple[Any, ...], int, int] | None = field(default=None, init=False)
-    #: the (turn, phase, step) whose map was last drawn: the next seat of the same step
-    #: gets its figures and the news without the map again
-    _mapped: tuple[Any, ...] | None = field(default=None, init=False)
+    #: the seat round (whose seat gives orders next; who has finished), made on first use
+    _round: SeatRound | None = field(default=None, init=False)
+    #: the stage whose map was last drawn: the next seat of the same stage gets its
+    #: figures and the news without the map again
+    _mapped: Stage | None = field(default=None, init=False)
 
     def run(self) -> Outcome:
         self.show_briefing()
         while (acting := self.game.to_act()) is not None:
-            if acting != self.side or acting in self.computers:
-                self._computer_order(acting)
-                continue
-            if self.game.legal_orders(self.side) == [Order(self.side, "end")]:
-                # nothing to decide (a side may be asked only so that its enemy learns
-                # nothing from whether it was): pass without asking
-                self.game.apply(Order(self.side, "end"))
-                continue
-            stop = self._side_turn() if len(self.seats) > 1 else self._human_turn()
+            stop = self._next(acting)
             if stop is not None:
                 return stop
         self.show_new_events()
         self.show_result()
         return "over"
 
+    def seat_round(self) -> SeatRound:
+        """Every seat of the game: the side's as the person chose them, every other side
+        the computer's (and the side's too when the computer plays it: `--watch`)."""
+        if self._round is None:
+            plans: list[SeatPlan] = []
+            for side in self.game.scenario.side_names:
+                if side != self.side or side in self.computers:
+                    plans.append(SeatPlan(side, side, None, COMPUTER))
+                    continue
+                for seat in self.seats or [Seat(side, side)]:
+                    who = COMPUTER if seat.name in self.seat_players else HUMAN
+                    plans.append(SeatPlan(seat.name, side, seat.units, who))
+            self._round = SeatRound(self.game, plans)
+        return self._round
+
+    def _next(self, side: str) -> Outcome | None:
+        """Whatever the seat round says comes next for the acting side."""
+        seats = self.seat_round()
+        first = len(self.game.orders)
+        stop: Outcome | None = None
+        match seats.next(side):
+            case ComputerSide():
+                self._computer_order(side)
+            case EndSide():
+                self.game.apply(Order(side, "end"))
+            case ComputerSeat(seat=seat):
+                self._computer_seat(seat)
+            case PersonSeat(seat=seat):
+                stop = self._person(seat)
+        seats.ended(self.game.orders[first:])
+        return stop
+
     def _computer_order(self, side: str) -> None:
         give_or_end(self.game, chosen(self.game, side, self.computers[side]), self.refusals)
         if side == self.side:
             self.show_new_events()
 
-    def _side_turn(self) -> Outcome | None:
-        """Each seat gives its units' orders; the side's phase ends after the last. When the
-        enemy acts in between (a reaction to a move), the keyboard comes back to the seat
-        that had it, not to the first."""
-        key = self._phase_key()
-        if self._round is not None and self._round[0] == key \
-                and not self._side_ended_since(self._round[2]):
-            first = self._round[1]
-        else:
-            first = 0
-            self._round = (key, 0, len(self.game.orders))
-        mark = self._round[2]
-        for index in range(first, len(self.seats)):
-            seat = self.seats[index]
-            self._round = (key, index, mark)
-            self._seat = seat
-            stop = self._seat_turn(seat)
+    def _computer_seat(self, seat: SeatPlan) -> None:
+        """One order of a computer seat; its `end`, or an order refused, finishes it."""
+        order = chosen(self.game, seat.side, self.seat_players[seat.name])
+        if order.kind == "end" or attempt(self.game, order, self.refusals) is None:
+            self.seat_round().finish(seat)
+
+    def _person(self, plan: SeatPlan) -> Outcome | None:
+        """A person gives the seat's orders until they say done, or until the seat no
+        longer owes any (the phase passed on, or the enemy answers a move)."""
+        seats = self.seat_round()
+        self._seat = plan.seat if len(self.seats) > 1 else None
+        try:
+            if self._seat is not None:
+                self.console.print(Rule(Text(f"{plan.name}: your orders (type done when "
+                                             f"finished)")))
+            self.show_screen(full=False)
+            while True:
+                line = self._ask()
+                if line is None:
+                    return "eof"
+                step = self.command(line.strip())
+                if step == "quit":
+                    return "quit"
+                if step == "done":
+                    seats.finish(plan)
+                    return None
+                if self.game.to_act() != plan.side or seats.next(plan.side) != PersonSeat(plan):
+                    return None
+        finally:
             self._seat = None
-            if stop is not None:
-                return stop
-            if self.game.to_act() != self.side or self._side_ended_since(mark):
-                return None
-        self._round = None
-        self.game.apply(Order(self.side, "end"))
-        return None
-
-    def _phase_key(self) -> tuple[Any, ...]:
-        view = self.game.view(self.side)
-        return view.get("turn"), view.get("phase"), view.get("step")
-
-    def _side_ended_since(self, mark: int) -> bool:
-        # an order can end the side's phase by itself (nothing left to do)
-        return any(o.side == self.side and o.kind == "end" for o in self.game.orders[mark:])
-
-    def _seat_turn(self, seat: Seat) -> Outcome | None:
-        player = self.seat_players.get(seat.name)
-        if player is None:
-            self.console.print(Rule(Text(f"{seat.name}: your orders (type done when finished)")))
-            return self._human_turn()
-        while self.game.to_act() == self.side:
-            order = chosen(self.game, self.side, player)
-            if order.kind == "end" or attempt(self.game, order, self.refusals) is None:
-                return None
-        return None
-
-    def _human_turn(self) -> Outcome | None:
-        self.show_screen(full=False)
-        while True:
-            line = self._ask()
-            if line is None:
-                return "eof"
-            step = self.command(line.strip())
-            if step == "done":
-                return None
-            if step == "quit":
-                return "quit"
 
     # -- input ---------------------------------------------------------------------------
 
@@ -359,8 +367,11 @@ class PlaySession:
         return self.give(text)
 
     def give(self, text: str) -> Step:
-        if self._seat is not None and text.split()[0].lower() in ("done", "end"):
+        word = text.split()[0].lower()
+        if self._seat is not None and word in ("done", "end"):
             return "done"  # this seat has finished; the next one takes the keyboard
+        if word == "done":
+            text = "end"  # one seat has the whole side: its done ends the side's phase
         order = self._read(text)
         if order is None:
             return "again"
@@ -378,9 +389,7 @@ class PlaySession:
             self._warn(running)
         self.show_new_events()
         self.show_status()
-        if self._seat is not None and self.game.to_act() == self.side:
-            return "again"  # a seat gives all its orders before passing the keyboard on
-        return "done" if self.game.to_act() != self.side else "again"
+        return "again"  # whether the seat still owes orders is the seat round's to say
 
     def _read(self, text: str) -> Order | None:
         """The typed order, or None after saying what is wrong with the typing."""
@@ -391,12 +400,7 @@ class PlaySession:
             return None
         syntax = self.game.ruleset.order_syntax
         if syntax and order.kind not in syntax:
-            if order.kind in ("done",):
-                self._warn("done passes the keyboard on when a side has several commanders; "
-                           "to finish the phase give the order end")
-            else:
-                self._warn(" ".join(order_hints(order, syntax, self.unit_ids()))
-                           + " (type help)")
+            self._warn(" ".join(order_hints(order, syntax, self.unit_ids())) + " (type help)")
             return None
         if order.unit is None and syntax and needs_unit(syntax[order.kind]):
             ids = ", ".join(self.unit_ids()[:8])
@@ -504,7 +508,7 @@ class PlaySession:
         enemies = [f for f in view.get("enemies", []) if isinstance(f, Mapping)]
         figures = letter_figures(own, enemies, self._letters)
         self.console.print(Rule(Text(self.status())))
-        key = self._phase_key()
+        key = self.seat_round().stage(self.side)
         if full or key != self._mapped:
             # the game's map: Buildings adds the openings its units made at set-up, holes
             # in walls plain to both sides
