@@ -109,11 +109,20 @@ def unit_name(data: Data, names: Names) -> str:
     return str(given) if given else names.of(data.get("unit", "a unit"))
 
 
+def tenths(value: Any) -> Any:
+    """A length to the tenth of a centimetre: what a tape measure at the table reads."""
+    return round(value, 1) if isinstance(value, float) else value
+
+
 def spot(value: Any) -> str:
-    """`45, 60` from a point `[x, y]`."""
+    """`45, 60.5` from a point `[x, y]`."""
     if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
-        return f"{number(value[0])}, {number(value[1])}"
+        return f"{number(tenths(value[0]))}, {number(tenths(value[1]))}"
     return "an unknown point"
+
+
+def length(names: Names, value: Any) -> str:
+    return names.length(tenths(value))
 
 
 def formation(data: Data, names: Names, prefix: str) -> str:
@@ -189,7 +198,7 @@ def moved(data: Data, names: Names) -> str:
     how = {"flat-out": " flat out", "moved-and-fired": ", half a move, to fire"}.get(
         str(activity), "")
     into = f" into {area(data['section'])}" if data.get("section") else ""
-    return f"{names.of(data.get('unit'))} moves {names.length(data.get('cm'))}{how}{into}"
+    return f"{names.of(data.get('unit'))} moves {length(names, data.get('cm'))}{how}{into}"
 
 
 def observing(data: Data, names: Names) -> str:
@@ -206,7 +215,7 @@ def dismounted(data: Data, names: Names) -> str:
 
 def fire_called(data: Data, names: Names) -> str:
     what = "calls down artillery" if data.get("artillery") else "fires its mortar"
-    return f"{names.of(data.get('unit'))} {what} on {spot(data.get('point'))}"
+    return f"{names.of(data.get('unit'))} {what} on the point {spot(data.get('point'))}"
 
 
 # -- fire ----------------------------------------------------------------------------------
@@ -218,7 +227,7 @@ def weapon(data: Data) -> str:
 
 
 def shot(data: Data, names: Names) -> str:
-    where = [names.length(data["range"])] if is_number(data.get("range")) else []
+    where = [length(names, data["range"])] if is_number(data.get("range")) else []
     if data.get("cover") in COVER:
         where.append(COVER[str(data["cover"])])
     told = f" ({', '.join(where)})" if where else ""
@@ -319,7 +328,7 @@ def retreated(data: Data, names: Names) -> str:
     cm = data.get("cm")
     who = names.of(data.get("unit"))
     if isinstance(cm, int | float) and cm > 0:
-        return f"{who}, demoralised, falls back {names.length(cm)} to {spot(data.get('to'))}"
+        return f"{who}, demoralised, falls back {length(names, cm)} to {spot(data.get('to'))}"
     return f"{who} is demoralised but finds no way to fall back"
 
 
@@ -350,7 +359,8 @@ def assault_stopped(data: Data, names: Names) -> str:
 
 def cleared(data: Data, names: Names) -> str:
     units = data.get("units", ()) or ()
-    held = f"; {names.all(units)} occupy it" if units else "; nobody is left to occupy it"
+    verb = "occupies" if len(units) == 1 else "occupy"
+    held = f"; {names.all(units)} {verb} it" if units else "; nobody is left to occupy it"
     return f"{area(data.get('section'))} is cleared{held}"
 
 
