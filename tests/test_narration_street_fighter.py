@@ -133,3 +133,18 @@ def test_what_is_seen_and_lost_from_sight() -> None:
     assert told("enemy-lost", {"unit": "pak", "name": "Pak 40 Fuchs", "last_x": 48.0,
                                "last_y": 47.0}) == [
         "Pak 40 Fuchs is lost from sight; last seen at 48, 47."]
+
+
+def test_a_name_starting_with_a_figure_does_not_open_the_sentence() -> None:
+    names = Names({"t1": "2nd Tank Platoon T34 1"}, "cm")
+    lines = narrate(Event("pinned", {"unit": "t1"}), "street-fighter", names)
+    assert lines == ["The 2nd Tank Platoon T34 1 is pinned."]
+    roll = d10("2nd Tank Platoon T34 1 shoots at StuG III Otto", 0, need=4)
+    lines = narrate(Event("shot", {"firer": "t1", "target": "stug", "row": "tank",
+                                   "range": 92.2, "cover": "open", "roll": roll,
+                                   "hit": False}), "street-fighter", names)
+    assert lines == [
+        "The 2nd Tank Platoon T34 1 fires its main gun at stug (92.2 cm, in the open): a miss.",
+        "The 2nd Tank Platoon T34 1 shoots at StuG III Otto, a d10 read 0 to 9: rolled 0; "
+        "needed 4 or more: failed.",
+    ]

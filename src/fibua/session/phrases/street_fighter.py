@@ -24,23 +24,35 @@ from fibua.session.narration import (
     words,
 )
 
-# -- the framework's dice words, for the one die only this rule set reads ------------------
+# -- the framework's roll lines, for the one die only this rule set reads ----------------
+# narration.py has no hook for a rule set's dice notation nor for a roll line that opens
+# with a figure; until it has, two of its functions are widened here, for rolls of this
+# rule set's d10 alone (the notation no other rule set uses), so no other book's lines change
 
-_FRAMEWORK_DICE_WORDS = narration._dice_words
+D10 = "d10[0-9]"
 ZERO_TO_NINE = "[0-9]"
+_FRAMEWORK_DICE_WORDS = narration._dice_words
+_FRAMEWORK_PLAIN_ROLL = narration.plain_roll
 
 
 def _dice_words(dice: str, faces: Sequence[Any], value: Any) -> str:
-    """`a d10 read 0 to 9`: the rule set's d10 notation `d10[0-9]` would otherwise reach
-    the player with its brackets, which narration.plain_roll passes through as written."""
+    """`a d10 read 0 to 9`: the notation `d10[0-9]` would reach the player with its
+    brackets, which narration.plain_roll passes through as written."""
     if dice.endswith(ZERO_TO_NINE):
         return _FRAMEWORK_DICE_WORDS(dice[: -len(ZERO_TO_NINE)], faces, value) + " read 0 to 9"
     return _FRAMEWORK_DICE_WORDS(dice, faces, value)
 
 
-# narration.py has no hook for a rule set's dice notation; until it has one, its word for a
-# die is widened here (every other notation is left to it unchanged)
+def _plain_roll(raw: Mapping[str, Any]) -> str:
+    """A shot's roll line opens with the firer's name, which may start with a figure
+    (`2nd Tank Platoon T34 1 shoots at ...`): `The 2nd Tank Platoon ...`, as the
+    sentences here say it."""
+    text = _FRAMEWORK_PLAIN_ROLL(raw)
+    return text if text[:1].isalpha() or raw.get("dice") != D10 else f"The {text}"
+
+
 narration._dice_words = _dice_words
+narration.plain_roll = _plain_roll
 
 # -- words for the rule set's values -------------------------------------------------------
 
@@ -101,6 +113,12 @@ def side(value: Any) -> str:
 def area(value: Any) -> str:
     """A building area, from its id: `hall-west` -> `Hall West`."""
     return words(value).title() if value else "a building area"
+
+
+def lead(name: str) -> str:
+    """A name to open a sentence with: `the 2nd Tank Platoon` rather than a sentence that
+    starts with a figure."""
+    return name if name[:1].isalpha() else f"the {name}"
 
 
 def unit_name(data: Data, names: Names) -> str:
@@ -198,24 +216,24 @@ def moved(data: Data, names: Names) -> str:
     how = {"flat-out": " flat out", "moved-and-fired": ", half a move, to fire"}.get(
         str(activity), "")
     into = f" into {area(data['section'])}" if data.get("section") else ""
-    return f"{names.of(data.get('unit'))} moves {length(names, data.get('cm'))}{how}{into}"
+    return f"{lead(names.of(data.get('unit')))} moves {length(names, data.get('cm'))}{how}{into}"
 
 
 def observing(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} stays put and watches until its next action"
+    return f"{lead(names.of(data.get('unit')))} stays put and watches until its next action"
 
 
 def mounted(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} climbs into {names.of(data.get('vehicle'))}"
+    return f"{lead(names.of(data.get('unit')))} climbs into {names.of(data.get('vehicle'))}"
 
 
 def dismounted(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} gets out of its vehicle at {spot(data.get('at'))}"
+    return f"{lead(names.of(data.get('unit')))} gets out of its vehicle at {spot(data.get('at'))}"
 
 
 def fire_called(data: Data, names: Names) -> str:
     what = "calls down artillery" if data.get("artillery") else "fires its mortar"
-    return f"{names.of(data.get('unit'))} {what} on the point {spot(data.get('point'))}"
+    return f"{lead(names.of(data.get('unit')))} {what} on the point {spot(data.get('point'))}"
 
 
 # -- fire ----------------------------------------------------------------------------------
@@ -232,12 +250,12 @@ def shot(data: Data, names: Names) -> str:
         where.append(COVER[str(data["cover"])])
     told = f" ({', '.join(where)})" if where else ""
     outcome = "a hit" if data.get("hit") else "a miss"
-    return (f"{names.of(data.get('firer'))} fires its {weapon(data)} at "
+    return (f"{lead(names.of(data.get('firer')))} fires its {weapon(data)} at "
             f"{names.of(data.get('target'))}{told}: {outcome}")
 
 
 def no_effect(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('firer'))} fires its {weapon(data)} at "
+    return (f"{lead(names.of(data.get('firer')))} fires its {weapon(data)} at "
             f"{names.of(data.get('target'))}, to no effect")
 
 
@@ -245,7 +263,7 @@ def fired_on(data: Data, names: Names) -> str:
     hits = data.get("hits")
     took = plural(hits, "hit") if is_number(hits) and hits else "no hits"
     whence = COMPASS.get(str(data.get("direction")), "somewhere unseen")
-    return f"{names.of(data.get('unit'))} is fired on from {whence}: {took}"
+    return f"{lead(names.of(data.get('unit')))} is fired on from {whence}: {took}"
 
 
 def fire_lost(data: Data, names: Names) -> str:
@@ -276,18 +294,18 @@ def bombard_result(data: Data, names: Names) -> str:
 
 
 def pinned(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} is pinned{' again' if data.get('again') else ''}"
+    return f"{lead(names.of(data.get('unit')))} is pinned{' again' if data.get('again') else ''}"
 
 
 def bailed_out(data: Data, names: Names) -> str:
     hits = data.get("hits")
     took = f", taking {plural(hits, 'hit')}" if is_number(hits) and hits else ""
-    return f"{names.of(data.get('unit'))} bails out of its knocked-out vehicle{took}"
+    return f"{lead(names.of(data.get('unit')))} bails out of its knocked-out vehicle{took}"
 
 
 def unit_lost(data: Data, names: Names) -> str:
     how = LOST_HOW.get(str(data.get("how")), "is out of the fight")
-    return f"{unit_name(data, names)} {how}"
+    return f"{lead(unit_name(data, names))} {how}"
 
 
 def enemy_out(data: Data, names: Names) -> str:
@@ -310,7 +328,7 @@ def enemy_seen(data: Data, names: Names) -> str:
 def enemy_lost(data: Data, names: Names) -> str:
     last = (f"; last seen at {spot([data['last_x'], data['last_y']])}"
             if "last_x" in data and "last_y" in data else "")
-    return f"{unit_name(data, names)} is lost from sight{last}"
+    return f"{lead(unit_name(data, names))} is lost from sight{last}"
 
 
 # -- morale --------------------------------------------------------------------------------
@@ -321,19 +339,19 @@ def morale(data: Data, names: Names) -> str:
     down = (f", down to {number(left)} of its {number(start)} hit points,"
             if is_number(left) and is_number(start) else "")
     outcome = "it is demoralised" if data.get("demoralised") else "it holds"
-    return f"{formation(data, names, 'morale of ')}{down} tests its morale: {outcome}"
+    return f"{lead(formation(data, names, 'morale of '))}{down} tests its morale: {outcome}"
 
 
 def retreated(data: Data, names: Names) -> str:
     cm = data.get("cm")
-    who = names.of(data.get("unit"))
+    who = lead(names.of(data.get("unit")))
     if isinstance(cm, int | float) and cm > 0:
         return f"{who}, demoralised, falls back {length(names, cm)} to {spot(data.get('to'))}"
     return f"{who} is demoralised but finds no way to fall back"
 
 
 def unpin(data: Data, names: Names) -> str:
-    who = names.of(data.get("unit"))
+    who = lead(names.of(data.get("unit")))
     return f"{who} rallies: no longer pinned" if data.get("unpinned") else f"{who} stays pinned"
 
 
@@ -361,7 +379,7 @@ def cleared(data: Data, names: Names) -> str:
     units = data.get("units", ()) or ()
     verb = "occupies" if len(units) == 1 else "occupy"
     held = f"; {names.all(units)} {verb} it" if units else "; nobody is left to occupy it"
-    return f"{area(data.get('section'))} is cleared{held}"
+    return f"{lead(area(data.get('section')))} is cleared{held}"
 
 
 PHRASES: dict[str, Phrase] = {
