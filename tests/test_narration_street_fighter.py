@@ -108,8 +108,8 @@ def test_the_turn_and_its_steps() -> None:
 def test_close_assault_from_going_in_to_clearing() -> None:
     assert told("assault", {"side": "soviets", "units": ["s1", "hq"], "section": "kontora",
                             "defended": True}) == [
-        "The Soviets close assault Kontora with Section Ivanov and Platoon HQ Zaitsev: a "
-        "defended area."]
+        "The Soviets close assault Kontora with Section Ivanov and Platoon HQ Zaitsev: it "
+        "is defended."]
     roll = d10("close assault: attackers", 4, need=7, modifiers=(Modifier("10 points", 3),))
     assert told("assault-roll", {"side": "soviets", "points": 10, "roll": roll})[0] == (
         "The Soviets fight hand to hand with 10 assault points: they score a hit.")

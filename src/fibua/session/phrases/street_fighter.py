@@ -359,7 +359,7 @@ def unpin(data: Data, names: Names) -> str:
 
 
 def assault(data: Data, names: Names) -> str:
-    held = "a defended area" if data.get("defended") else "nobody is inside"
+    held = "it is defended" if data.get("defended") else "nobody is inside"
     return (f"{side(data.get('side'))} close assault {area(data.get('section'))} with "
             f"{names.all(data.get('units', ()) or ())}: {held}")
 
