@@ -69,10 +69,10 @@ def spot(x: Any, y: Any) -> str:
     return f"({number(x)}, {number(y)})"
 
 
-def place(data: Data, x: str = "x", y: str = "y") -> str:
+def place(data: Data, x: str = "x", y: str = "y", lead: str = "at") -> str:
     """`at (26.5, 23) in corner b, on the first floor`: the room and floor only when the
     spot is in a room or above the ground."""
-    text = f"at {spot(data.get(x), data.get(y))}"
+    text = f"{lead} {spot(data.get(x), data.get(y))}"
     section, level = data.get("section"), data.get("floor")
     if section:
         text += f" in {words(section)}"
@@ -100,13 +100,15 @@ def _name(data: Data, names: Names, key: str = "figure") -> str:
 
 def _climbed(what: Any) -> str:
     """A climb as the rules record it (`wall 'yard-wall'`, `a window of corner-b`) in
-    words: `the yard wall`, `a window of corner b`."""
+    words: `over the yard wall`, `over the low wall (front)`, `through a window of
+    corner b`."""
     text = str(what)
-    match = re.fullmatch(r"(\w+) '(.+)'", text)
+    match = re.fullmatch(r"([\w ]+) '(.+)'", text)
     if match is None:
-        return words(text.replace("'", ""))
+        through = "through " if text.startswith("a window") else ""
+        return through + words(text.replace("'", ""))
     kind, ident = match.group(1), words(match.group(2))
-    return f"the {ident}" if ident.endswith(kind) else f"the {kind} {ident}"
+    return f"over the {ident}" if ident.endswith(kind) else f"over the {kind} ({ident})"
 
 
 # -- the turn ------------------------------------------------------------------------------
@@ -130,9 +132,9 @@ def first_roll(data: Data, names: Names) -> str:
 
 def step(data: Data, names: Names) -> str:
     phase, number_ = str(data.get("phase", "")), number(data.get("step"))
-    doing = "move" if phase == "move" else "fire"
+    doing = "move" if phase == "move" else "fire with"
     return (f"{words(phase).capitalize()} phase, step {number_}: {side_name(data.get('side'))} "
-            f"figures of initiative {number_} may {doing}")
+            f"may {doing} their figures of initiative {number_}")
 
 
 def fire_resolved(data: Data, names: Names) -> str:
@@ -170,7 +172,7 @@ def statistic(data: Data, names: Names) -> str:
     rolled = _mapping(data.get("roll"))
     what = "weapon skill" if data.get("statistic") == "skill" else words(
         data.get("statistic", "statistic"))
-    return f"{_name(data, names)} has a {what} of {number(rolled.get('total'))}"
+    return f"{_name(data, names)}'s {what} is {number(rolled.get('total'))}"
 
 
 # -- moving --------------------------------------------------------------------------------
@@ -183,14 +185,14 @@ def _pair(value: Any) -> tuple[Any, Any]:
 
 def moved(data: Data, names: Names) -> str:
     start, end = _pair(data.get("from")), _pair(data.get("to"))
-    text = (f"{_name(data, names)} moves {names.length(data.get('inches'))} from "
-            f"{spot(*start)} to {place({**data, 'x': end[0], 'y': end[1]})}")
+    text = f"{_name(data, names)} moves {names.length(data.get('inches'))}"
+    share = data.get("share")
+    if isinstance(share, int | float) and is_number(share):
+        text += f", {_share(float(share))},"
+    text += f" from {spot(*start)} {place({**data, 'x': end[0], 'y': end[1]}, lead='to')}"
     climbs = [_climbed(c) for c in data.get("climbed") or ()]
     if climbs:
         text += f", climbing {join(climbs)}"
-    share = data.get("share")
-    if isinstance(share, int | float) and is_number(share):
-        text += f" ({_share(float(share))})"
     return text + f", and ends {stance(data.get('stance'))}"
 
 
@@ -271,7 +273,7 @@ def _outcome(data: Data, target: str) -> str:
         return f"{plural(hits, 'hit')}, but the cover saves {target}"
     found = plural(hits, "hit") if hits == confirmed else \
         f"{plural(hits, 'hit')}, {number(confirmed)} through the cover"
-    return f"{found}: {target} loses {points_of_initiative(data.get('loss'))}"
+    return f"{found}, and {target} loses {points_of_initiative(data.get('loss'))}"
 
 
 def _chance(data: Data) -> str:
@@ -279,10 +281,11 @@ def _chance(data: Data) -> str:
     if not is_number(chance):
         return ""
     sure = data.get("automatic_hits") or 0
-    text = f"; a {number(chance)}% chance"
+    text = f"; chance {number(chance)}%"
     if sure:
-        extra = number(data.get("extra_chance"))
-        text += f", so {plural(sure, 'sure hit')} and {extra}% of another"
+        text += f", so {plural(sure, 'sure hit')}"
+        extra = data.get("extra_chance")
+        text += f" and {number(extra)}% of another" if extra else ""
     return text
 
 
@@ -295,7 +298,7 @@ def shot(data: Data, names: Names) -> str:
     if data.get("band"):
         around.append(f"{str(data['band']).lower()} range")
     around.append(_showing(data.get("fifths")))
-    return (f"{firer} {verb} {target}{moving} ({', '.join(around)}){_chance(data)}: "
+    return (f"{firer} {verb} {target}{moving} ({', '.join(around)}{_chance(data)}): "
             f"{_outcome(data, target)}")
 
 
