@@ -38,13 +38,23 @@ _STANCE_CHANGES = {"standing": "stands up", "crouching": "crouches",
 # -- small words -------------------------------------------------------------------------
 
 
+def _num(value: Any) -> str:
+    """A number as words, `?` when the event lacks it (as `Names.length` does)."""
+    return number(value) if is_number(value) and not isinstance(value, bool) else "?"
+
+
+def _who(names: Names, ident: Any) -> str:
+    """A figure by the name the side knows it by; `someone` when the event names none."""
+    return names.of(ident) if ident is not None else "someone"
+
+
 def side_name(side: Any) -> str:
     """`the British` from the side's name `british`."""
     return "the " + words(side).title() if side else "a side"
 
 
 def _title(kind: Any) -> str:
-    return _TITLES.get(str(kind), words(kind))
+    return _TITLES.get(str(kind), words(kind)) if kind is not None else "weapon"
 
 
 def weapon(kind: Any) -> str:
@@ -65,7 +75,7 @@ def floor_words(level: Any) -> str:
 def spot(x: Any, y: Any) -> str:
     """Table coordinates, in inches from the map's corner: `(26.5, 23)`."""
     if not (is_number(x) and is_number(y)):
-        return "somewhere unknown"
+        return "an unknown spot"
     return f"({number(x)}, {number(y)})"
 
 
@@ -82,11 +92,11 @@ def place(data: Data, x: str = "x", y: str = "y", lead: str = "at") -> str:
 
 
 def stance(value: Any) -> str:
-    return _STANCES.get(str(value), words(value))
+    return _STANCES.get(str(value), words(value)) if value is not None else ""
 
 
 def points_of_initiative(count: Any) -> str:
-    return plural(count, "point") + " of initiative"
+    return (plural(count, "point") if is_number(count) else "points") + " of initiative"
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -95,7 +105,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 def _name(data: Data, names: Names, key: str = "figure") -> str:
     """The event's own name for the figure, else the one the side knows it by."""
-    return str(data.get("name") or names.of(data.get(key)))
+    return str(data.get("name") or _who(names, data.get(key)))
 
 
 def _climbed(what: Any) -> str:
@@ -115,7 +125,7 @@ def _climbed(what: Any) -> str:
 
 
 def turn(data: Data, names: Names) -> str:
-    return (f"Turn {number(data.get('turn'))}: {side_name(data.get('first'))} "
+    return (f"Turn {_num(data.get('turn'))}: {side_name(data.get('first'))} "
             "give their orders first in every step")
 
 
@@ -124,6 +134,8 @@ def first_roll(data: Data, names: Names) -> str:
     thrown = {side: float(r["value"]) for side, r in data.items()
               if isinstance(r, Mapping) and is_number(r.get("value"))}
     said = join([f"{side_name(s)} {number(v)}" for s, v in thrown.items()])
+    if not thrown:
+        return "Both sides roll to go first"
     if len(set(thrown.values())) < len(thrown):
         return f"Rolling to go first: {said}, a tie, so both roll again"
     best = max(thrown, key=lambda s: thrown[s], default=None)
@@ -131,14 +143,14 @@ def first_roll(data: Data, names: Names) -> str:
 
 
 def step(data: Data, names: Names) -> str:
-    phase, number_ = str(data.get("phase", "")), number(data.get("step"))
+    phase, number_ = str(data.get("phase") or "a"), _num(data.get("step"))
     doing = "move" if phase == "move" else "fire with"
     return (f"{words(phase).capitalize()} phase, step {number_}: {side_name(data.get('side'))} "
             f"may {doing} their figures of initiative {number_}")
 
 
 def fire_resolved(data: Data, names: Names) -> str:
-    return (f"The fire declared in step {number(data.get('step'))} goes off, "
+    return (f"The fire declared in step {_num(data.get('step'))} goes off, "
             "and its hits all count together")
 
 
@@ -163,16 +175,16 @@ def game_over(data: Data, names: Names) -> str:
 def deployed(data: Data, names: Names) -> str:
     figures = [f for f in data.get("figures") or () if isinstance(f, Mapping)]
     listed = [f"{_name(f, names, 'id')} ({_title(f.get('weapon'))}, initiative "
-              f"{number(f.get('initiative'))}, skill {number(f.get('skill'))})"
+              f"{_num(f.get('initiative'))}, skill {_num(f.get('skill'))})"
               for f in figures]
-    return f"{side_name(data.get('side'))} deploy: {join(listed)}"
+    return f"{side_name(data.get('side'))} deploy" + (f": {join(listed)}" if listed else "")
 
 
 def statistic(data: Data, names: Names) -> str:
     rolled = _mapping(data.get("roll"))
     what = "weapon skill" if data.get("statistic") == "skill" else words(
         data.get("statistic", "statistic"))
-    return f"{_name(data, names)}'s {what} is {number(rolled.get('total'))}"
+    return f"{_name(data, names)}'s {what} is {_num(rolled.get('total'))}"
 
 
 # -- moving --------------------------------------------------------------------------------
@@ -193,7 +205,8 @@ def moved(data: Data, names: Names) -> str:
     climbs = [_climbed(c) for c in data.get("climbed") or ()]
     if climbs:
         text += f", climbing {join(climbs)}"
-    return text + f", and ends {stance(data.get('stance'))}"
+    posture = stance(data.get("stance"))
+    return text + (f", and ends {posture}" if posture else "")
 
 
 def _share(share: float) -> str:
@@ -203,7 +216,9 @@ def _share(share: float) -> str:
 
 def stance_changed(data: Data, names: Names) -> str:
     value = str(data.get("stance"))
-    return f"{_name(data, names)} {_STANCE_CHANGES.get(value, 'is now ' + words(value))}"
+    change = _STANCE_CHANGES.get(value, f"is now {words(value)}" if data.get("stance")
+                                 else "changes stance")
+    return f"{_name(data, names)} {change}"
 
 
 def ducked_back(data: Data, names: Names) -> str:
@@ -215,15 +230,17 @@ def stopped(data: Data, names: Names) -> str:
 
 
 def moved_back(data: Data, names: Names) -> str:
-    return f"{_name(data, names)} ends up {place(data)}, {stance(data.get('stance'))}"
+    return ", ".join(filter(None, [f"{_name(data, names)} ends up {place(data)}",
+                                   stance(data.get("stance"))]))
 
 
 # -- what a side sees ----------------------------------------------------------------------
 
 
 def enemy_seen(data: Data, names: Names) -> str:
-    return (f"{_name(data, names)} is seen {place(data)}, {stance(data.get('stance'))}, "
-            f"with {weapon(data.get('weapon'))}")
+    return ", ".join(filter(None, [f"{_name(data, names)} is seen {place(data)}",
+                                   stance(data.get("stance")),
+                                   f"with {weapon(data.get('weapon'))}"]))
 
 
 def enemy_lost(data: Data, names: Names) -> str:
@@ -242,25 +259,27 @@ def enemy_glimpsed(data: Data, names: Names) -> str:
 def fire_declared(data: Data, names: Names) -> str:
     row = weapon(data.get("row"))
     how = f"a burst, as {row}" if data.get("auto") else f"single shots, as {row}"
-    text = f"{names.of(data.get('figure'))} will fire at {names.of(data.get('target'))} ({how}"
+    firer, target = _who(names, data.get("figure")), _who(names, data.get("target"))
+    text = f"{firer} will fire at {target} ({how}"
     if data.get("loader"):
-        text += f", {names.of(data.get('loader'))} feeding the belt"
+        text += f", {_who(names, data.get('loader'))} feeding the belt"
     return text + "); it goes off once both sides have declared"
 
 
 def reaction(data: Data, names: Names) -> str:
     firers = names.all(data.get("firers") or ())
-    return f"{_name(data, names, 'mover')} is seen moving: {firers} may fire at the mover"
+    seen = f"{_name(data, names, 'mover')} is seen moving"
+    return f"{seen}: {firers} may fire at the mover" if firers else seen
 
 
 def reaction_over(data: Data, names: Names) -> str:
-    return f"The chance to fire at {names.of(data.get('mover'))} passes"
+    return f"The chance to fire at {_who(names, data.get('mover'))} passes"
 
 
 def _showing(fifths: Any) -> str:
     if fifths == 5:
         return "in full view"
-    return f"{number(fifths)}/5 showing" if is_number(fifths) else "partly seen"
+    return f"{_num(fifths)}/5 showing" if is_number(fifths) else "partly seen"
 
 
 def _outcome(data: Data, target: str) -> str:
@@ -272,7 +291,7 @@ def _outcome(data: Data, target: str) -> str:
     if not confirmed:
         return f"{plural(hits, 'hit')}, but the cover saves {target}"
     found = plural(hits, "hit") if hits == confirmed else \
-        f"{plural(hits, 'hit')}, {number(confirmed)} through the cover"
+        f"{plural(hits, 'hit')}, {_num(confirmed)} through the cover"
     return f"{found}, and {target} loses {points_of_initiative(data.get('loss'))}"
 
 
@@ -285,13 +304,13 @@ def _chance(data: Data) -> str:
     if sure:
         text += f", so {plural(sure, 'sure hit')}"
         extra = data.get("extra_chance")
-        text += f" and {number(extra)}% of another" if extra else ""
+        text += f" and {_num(extra)}% of another" if extra else ""
     return text
 
 
 def shot(data: Data, names: Names) -> str:
     """A shot as either side sees it; the firer's side also reads the chance and band."""
-    firer, target = names.of(data.get("firer")), names.of(data.get("target"))
+    firer, target = _who(names, data.get("firer")), _who(names, data.get("target"))
     verb = "fires a burst at" if data.get("auto") else "fires at"
     moving = " on the move" if data.get("reaction") else ""
     around = [names.length(data.get("range"))]
@@ -304,8 +323,8 @@ def shot(data: Data, names: Names) -> str:
 
 def initiative_lost(data: Data, names: Names) -> str:
     left = data.get("initiative")
-    text = (f"{names.of(data.get('figure'))} loses {points_of_initiative(data.get('lost'))}, "
-            f"down to {number(left)}")
+    text = (f"{_who(names, data.get('figure'))} loses {points_of_initiative(data.get('lost'))}, "
+            f"down to {_num(left)}")
     if left == 0:
         text += ": can still fire, but not move"
     return text
