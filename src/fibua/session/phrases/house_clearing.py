@@ -133,20 +133,23 @@ def first_roll(data: Data, names: Names) -> str:
     """Each side's D6 for who goes first; equal throws are rolled again."""
     thrown = {side: float(r["value"]) for side, r in data.items()
               if isinstance(r, Mapping) and is_number(r.get("value"))}
-    said = join([f"{side_name(s)} {number(v)}" for s, v in thrown.items()])
     if not thrown:
         return "Both sides roll to go first"
+    said = join([f"{side_name(s)} {number(v)}" for s, v in thrown.items()])
     if len(set(thrown.values())) < len(thrown):
         return f"Rolling to go first: {said}, a tie, so both roll again"
-    best = max(thrown, key=lambda s: thrown[s], default=None)
+    best = max(thrown, key=lambda s: thrown[s])
     return f"Rolling to go first: {said}; {side_name(best)} go first"
 
 
 def step(data: Data, names: Names) -> str:
-    phase, number_ = str(data.get("phase") or "a"), _num(data.get("step"))
+    """Told only to the side handed the step (which steps a side acts in is its secret)."""
+    phase, number_ = data.get("phase"), _num(data.get("step"))
+    heading = f"{words(phase).capitalize()} phase, step {number_}" if phase else \
+        f"Step {number_}"
     doing = "move" if phase == "move" else "fire with"
-    return (f"{words(phase).capitalize()} phase, step {number_}: {side_name(data.get('side'))} "
-            f"may {doing} their figures of initiative {number_}")
+    return (f"{heading}: {side_name(data.get('side'))} may {doing} their figures of "
+            f"initiative {number_}")
 
 
 def fire_resolved(data: Data, names: Names) -> str:
@@ -210,7 +213,8 @@ def moved(data: Data, names: Names) -> str:
 
 
 def _share(share: float) -> str:
-    """How much of a whole move a move took: `the whole move`, `0.85 of a move`."""
+    """How much of a whole move a move took: `the whole move`, `0.85 of a move` (a share
+    that would print as 1 is the whole move: the rules allow a hair over one)."""
     return "the whole move" if share >= 0.995 else f"{number(share)} of a move"
 
 
