@@ -131,6 +131,15 @@ def test_a_whole_move_in_the_open() -> None:
         "standing.")
 
 
+def test_a_move_that_covers_no_ground_changes_floor() -> None:
+    data = {"figure": "lane", "from": [25.26, 12.82], "to": [25.26, 12.82], "floor": 0,
+            "section": "stenhuis-b", "stance": "crouching", "share": 0.5, "inches": 0.0,
+            "climbed": []}
+    assert said("moved", data) == (
+        "Pte. Lane changes floor, 0.5 of a move, to (25.26, 12.82) in stenhuis b, on the "
+        "ground floor, and ends crouching.")
+
+
 def test_stances_and_a_mover_stopped_or_ducking_back() -> None:
     assert said("stance", {"figure": "lane", "stance": "prone"}) == "Pte. Lane goes prone."
     assert said("stance", {"figure": "lane", "stance": "leaning"}) == "Pte. Lane leans out."

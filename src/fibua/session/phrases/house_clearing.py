@@ -198,13 +198,22 @@ def _pair(value: Any) -> tuple[Any, Any]:
         else (None, None)
 
 
+def _at(data: Data, xy: tuple[Any, Any]) -> dict[str, Any]:
+    """The event's data with its `x` and `y` at the given spot (for `place`)."""
+    return {**data, "x": xy[0], "y": xy[1]}
+
+
 def moved(data: Data, names: Names) -> str:
     start, end = _pair(data.get("from")), _pair(data.get("to"))
-    text = f"{_name(data, names)} moves {names.length(data.get('inches'))}"
     share = data.get("share")
-    if isinstance(share, int | float) and is_number(share):
-        text += f", {_share(float(share))},"
-    text += f" from {spot(*start)} {place({**data, 'x': end[0], 'y': end[1]}, lead='to')}"
+    paid = f", {_share(float(share))}," if isinstance(share, int | float) and \
+        is_number(share) else ""
+    if start == end and start != (None, None):
+        # no ground covered yet a share paid: the figure went up or down a floor
+        text = f"{_name(data, names)} changes floor{paid} {place(_at(data, end), lead='to')}"
+    else:
+        text = (f"{_name(data, names)} moves {names.length(data.get('inches'))}{paid} from "
+                f"{spot(*start)} {place(_at(data, end), lead='to')}")
     climbs = [_climbed(c) for c in data.get("climbed") or ()]
     if climbs:
         text += f", climbing {join(climbs)}"
