@@ -36,10 +36,22 @@ _VOWEL = re.compile(r"^[aeioAEIO]")
 _ACRONYM_VOWEL = re.compile(r"^[FHLMNRSX][A-Z]")
 
 
+def unit_name(names: Names, ident: Any) -> str:
+    """A unit by name; an event without one says `a unit` rather than `None`."""
+    return "a unit" if ident is None or ident == "" else names.of(ident)
+
+
+def of(names: Names, data: Data, key: str = "unit") -> str:
+    """The unit an event names under `key`."""
+    return unit_name(names, data.get(key))
+
+
 def section_name(ident: Any, names: Names) -> str:
     """A section as words: its name if the side's names know it, else its id spelled out
     (each word capitalised, short particles small, a vowelless word such as "mg" in
     capitals)."""
+    if ident is None:
+        return "a building"
     text = str(ident)
     if text in names.by_id:
         return names.of(text)
@@ -68,6 +80,8 @@ def place(section: Any, floor: Any, names: Names) -> str:
 
 def side_noun(side: Any) -> str:
     """A side by its own name: `Germans`, `British`."""
+    if side is None or side == "":
+        return "Unknown"
     return " ".join(w[:1].upper() + w[1:] for w in words(str(side)).split())
 
 
@@ -134,6 +148,17 @@ def reason(why: Any, names: Names) -> str:
     return f"{head}{section_name(sid, names)}{tail or ''}"
 
 
+def refusal(why: Any, names: Names) -> str:
+    """A refusal's reason as written for the order line, with the unit ids it may hold
+    ("cannot see gruppe-stein") told by name."""
+    text = str(why)
+    if not names.by_id:
+        return text
+    idents = "|".join(re.escape(i) for i in sorted(names.by_id, key=len, reverse=True))
+    # one pass, so a name put in is never read again as an id
+    return re.sub(rf"(?<![\w-])(?:{idents})(?![\w-])", lambda m: names.of(m[0]), text)
+
+
 # -- the turn and the bag -------------------------------------------------------------------
 
 
@@ -180,7 +205,7 @@ def extra_turn(data: Data, names: Names) -> str:
 
 
 def kept_down(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} stayed Down all turn and shakes off pins: "
+    return (f"{of(names, data)} stayed Down all turn and shakes off pins: "
             f"{count(data.get('pins', 0), 'pin')} left")
 
 
@@ -212,7 +237,7 @@ def _sides_named(text: str, scores: Any) -> str:
 
 
 def order(data: Data, names: Names) -> str:
-    who = str(data.get("name") or names.of(data.get("unit")))
+    who = str(data.get("name") or of(names, data))
     kind = side_noun(data.get("order", "?"))
     return f"{who} is given {a(kind)} order"
 
@@ -223,66 +248,66 @@ _DOWN_WHY = {"failed its order test": "it failed its order test",
 
 def down_instead(data: Data, names: Names) -> str:
     why = data.get("why")
-    text = f"{names.of(data.get('unit'))} goes Down instead"
+    text = f"{of(names, data)} goes Down instead"
     return f"{text}: {_DOWN_WHY.get(str(why), str(why))}" if why else text
 
 
 def order_test(data: Data, names: Names) -> str:
-    who = names.of(data.get("unit"))
+    who = of(names, data)
     if data.get("blunder"):
         return f"{who} blunders its order test with a double six"
     return f"{who} {'passes' if data.get('passed') else 'fails'} its order test"
 
 
 def rally(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} rallies: "
+    return (f"{of(names, data)} rallies: "
             f"{count(data.get('pins', 0), 'pin')} left")
 
 
 def holds(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} holds where it is"
+    return f"{of(names, data)} holds where it is"
 
 
 def reaction_down(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} goes Down as the shot comes in"
+    return f"{of(names, data)} goes Down as the shot comes in"
 
 
 # -- movement --------------------------------------------------------------------------------
 
 
 def moved(data: Data, names: Names) -> str:
-    text = f"{names.of(data.get('unit'))} moves {names.length(data.get('length', 0))}"
+    text = f"{of(names, data)} moves {names.length(data.get('length', 0))}"
     if data.get("section"):
         return f"{text}, to {place(data['section'], data.get('floor', 0), names)}"
     return f"{text} in the open"
 
 
 def bumped(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} finds "
+    return (f"{of(names, data)} finds "
             f"{place(data.get('section'), data.get('floor', 0), names)} held and stays put")
 
 
 def assigned(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} sets its weapon in opening "
+    return (f"{of(names, data)} sets its weapon in opening "
             f"{number(data.get('opening', '?'))} of its floor")
 
 
 def bail_out(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} bails out of {names.of(data.get('from'))}"
+    return f"{of(names, data)} bails out of {of(names, data, 'from')}"
 
 
 def regrouped(data: Data, names: Names) -> str:
-    return f"{names.of(data.get('unit'))} regroups after the fight"
+    return f"{of(names, data)} regroups after the fight"
 
 
 def no_regroup(data: Data, names: Names) -> str:
     why = data.get("why")
-    text = f"{names.of(data.get('unit'))} cannot regroup there and stays"
-    return f"{text}: {why}" if why else text
+    text = f"{of(names, data)} cannot regroup there and stays"
+    return f"{text}: {refusal(why, names)}" if why else text
 
 
 def takes_floor(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} takes "
+    return (f"{of(names, data)} takes "
             f"{place(data.get('section'), data.get('floor', 0), names)}")
 
 
@@ -290,7 +315,7 @@ def takes_floor(data: Data, names: Names) -> str:
 
 
 def shot_at(data: Data, names: Names) -> str:
-    who, by = names.of(data.get("unit")), names.of(data.get("by"))
+    who, by = of(names, data), of(names, data, 'by')
     if data.get("hit"):
         return f"Fire from {by} lands on {who}"
     return f"{by} opens fire on {who}"
@@ -299,14 +324,14 @@ def shot_at(data: Data, names: Names) -> str:
 def fire(data: Data, names: Names) -> str:
     arms = weapons_list(_lists(data, "weapons"))
     moving = " on the move" if data.get("advanced") else ""
-    text = f"{names.of(data.get('unit'))} fires{moving} at {names.of(data.get('target'))}"
+    text = f"{of(names, data)} fires{moving} at {of(names, data, 'target')}"
     return f"{text} with {arms}" if arms else f"{text}, but no weapon of it can reach"
 
 
 def fire_at_building(data: Data, names: Names) -> str:
     arms = weapons_list(_lists(data, "weapons"))
     where = place(data.get("section"), data.get("floor", 0), names)
-    text = f"{names.of(data.get('unit'))} fires at {where}"
+    text = f"{of(names, data)} fires at {where}"
     return f"{text} with {arms}" if arms else f"{text}, but no weapon of it can reach"
 
 
@@ -314,17 +339,17 @@ def to_hit(data: Data, names: Names) -> str:
     target = (names.of(data["target"]) if data.get("target") is not None
               else section_name(data.get("section"), names))
     arm = a(weapon_name(data.get("weapon", "?")))
-    at = f"{target} ({names.length(data.get('range'))})"
-    if not _lists(data, "rolls"):
-        return f"{names.of(data.get('unit'))}: {arm} cannot hit {at}"
-    outcome = "a hit" if data.get("hit") else "a miss"
-    return f"{names.of(data.get('unit'))} fires {arm} at {at}: {outcome}"
+    # no roll at all: the number needed was past what two dice can make
+    outcome = ("no chance of a hit" if not _lists(data, "rolls")
+               else "a hit" if data.get("hit") else "a miss")
+    return (f"{of(names, data)} fires {arm} at {target} from "
+            f"{names.length(data.get('range'))}: {outcome}")
 
 
 def damage(data: Data, names: Names) -> str:
     roll = data.get("roll")
     made = isinstance(roll, Mapping) and roll.get("success")
-    return f"The hit on {names.of(data.get('unit'))} {'tells' if made else 'does no harm'}"
+    return f"The hit on {of(names, data)} {'tells' if made else 'does no harm'}"
 
 
 _VEHICLE = {"knocked-out": "is knocked out", "immobilised": "is immobilised",
@@ -333,29 +358,29 @@ _VEHICLE = {"knocked-out": "is knocked out", "immobilised": "is immobilised",
 
 def vehicle_damage(data: Data, names: Names) -> str:
     result = str(data.get("result", "none"))
-    return f"{names.of(data.get('unit'))} {_VEHICLE.get(result, words(result))}"
+    return f"{of(names, data)} {_VEHICLE.get(result, words(result))}"
 
 
 def no_shot(data: Data, names: Names) -> str:
-    text = f"{names.of(data.get('unit'))} has no shot at {names.of(data.get('target'))}"
-    return f"{text}: {data['why']}" if data.get("why") else text
+    text = f"{of(names, data)} has no shot at {of(names, data, 'target')}"
+    return f"{text}: {refusal(data['why'], names)}" if data.get("why") else text
 
 
 def ambush(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} springs its ambush on "
-            f"{names.of(data.get('target'))}")
+    return (f"{of(names, data)} springs its ambush on "
+            f"{of(names, data, 'target')}")
 
 
 def reaction_fire(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} fires first at the oncoming "
-            f"{names.of(data.get('target'))}")
+    return (f"{of(names, data)} fires first at "
+            f"{of(names, data, 'target')} as it comes on")
 
 
 # -- flame and fire --------------------------------------------------------------------------
 
 
 def flame_hits(data: Data, names: Names) -> str:
-    return (f"The flames engulf {names.of(data.get('unit'))}: "
+    return (f"The flames engulf {of(names, data)}: "
             f"{plural(total(data.get('roll')), 'hit')}")
 
 
@@ -371,7 +396,7 @@ def burning(data: Data, names: Names) -> str:
 
 
 def abandons(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} escapes the fire in "
+    return (f"{of(names, data)} escapes the fire in "
             f"{section_name(data.get('section'), names)} and goes Down outside")
 
 
@@ -380,29 +405,29 @@ def abandons(data: Data, names: Names) -> str:
 
 def casualties(data: Data, names: Names) -> str:
     why = f" ({reason(data['why'], names)})" if data.get("why") else ""
-    return (f"{names.of(data.get('unit'))} loses {plural(data.get('lost', 0), 'model')}"
+    return (f"{of(names, data)} loses {plural(data.get('lost', 0), 'model')}"
             f"{why}: {number(data.get('left', 0))} left")
 
 
 def destroyed(data: Data, names: Names) -> str:
-    who = str(data.get("name") or names.of(data.get("unit")))
+    who = str(data.get("name") or of(names, data))
     why = data.get("why")
     return f"{who} is destroyed: {reason(why, names)}" if why else f"{who} is destroyed"
 
 
 def pins(data: Data, names: Names) -> str:
     why = f" ({reason(data['why'], names)})" if data.get("why") else ""
-    return (f"{names.of(data.get('unit'))} takes {plural(data.get('added', 0), 'pin')}{why}: "
+    return (f"{of(names, data)} takes {plural(data.get('added', 0), 'pin')}{why}: "
             f"{number(data.get('pins', 0))} in all")
 
 
 def rout(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} routs with "
+    return (f"{of(names, data)} routs with "
             f"{plural(data.get('pins', 0), 'pin')} on it")
 
 
 def morale_test(data: Data, names: Names) -> str:
-    who = names.of(data.get("unit"))
+    who = of(names, data)
     when = " under the flamethrower" if data.get("why") == "flamethrower" else \
         " at half strength" if not data.get("why") else f" ({data['why']})"
     outcome = "passes and fights on" if data.get("passed") else "fails"
@@ -415,7 +440,7 @@ def morale_test(data: Data, names: Names) -> str:
 def he(data: Data, names: Names) -> str:
     killed = successes(_lists(data, "damage"))
     return (f"A {names.length(data.get('template'))} HE template falls on "
-            f"{names.of(data.get('unit'))}, over "
+            f"{of(names, data)}, over "
             f"{plural(data.get('under', 0), 'model')}: "
             f"{count(killed, 'casualty', 'casualties')} and "
             f"{count(total(data.get('pins')), 'pin')}")
@@ -442,8 +467,8 @@ def collapse(data: Data, names: Names) -> str:
 def indirect_fire(data: Data, names: Names) -> str:
     roll = data.get("roll")
     made = isinstance(roll, Mapping) and roll.get("success")
-    return (f"{names.of(data.get('unit'))} drops {a(weapon_name(data.get('weapon', '?')))} "
-            f"round on {names.of(data.get('target'))}: "
+    return (f"{of(names, data)} drops {a(weapon_name(data.get('weapon', '?')))} "
+            f"round on {of(names, data, 'target')}: "
             f"{'on target' if made else 'off target'}")
 
 
@@ -459,7 +484,7 @@ def called(data: Data, names: Names) -> str:
         on = section_name(data["section"], names)
     else:
         on = "a point on the table"
-    return (f"{names.of(data.get('by'))} calls {what} on {on}, "
+    return (f"{of(names, data, 'by')} calls {what} on {on}, "
             f"to arrive at the start of next turn")
 
 
@@ -470,12 +495,12 @@ _STRIKE = {"strikes": "comes in on its target",
 
 def air_strike(data: Data, names: Names) -> str:
     result = str(data.get("result", ""))
-    return (f"The air strike called by {names.of(data.get('by'))} "
-            f"{_STRIKE.get(result, words(result))}")
+    return (f"The air strike called by {of(names, data, 'by')} "
+            f"{_STRIKE.get(result, words(result) or 'comes in')}")
 
 
 def barrage(data: Data, names: Names) -> str:
-    return f"The barrage called by {names.of(data.get('by'))} comes down"
+    return f"The barrage called by {of(names, data, 'by')} comes down"
 
 
 _BARRAGE = {"nothing": "falls harmlessly around {}", "pins": "pins {}",
@@ -484,8 +509,8 @@ _BARRAGE = {"nothing": "falls harmlessly around {}", "pins": "pins {}",
 
 def barrage_roll(data: Data, names: Names) -> str:
     result = str(data.get("result", ""))
-    told = _BARRAGE.get(result, words(result) + " on {}")
-    return "The barrage " + told.format(names.of(data.get("unit")))
+    told = _BARRAGE.get(result, "falls on {}")
+    return "The barrage " + told.format(of(names, data))
 
 
 def barrage_on_building(data: Data, names: Names) -> str:
@@ -500,12 +525,12 @@ def barrage_on_building(data: Data, names: Names) -> str:
 
 
 def assault(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} assaults {names.of(data.get('target'))} "
+    return (f"{of(names, data)} assaults {of(names, data, 'target')} "
             f"from {names.length(data.get('distance'))}")
 
 
 def assault_round(data: Data, names: Names) -> str:
-    unit, target = names.of(data.get("unit")), names.of(data.get("target"))
+    unit, target = of(names, data), of(names, data, 'target')
     first = successes(_lists(data, "attacks"))
     back = successes(_lists(data, "back"))
     return (f"Assault, round {number(data.get('round', 1))}: {unit} causes "
@@ -514,12 +539,12 @@ def assault_round(data: Data, names: Names) -> str:
 
 
 def passengers_fight(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))}, out of {names.of(data.get('from'))}, "
-            f"fights {names.of(data.get('assaulter'))}")
+    return (f"{of(names, data)}, out of {of(names, data, 'from')}, "
+            f"fights {of(names, data, 'assaulter')}")
 
 
 def close_assault(data: Data, names: Names) -> str:
-    who = names.of(data.get("unit"))
+    who = of(names, data)
     hit, harm = data.get("hit"), data.get("damage")
     if not (isinstance(hit, Mapping) and hit.get("success")):
         return f"An attack on {who} misses"
@@ -529,7 +554,7 @@ def close_assault(data: Data, names: Names) -> str:
 
 
 def tank_assault(data: Data, names: Names) -> str:
-    return (f"{names.of(data.get('unit'))} drives into "
+    return (f"{of(names, data)} drives into "
             f"{section_name(data.get('section'), names)}")
 
 
@@ -539,10 +564,11 @@ _TANK = {"tank-wins": "the building comes down and the tank is unharmed",
 
 
 def tank_assault_roll(data: Data, names: Names) -> str:
-    tank, where = names.of(data.get("unit")), section_name(data.get("section"), names)
+    tank, where = of(names, data), section_name(data.get("section"), names)
     outcome = str(data.get("outcome", ""))
+    result = _TANK.get(outcome, words(outcome) or "no result")
     text = (f"{tank} against {where}: {number(total(data.get('tank')))} to "
-            f"{number(total(data.get('building')))}, {_TANK.get(outcome, words(outcome))}")
+            f"{number(total(data.get('building')))}, {result}")
     harm = data.get("damage")
     return text + _tank_harm(harm) if isinstance(harm, Mapping) else text
 
