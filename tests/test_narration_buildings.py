@@ -71,6 +71,9 @@ def test_moves_in_the_open_and_into_a_building() -> None:
     assert told("moved", {"unit": "hq", "section": "maison-huet", "floor": 1,
                           "to": [[3.0, 20.0]], "length": 2}) == \
         "Platoon HQ (Lt Ashby) moves 2 in, to the first floor of Maison Huet."
+    assert told("moved", {"unit": "hq", "section": "maison-huet", "floor": 0,
+                          "to": [[3.0, 20.0]], "length": 0.0}) == \
+        "Platoon HQ (Lt Ashby) moves to the ground floor of Maison Huet."
 
 
 def test_casualties_pins_and_destruction_say_why() -> None:
@@ -83,6 +86,12 @@ def test_casualties_pins_and_destruction_say_why() -> None:
                               "why": "buried when cafe-du-centre collapsed"}) == \
         "Gruppe Stein is destroyed: buried when Cafe du Centre collapsed."
     assert told("rout", {"unit": "stein", "pins": 9}) == "Gruppe Stein routs with 9 pins on it."
+    assert told("destroyed", {"unit": "stein", "name": "Gruppe Stein",
+                              "why": "routed: pins reached its morale"}) == \
+        "Gruppe Stein is destroyed: routed, pins reached its morale."
+    harm = d6("damage", 5, 4)
+    assert told("damage", {"unit": "stein", "roll": harm}) == \
+        "The hit on Gruppe Stein does damage."
 
 
 def test_morale_and_order_tests_say_the_outcome() -> None:

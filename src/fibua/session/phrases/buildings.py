@@ -140,7 +140,8 @@ _WHY_SECTION = re.compile(r"^(buried when |fled the fire in )(\S+)( collapsed)?$
 
 def reason(why: Any, names: Names) -> str:
     """A reason the engine wrote, with a section id in it told as the section's name."""
-    text = str(why)
+    # the engine's "routed: pins reached ..." reads better after our own colon as a clause
+    text = str(why).replace(": ", ", ")
     found = _WHY_SECTION.match(text)
     if found is None:
         return text
@@ -192,7 +193,7 @@ def turn(data: Data, names: Names) -> str:
 
 def order_die(data: Data, names: Names) -> str:
     left = data.get("left")
-    text = f"Order die drawn: {side_adjective(data.get('side', '?'))}"
+    text = f"Order die drawn: {side_adjective(data.get('side'))}"
     if isinstance(left, Mapping) and not any(left.values()):
         return f"{text}. The bag is now empty"
     return f"{text}. Left in the bag: {_bag(left)}" if left else text
@@ -276,10 +277,15 @@ def reaction_down(data: Data, names: Names) -> str:
 
 
 def moved(data: Data, names: Names) -> str:
-    text = f"{of(names, data)} moves {names.length(data.get('length', 0))}"
-    if data.get("section"):
-        return f"{text}, to {place(data['section'], data.get('floor', 0), names)}"
-    return f"{text} in the open"
+    text = f"{of(names, data)} moves"
+    length = data.get("length", 0)
+    # a move between floors or sections is measured as no length on the table
+    if length:
+        text += f" {names.length(length)}"
+    if not data.get("section"):
+        return f"{text} in the open"
+    where = place(data["section"], data.get("floor", 0), names)
+    return f"{text}, to {where}" if length else f"{text} to {where}"
 
 
 def bumped(data: Data, names: Names) -> str:
@@ -349,7 +355,7 @@ def to_hit(data: Data, names: Names) -> str:
 def damage(data: Data, names: Names) -> str:
     roll = data.get("roll")
     made = isinstance(roll, Mapping) and roll.get("success")
-    return f"The hit on {of(names, data)} {'tells' if made else 'does no harm'}"
+    return f"The hit on {of(names, data)} {'does damage' if made else 'does no harm'}"
 
 
 _VEHICLE = {"knocked-out": "is knocked out", "immobilised": "is immobilised",
