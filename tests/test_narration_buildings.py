@@ -180,6 +180,22 @@ def test_an_assault_round_counts_both_sides() -> None:
     assert len(lines) == 4  # one line a die
 
 
+def test_answers_to_fire_and_calls_for_support() -> None:
+    assert told("shot-at", {"unit": "stein", "by": "riley", "hit": False}) == \
+        "The 7 Section (Cpl Riley) opens fire on Gruppe Stein."
+    assert told("shot-at", {"unit": "stein", "by": "gun", "hit": True}) == \
+        "Fire from 6-pounder (Sgt Hale) lands on Gruppe Stein."
+    assert told("reaction-down", {"unit": "stein"}) == \
+        "Gruppe Stein goes Down as the shot comes in."
+    assert told("called", {"side": "british", "by": "hq", "kind": "artillery", "turn": 2,
+                           "target": None, "section": "maison-ferrand",
+                           "point": [34.0, 16.0]}) == \
+        ("Platoon HQ (Lt Ashby) calls a barrage on Maison Ferrand, to arrive at the start "
+         "of next turn.")
+    assert told("kept-down", {"unit": "stein", "roll": d6("kept down", 2), "pins": 1}) == \
+        "Gruppe Stein stayed Down all turn and shakes off pins: 1 pin left."
+
+
 def test_a_refusal_names_the_units_it_holds_by_id() -> None:
     assert told("no-shot", {"unit": "gun", "target": "tiger",
                             "why": "6-pounder (Sgt Hale) cannot see tiger"}) == \
