@@ -329,7 +329,8 @@ class PlaySession:
             self._seat = None
             if stop is not None:
                 return stop
-            if self.game.to_act() != self.side or self._side_ended_since(mark):
+            if self.game.to_act() != self.side or self._side_ended_since(mark) \
+                    or self.game.forced(self.side) is not None:
                 return None
         self._round = None
         self.game.apply(Order(self.side, "end"))
@@ -446,6 +447,8 @@ class PlaySession:
             self._warn(running)
         self.show_new_events()
         self.show_status()
+        if self.game.forced(self.side) is not None:
+            return "done"  # one order left open to the side (a window nobody can fire in)
         if self._seat is not None and self.game.to_act() == self.side:
             return "again"  # a seat gives all its orders before passing the keyboard on
         return "done" if self.game.to_act() != self.side else "again"
