@@ -1,14 +1,18 @@
-"""A person answering a House-Clearing window to fire at a mover, at the terminal: the
-window stays open after each shot until the side lets the mover go, and a person whose
-figures can no longer fire is not kept at the prompt for it."""
+"""People answering a House-Clearing window to fire at a mover, at the terminal and on
+the server: the window stays open after each shot until the side lets the mover go, and
+a side whose figures can no longer fire is not kept waiting for it."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from rich.console import Console
 
 from fibua.cli.terminal import PlaySession
 from fibua.core.game import Game
 from fibua.core.orders import Order
+from fibua.server.hub import Hub
+from fibua.server.store import Store
 from hc_helpers import figure, forced_game, make_scenario, new_game, of_kind
 
 
@@ -82,3 +86,36 @@ def test_a_commander_firing_the_last_shot_does_not_leave_the_next_one_asked() ->
     blue = [str(o) for o in game.orders if o.side == "blue"]
     assert blue[:2] == ['blue: fire b1 target="r1"', "blue: end"]
     assert game.state.reaction is None
+
+
+def test_a_server_seat_answers_a_window_shot_by_shot_and_the_server_passes_the_last(
+        tmp_path: Path) -> None:
+    """The same window on the server, both sides played by people: red's seat fires with
+    r2 and is still asked (r1 may fire); after r1's shot nobody may, and the server gives
+    red's `end` itself, as it does after a move no figure may fire at."""
+    scenario = make_scenario([figure("b1", "rifle", (13, 7), initiative=1)],
+                             [figure("r1", "rifle", (21.5, 7.5), initiative=3, skill=1),
+                              figure("r2", "rifle", (13, 2), initiative=3, skill=1)])
+    store = Store(tmp_path / "games.sqlite3")
+    try:
+        hub = Hub(store)
+        hub.uploaded[scenario.name] = scenario  # as if uploaded in the lobby
+        made = hub.create(scenario.name, 5, {"Blue player 1": "human", "Red player 1": "human"})
+        game_id, tokens = made["id"], made["seat_tokens"]
+        live = hub.live(game_id)
+        hub.order(game_id, tokens["Blue player 1"], "move", "b1", {"to": [13, 11]})
+        assert not hub.step(game_id) and live.game.to_act() == "red"
+        hub.order(game_id, tokens["Red player 1"], "fire", "r2", {"target": "b1"})
+        # skill 1 halved in the Half band leaves no chance: nothing is rolled, b1 goes on
+        assert of_kind(live.game.log, "fired-on")[0]["hits"] == 0
+        assert not hub.step(game_id) and live.game.to_act() == "red"
+        red = live.seat("Red player 1")
+        assert red is not None and hub.may_act(live, red)
+        hub.order(game_id, tokens["Red player 1"], "fire", "r1", {"target": "b1"})
+        assert of_kind(live.game.log, "fired-on")[1]["hits"] == 0
+        assert live.game.state.reaction is not None  # still asked: nobody may fire
+        assert hub.step(game_id)  # the server lets b1 go for red
+        assert live.game.orders[-1] == Order("red", "end")
+        assert live.game.state.reaction is None
+    finally:
+        store.close()
