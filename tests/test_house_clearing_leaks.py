@@ -6,13 +6,20 @@ receives must then be the same in both games: its view (JSON), its legal orders,
 it is, the refusals and previews of a set of orders (fire at every enemy id, moves onto
 the hidden enemies' places in either game, stances), and the events addressed to it as
 the game goes on with the same orders (the side's own chosen from its view, the enemy
-letting everything pass) until one of the moved figures comes into its sight.
+firing at its movers with figures that stand alike in both games, else letting everything
+pass) until one of the moved figures comes into its sight.
+
+Windows to fire at a mover get twins of their own: the same game, but the enemy figures
+that may fire at the mover unseen by its side stand where they cannot see it; the moving
+side must receive the same after the move, after every shot at it and after the enemy
+lets it go.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -23,8 +30,10 @@ from fibua.core.events import Event
 from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.players.random_player import RandomPlayer
+from fibua.rulesets.house_clearing.actions import check_move
 from fibua.rulesets.house_clearing.knowledge import refresh_sight
-from fibua.rulesets.house_clearing.state import Phase
+from fibua.rulesets.house_clearing.movement import path_spots
+from fibua.rulesets.house_clearing.state import Figure, Phase
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.turn import can_act
 from fibua.scenario.loader import load_scenario
@@ -54,26 +63,15 @@ def relocate(game: Game, side: str, rnd: random.Random) -> list[str]:
     cannot see: on the table, on the ground floor, clear of every other figure, in a
     stance it may take there. Returns the ids moved."""
     state = game.state
-    table = state.battlefield.table
     watchers = state.side_figures(side)
+    lookers = [(w.pos, w.stance) for w in watchers]
     moved = []
     for fid in unseen_enemies(game, side):
         enemy = state.figures[fid]
-        for _ in range(400):
-            x = round(rnd.uniform(0.3, table.width - 0.3), 2)
-            y = round(rnd.uniform(0.3, table.height - 0.3), 2)
-            spot = Position(x, y, state.sight.section_at((x, y)), 0)
-            if enemy.stance is Stance.LEANING and not state.geometry.can_lean(spot):
-                continue
-            if spot.distance(enemy.pos) < 1 or any(
-                    o is not enemy and o.pos.floor == 0 and o.pos.distance(spot) < 0.6
-                    for o in state.figures.values()):
-                continue
-            if not any(in_sight(game, w.pos, w.stance, spot, enemy.stance)
-                       for w in watchers):
-                enemy.pos = spot
-                moved.append(fid)
-                break
+        spot = hidden_spot(game, enemy, lookers, rnd)
+        if spot is not None:
+            enemy.pos = spot
+            moved.append(fid)
     refresh_sight(state, [state.figures[m] for m in moved])
     assert all(not any(state.sees(w.id, m) for w in watchers) for m in moved)
     # moving figures it cannot see tells the side nothing; the enemy, seeing nothing
@@ -81,6 +79,27 @@ def relocate(game: Game, side: str, rnd: random.Random) -> list[str]:
     assert [e for e in state.pending if e.seen_by(side)] == []
     state.pending.clear()
     return moved
+
+
+def hidden_spot(game: Game, enemy: Figure, lookers: list[tuple[Position, Stance]],
+                rnd: random.Random) -> Position | None:
+    """A place for `enemy` that none of `lookers` (places and stances) sees: on the table,
+    on the ground floor, clear of every other figure, in a stance it may take there."""
+    state = game.state
+    table = state.battlefield.table
+    for _ in range(400):
+        x = round(rnd.uniform(0.3, table.width - 0.3), 2)
+        y = round(rnd.uniform(0.3, table.height - 0.3), 2)
+        spot = Position(x, y, state.sight.section_at((x, y)), 0)
+        if enemy.stance is Stance.LEANING and not state.geometry.can_lean(spot):
+            continue
+        if spot.distance(enemy.pos) < 1 or any(
+                o is not enemy and o.pos.floor == 0 and o.pos.distance(spot) < 0.6
+                for o in state.figures.values()):
+            continue
+        if not any(in_sight(game, at, stance, spot, enemy.stance) for at, stance in lookers):
+            return spot
+    return None
 
 
 def answer(game: Game, order: Order) -> str:
@@ -119,6 +138,19 @@ def probes(games: tuple[Game, Game], side: str, moved: list[str]) -> list[Order]
     return out
 
 
+def waiting_probes(game: Game, side: str) -> list[Order]:
+    """Orders the side might try while the enemy acts (its refusals must not differ): its
+    figures firing at every enemy id and at one that does not exist, moving, crouching."""
+    state = game.state
+    enemies = [*sorted(f.id for f in state.figures.values() if f.side != side), "nobody"]
+    out = [Order(side, "end")]
+    for f in state.side_figures(side)[:3]:
+        out += [Order(side, "fire", f.id, {"target": target}) for target in enemies]
+        out.append(Order(side, "move", f.id, {"to": [round(f.pos.x + 2, 2), f.pos.y]}))
+        out.append(Order(side, "stance", f.id, {"stance": "crouching"}))
+    return out
+
+
 def received(game: Game, side: str, tried: list[Order]) -> dict[str, Any]:
     """Everything `side` can learn now."""
     return {
@@ -153,22 +185,39 @@ def compare_going_on(a: Game, b: Game, side: str, moved: list[str], chooser: Any
         if acting == side:
             chosen = chooser.choose(a.observe(side), LegalOrders(a, side))
         else:
-            chosen = Order(acting, "end")  # the enemy lets everything pass
+            chosen = enemy_answer(a, b, acting, moved)
         events_a, events_b = a.apply(chosen), b.apply(chosen)
         if knows_moved(a, side, moved) or knows_moved(b, side, moved):
             break
         assert addressed(events_a, side) == addressed(events_b, side), chosen
-        tried = probes((a, b), side, moved) if a.to_act() == side else [Order(side, "end")]
+        tried = probes((a, b), side, moved) if a.to_act() == side else \
+            waiting_probes(a, side)
         assert received(a, side, tried) == received(b, side, tried), chosen
         compared += 1
     return compared
 
 
-def played(name: str, seed: int, orders: int) -> Game:
-    """A game between two computer players, stopped after `orders` orders."""
+def enemy_answer(a: Game, b: Game, enemy: str, moved: list[str]) -> Order:
+    """The enemy's order, the same in both games: in a window to fire at a mover, a shot by
+    the first figure that may fire in both and stands alike in both (one not moved);
+    otherwise it lets everything pass."""
+    ra, rb = a.state.reaction, b.state.reaction
+    if ra is not None and rb is not None:
+        for fid in sorted((set(ra.firers) & set(rb.firers)) - set(moved)):
+            shot = Order(enemy, "fire", fid, {"target": ra.mover})
+            if a.ruleset.allows(a.state, shot) and b.ruleset.allows(b.state, shot):
+                return shot
+    return Order(enemy, "end")
+
+
+def played(name: str, seed: int, orders: int, computers: int | None = None) -> Game:
+    """A game between two computer players (seeded `computers` and the next, by default
+    the game's seed), stopped after `orders` orders."""
     scenario = load_scenario(name)
     game = Game(scenario, seed)
-    players = {s: game.ruleset.computer(s, seed + i) for i, s in enumerate(scenario.side_names)}
+    first = seed if computers is None else computers
+    players = {s: game.ruleset.computer(s, first + i)
+               for i, s in enumerate(scenario.side_names)}
     while not game.over and len(game.orders) < orders:
         side = game.to_act()
         assert side is not None
@@ -232,6 +281,176 @@ def test_a_hidden_enemy_that_may_fire_at_a_mover_is_not_given_away() -> None:
     end(b)
     assert a.to_act() == b.to_act()
     assert received(a, "blue", [move]) == received(b, "blue", [move])
+
+
+def test_after_a_shot_at_the_mover_a_hidden_firer_is_not_given_away() -> None:
+    """As above, and r2, whom blue sees, may fire at b1 in both games. r2 misses; in one
+    game r1 could still fire, in the other nobody could. Blue cannot tell: red is asked
+    again in both and lets b1 go with `end`."""
+    blue = [figure("b1", "rifle", (13, 7), initiative=1)]
+    r2 = figure("r2", "rifle", (13, 2), initiative=3)
+    a = new_game(blue, [figure("r1", "rifle", (21.5, 7.5), initiative=3), r2], [99])
+    b = new_game(blue, [figure("r1", "rifle", (23, 5), initiative=3), r2], [99])
+    move = Order("blue", "move", "b1", {"to": [13, 11]})
+    a.apply(move)
+    b.apply(move)
+    assert firers(a) == {"r1", "r2"} and firers(b) == {"r2"}
+    shot = Order("red", "fire", "r2", {"target": "b1"})
+    events = a.apply(shot), b.apply(shot)
+    assert of_kind(events[0], "fired-on")[0]["hits"] == 0
+    assert unseen_enemies(a, "blue") == unseen_enemies(b, "blue") == ["r1"]
+    assert a.to_act() == b.to_act() == "red"
+    same_for(a, b, "blue", events, "after r2's shot")
+    assert b.forced("red") == Order("red", "end") and a.forced("red") is None
+    events = end(a), end(b)
+    same_for(a, b, "blue", events, "after red let b1 go")
+    assert a.state.reaction is None and b.state.reaction is None
+
+
+# ------------------------------------------------ hidden firers in a window at a mover
+
+
+@dataclass(frozen=True)
+class Window:
+    """A move that opened a window to fire at the mover with firers its side cannot see:
+    the orders before the move, the move, and those hidden firers."""
+
+    before: list[Order]
+    move: Order
+    hidden: list[str]
+
+
+def hidden_firer_windows(name: str, seed: int, computers: int, most: int) -> list[Window]:
+    """The first `most` such windows of a game between two computer players."""
+    scenario = load_scenario(name)
+    game = Game(scenario, seed)
+    players = {s: game.ruleset.computer(s, computers + i)
+               for i, s in enumerate(scenario.side_names)}
+    found: list[Window] = []
+    while len(found) < most and (side := game.to_act()) is not None:
+        order = players[side].choose(game.observe(side), LegalOrders(game, side))
+        unseen_before = set(unseen_enemies(game, side))
+        before = list(game.orders)
+        game.apply(order)
+        reaction = game.state.reaction
+        if order.kind == "move" and reaction is not None:
+            hidden = sorted(set(reaction.firers) & unseen_before
+                            & set(unseen_enemies(game, side)))
+            if hidden:
+                found.append(Window(before, order, hidden))
+    return found
+
+
+def path_lookers(game: Game, move: Order) -> list[tuple[Position, Stance]]:
+    """The places and stances the mover will be seen in along its path, as the rules look
+    (`path_spots`), asked before the move."""
+    state = game.state
+    mover = state.figures[move.unit or ""]
+    plan = check_move(state, mover, move.params)
+    spots, stances = path_spots(mover.pos, plan, state)
+    return list(zip(spots, stances, strict=True))
+
+
+def out_of_reach(game: Game, side: str, ids: list[str], move: Order,
+                 rnd: random.Random) -> None:
+    """Before the move: put the enemy figures `ids` where neither the side's figures nor
+    the mover along its path can see them."""
+    state = game.state
+    lookers = [(w.pos, w.stance) for w in state.side_figures(side)] + path_lookers(game, move)
+    for fid in ids:
+        spot = hidden_spot(game, state.figures[fid], lookers, rnd)
+        assert spot is not None, fid
+        state.figures[fid].pos = spot
+    refresh_sight(state, [state.figures[fid] for fid in ids])
+    assert [e for e in state.pending if e.seen_by(side)] == []
+    state.pending.clear()
+
+
+def firers(game: Game) -> set[str]:
+    reaction = game.state.reaction
+    return set() if reaction is None else set(reaction.firers)
+
+
+def same_for(a: Game, b: Game, side: str, events: tuple[list[Event], list[Event]],
+             step: str) -> None:
+    tried = waiting_probes(a, side) if a.to_act() != side else probes((a, b), side, [])
+    assert addressed(events[0], side) == addressed(events[1], side), step
+    assert received(a, side, tried) == received(b, side, tried), step
+
+
+def twin_windows(name: str, seed: int, window: Window, computers: int) -> tuple[Game, Game]:
+    """The game before the move twice, the second with the hidden firers out of reach; the
+    move given in both. Checks what the moving side receives before and after it."""
+    a = Game(load_scenario(name), seed)
+    for placed in window.before:
+        a.apply(placed)
+    b = replayed(a)
+    side = window.move.side
+    out_of_reach(b, side, window.hidden, window.move, random.Random(seed))
+    same_for(a, b, side, ([], []), "before the move")
+    events = a.apply(window.move), b.apply(window.move)
+    assert set(window.hidden) <= firers(a) and not set(window.hidden) & firers(b)
+    same_for(a, b, side, events, "after the move")
+    return a, b
+
+
+def shots_at_the_mover(a: Game, b: Game, side: str, hidden: list[str]) -> int:
+    """The enemy fires with each figure that may in both games (not a hidden one), then
+    lets the mover go; what the moving side receives is compared after each order.
+    Returns the shots fired."""
+    shots = 0
+    while a.state.reaction is not None:
+        enemy = a.to_act()
+        assert enemy is not None and enemy != side and b.to_act() == enemy
+        assert (firers(a) == firers(b)) == (not set(hidden) & firers(a)), "test set-up"
+        chosen = enemy_answer(a, b, enemy, hidden)
+        events = a.apply(chosen), b.apply(chosen)
+        if knows_moved(a, side, hidden) or knows_moved(b, side, hidden):
+            return shots  # a shot stopped the mover where it sees them: the games differ
+        shots += chosen.kind == "fire"
+        same_for(a, b, side, events, f"after {chosen}")
+    assert b.state.reaction is None
+    return shots
+
+
+def test_the_repro_a_shot_at_braun_does_not_tell_who_else_watched() -> None:
+    """ramp-houses, seed 7, computers seeded 8 and 9: after 165 orders the British may fire
+    at braun with cottle, ryder and webb; the Germans see only cottle. After cottle's shot
+    the Germans must be told the same as where ryder and webb could not fire."""
+    (window, *_) = hidden_firer_windows("ramp-houses", 7, 8, most=1)
+    assert len(window.before) + 1 == 165 and window.move.unit == "braun"
+    assert window.hidden == ["ryder", "webb"]
+    a, b = twin_windows("ramp-houses", 7, window, 8)
+    assert firers(a) == {"cottle", "ryder", "webb"} and firers(b) == {"cottle"}
+    shot = Order("british", "fire", "cottle", {"target": "braun"})
+    events = a.apply(shot), b.apply(shot)
+    assert a.state.reaction is not None, "the dice stopped braun: no window left to test"
+    assert a.to_act() == b.to_act() == "british"
+    assert a.view("germans")["to_act"] == b.view("germans")["to_act"] == "british"
+    same_for(a, b, "germans", events, "after cottle's shot")
+    assert b.legal_orders("british") == [Order("british", "end")]
+    assert b.forced("british") == Order("british", "end") and a.forced("british") is None
+    events = a.apply(Order("british", "end")), b.apply(Order("british", "end"))
+    same_for(a, b, "germans", events, "after the British let braun go")
+
+
+@pytest.mark.parametrize(("name", "seed", "computers"), [
+    ("ramp-houses", 1, 1), ("ramp-houses", 6, 6), ("ramp-houses", 7, 8),
+    ("oosterbeek-crossroads", 1, 1), ("oosterbeek-crossroads", 2, 2),
+    ("oosterbeek-crossroads", 5, 5),
+])
+def test_hidden_firers_change_nothing_the_mover_receives_at_any_shot(
+        name: str, seed: int, computers: int) -> None:
+    windows = hidden_firer_windows(name, seed, computers, most=3)
+    assert windows, f"{name} seed {seed}: no window with a hidden firer"
+    shots = 0
+    for window in windows:
+        side = window.move.side
+        a, b = twin_windows(name, seed, window, computers)
+        shots += shots_at_the_mover(a, b, side, window.hidden)
+        chooser = a.ruleset.computer(side, computers)
+        compare_going_on(a, b, side, window.hidden, chooser, most=10)
+    assert shots > 0, f"{name} seed {seed}: no shot fired in a window with hidden firers"
 
 
 # ---------------------------------------------------------- the enemy is always asked

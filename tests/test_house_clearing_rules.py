@@ -14,6 +14,7 @@ import pytest
 from fibua.battlefield.model import Position
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
+from fibua.core.orders import Order
 from fibua.rulesets.house_clearing import movement
 from fibua.rulesets.house_clearing.movement import trace
 from fibua.rulesets.house_clearing.shooting import (
@@ -533,6 +534,12 @@ def test_a_higher_initiative_figure_may_fire_at_a_mover() -> None:
     # b1 no longer sees r1 from behind the hedge, but knows where the fire came from
     known = game.state.seen["blue"]["r1"]
     assert (known.x, known.y, known.visible) == (23.5, 16, False)
+    # nobody is left to fire, but red is still asked until it lets b1 go: closing the
+    # window by itself would tell blue that no hidden figure of red could fire
+    assert game.to_act() == "red" and game.state.reaction is not None
+    assert game.legal_orders("red") == [Order("red", "end")]
+    assert game.forced("red") == Order("red", "end")
+    end(game)
     # r1 has spent its turn: no move step and no fire step for it; b1, behind the hedge,
     # has nothing to fire at, so the turn is over
     assert game.state.turn == 2 and len(of_kind(game.log, "shot")) == 1
@@ -584,6 +591,7 @@ def test_no_fire_at_a_mover_of_equal_initiative() -> None:
 def test_option_lets_the_firer_move_after() -> None:
     game = mover_game([99], options={"move_after_reaction_fire": True})
     act(game, "fire", "r1", target="b1")
+    let_go(game)
     assert (game.state.phase, game.state.step, game.to_act()) == (Phase.MOVE, 3, "red")
 
 

@@ -46,6 +46,7 @@ from fibua.session.seats import (
     ComputerSeat,
     ComputerSide,
     EndSide,
+    Forced,
     PersonSeat,
     SeatPlan,
     SeatRound,
@@ -263,6 +264,8 @@ class PlaySession:
                 self._computer_order(side)
             case EndSide():
                 self.game.apply(Order(side, "end"))
+            case Forced(order=order):
+                self.game.apply(order)
             case ComputerSeat(seat=seat):
                 self._computer_seat(seat)
             case PersonSeat(seat=seat):

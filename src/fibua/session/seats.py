@@ -99,6 +99,14 @@ class EndSide:
 
 
 @dataclass(frozen=True)
+class Forced:
+    """The side has no choice (`Game.forced`, or `end` is all it may do): nobody is asked,
+    so the enemy learns nothing from whether it was (a window nobody can fire in)."""
+
+    order: Order
+
+
+@dataclass(frozen=True)
 class ComputerSeat:
     """A computer seat of a side a person plays too owes orders."""
 
@@ -112,7 +120,7 @@ class PersonSeat:
     seat: SeatPlan
 
 
-Next = ComputerSide | EndSide | ComputerSeat | PersonSeat
+Next = ComputerSide | Forced | EndSide | ComputerSeat | PersonSeat
 
 
 @dataclass
@@ -185,8 +193,11 @@ class SeatRound:
         if self.computer_side(side):
             return ComputerSide(side)
         seats = self.of(side)
-        if self._legal(side) == [Order(side, "end")]:
-            return EndSide(side)  # nothing to decide: nobody is asked
+        forced = self.game.forced(side)
+        if forced is None and self._legal(side) == [Order(side, "end")]:
+            forced = Order(side, "end")
+        if forced is not None:
+            return Forced(forced)
         if len(seats) == 1 and seats[0].units is None:
             return PersonSeat(seats[0])  # one person plays the side: they end it
         done = self.done_seats(side)
@@ -196,5 +207,5 @@ class SeatRound:
         return EndSide(side)
 
 
-__all__ = ["COMPUTER", "HUMAN", "ComputerSeat", "ComputerSide", "EndSide", "Next",
+__all__ = ["COMPUTER", "HUMAN", "ComputerSeat", "ComputerSide", "EndSide", "Forced", "Next",
            "PersonSeat", "SeatPlan", "SeatRound", "Stage", "seat_plans"]

@@ -207,7 +207,8 @@ def _open_reaction(state: HouseClearingState, mover: Figure, start: Position,
                    seen_at: dict[str, list[int]]) -> None:
     """Enemies of higher initiative that have not acted and saw the mover within reach of
     a single shot may fire at it. The enemy is asked after every move, even when none
-    may: whether it is asked must tell the moving side nothing of figures it cannot see."""
+    may, and again after every shot at the mover until it lets the mover go (`end`):
+    whether it is asked must tell the moving side nothing of figures it cannot see."""
     if not state.options.reaction_fire or not mover.in_action:
         return
     firers: dict[str, list[int]] = {}
@@ -294,7 +295,10 @@ def carry_out_reaction(state: HouseClearingState, firer: Figure, plan: FirePlan,
     for used in (firer, plan.loader):
         if used is not None:
             reaction.firers.pop(used.id, None)
-    if stopped or not reaction.firers or not mover.in_action:
+    # The window closes on what the moving side sees for itself (its figure stopped,
+    # ducked back or fell), never because no firer is left: that would tell it whether
+    # enemies it cannot see could still fire. The reacting side passes with `end`.
+    if stopped or not mover.in_action:
         state.reaction = None
 
 

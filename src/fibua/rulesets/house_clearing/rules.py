@@ -101,7 +101,8 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
         return own_dicts(observe(state, side))
 
     def forced(self, state: HouseClearingState, side: str) -> Order | None:
-        # a window to answer a move that no figure of the side can fire in: let it go
+        # a window to answer a move, or a shot at the mover, that no figure of the side
+        # can (still) fire in: let the mover go
         reaction = state.reaction
         if reaction is not None and reaction.side == side and not reaction.firers \
                 and state.result is None:

@@ -95,10 +95,11 @@ class Sighting:
 
 @dataclass(slots=True)
 class Reaction:
-    """The enemy's answer to a move, asked after every move whether or not it can fire (so
-    the moving side learns nothing from being asked): where the mover could be fired on
-    (`spots`, along its path; the last is where it stopped) and which enemy figures see
-    it at which spots (none: the enemy can only let it go)."""
+    """The enemy's answer to a move, asked after every move and after every shot at the
+    mover until it lets the mover go, whether or not it can still fire (so the moving side
+    learns nothing from being asked): where the mover could be fired on (`spots`, along
+    its path; the last is where it stopped) and which enemy figures that have not fired
+    yet see it at which spots (none: the enemy can only let it go)."""
 
     mover: str
     side: str  # the side that may fire
