@@ -55,7 +55,8 @@ def told(ruleset: str, seeds: tuple[int, ...] = (1, 2)) -> tuple[Told, ...]:
 
                 def hear(events: list[Event], game: Game = game, name: str = name) -> None:
                     for side in game.scenario.side_names:
-                        names = names_for(ruleset, game.view(side))
+                        names = names_for(ruleset, game.view(side),
+                                          game.scenario.battlefield)
                         found.extend(Told(name, e, side, names)
                                      for e in events if e.seen_by(side))
 

@@ -28,7 +28,8 @@ def main() -> None:
     side = args.side
 
     def hear(events: list[Event]) -> None:
-        names = names_for(scenario.ruleset, game.view(side or scenario.side_names[0]))
+        names = names_for(scenario.ruleset, game.view(side or scenario.side_names[0]),
+                          scenario.battlefield)
         for event in events:
             if side is not None and not event.seen_by(side):
                 continue

@@ -543,7 +543,8 @@ class PlaySession:
             return
         self.console.print(Text("What happened:", style="bold"))
         ruleset = self.game.scenario.ruleset
-        names = names_for(ruleset, self.game.view(self.side))
+        field = getattr(self.game.state, "battlefield", self.game.scenario.battlefield)
+        names = names_for(ruleset, self.game.view(self.side), field)
         for event in fresh:
             head, *rolls = narrate(event, ruleset, names)
             self.console.print(Text("  " + head), highlight=False)

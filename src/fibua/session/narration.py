@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fibua.battlefield.model import Battlefield
 from fibua.core.dice import describe_roll
 from fibua.core.events import EVERYONE, Event
 from fibua.core.ruleset import Result
@@ -32,6 +34,14 @@ class Names:
 
     by_id: Mapping[str, str] = field(default_factory=dict)
     unit: str = "in"
+    #: the map's sections by id, as a person calls them (from the public map)
+    places: Mapping[str, str] = field(default_factory=dict)
+
+    def place(self, section: Any) -> str:
+        """A section by its building's name (`Epicerie Lemoine, store`), else its id in
+        words."""
+        text = str(section)
+        return self.places.get(text) or words(text)
 
     def of(self, ident: Any) -> str:
         """The name of a unit or figure, from its id (the id itself when unknown)."""
@@ -47,13 +57,18 @@ class Names:
         return f"{number(value)} {self.unit}" if is_number(value) else "?"
 
     @staticmethod
-    def from_view(view: Mapping[str, Any], unit: str = "in") -> Names:
+    def from_view(view: Mapping[str, Any], unit: str = "in",
+                  places: Mapping[str, str] | None = None) -> Names:
         by_id: dict[str, str] = {}
         for key in ("enemies", "own"):  # own names win over what was seen
             for entry in view.get(key, ()) or ():
                 if isinstance(entry, Mapping) and "id" in entry and entry.get("name"):
                     by_id[str(entry["id"])] = str(entry["name"])
-        return Names(by_id, unit)
+        formations = view.get("formations")  # (Street Fighter's platoons and companies)
+        for entry in formations if isinstance(formations, list) else ():
+            if isinstance(entry, Mapping) and "id" in entry and entry.get("name"):
+                by_id.setdefault(str(entry["id"]), str(entry["name"]))
+        return Names(by_id, unit, places or {})
 
 
 Phrase = Callable[[Data, Names], str]
@@ -66,6 +81,9 @@ class Phrasebook:
     ruleset: str
     unit: str
     phrases: Mapping[str, Phrase]
+    #: kinds whose sentence tells all their die does (a draw from the bag: which side's
+    #: die came out), so no roll line follows (the details switch still shows it)
+    told_rolls: frozenset[str] = frozenset()
 
 
 _BOOKS: dict[str, Phrasebook] = {}
@@ -143,6 +161,8 @@ def rolls_in(data: Data) -> list[Mapping[str, Any]]:
             found.append(value)
         elif isinstance(value, list):
             found += [item for item in value if is_roll(item)]
+        elif isinstance(value, Mapping):
+            found += rolls_in(value)  # (a result that holds its own die)
     return found
 
 
@@ -154,8 +174,15 @@ def _modifiers(raw: Any) -> list[tuple[str, int]]:
     return out
 
 
-def _dice_words(dice: str, faces: Sequence[Any], value: Any) -> str:
-    """`a d6`, `2d6`, `a d3 (a d6 halved)`, `d100`."""
+DICE_RANGE = re.compile(r"^(?P<dice>[^\[]+)\[(?P<low>\d+)-(?P<high>\d+)\]$")
+
+
+def _dice_words(dice: str) -> str:
+    """`a d6`, `2d6`, `a d3 (a d6 halved)`, `a d10 read 0 to 9` (notation `d10[0-9]`)."""
+    ranged = DICE_RANGE.match(dice)
+    if ranged is not None:
+        return (f"{_dice_words(ranged['dice'])} read {ranged['low']} to "
+                f"{ranged['high']}")
     if dice == "d3":
         return "a d3 (a d6 halved)"
     if dice.startswith("d"):
@@ -170,7 +197,7 @@ def plain_roll(raw: Mapping[str, Any]) -> str:
     value = raw.get("value")
     dice = str(raw.get("dice", "?"))
     purpose = str(raw.get("purpose", "roll"))
-    text = f"{purpose[:1].upper()}{purpose[1:]}, {_dice_words(dice, faces, value)}: rolled "
+    text = f"{purpose[:1].upper()}{purpose[1:]}, {_dice_words(dice)}: rolled "
     text += " and ".join(number(f) for f in faces) or "?"
     if is_number(value) and faces and sum(faces) != value:
         text += f", counts {number(value)}"
@@ -271,13 +298,31 @@ def headline(event: Event, ruleset: str, names: Names) -> str:
 
 def narrate(event: Event, ruleset: str, names: Names) -> list[str]:
     """An event as a side reads it: one sentence, then one line a die roll."""
+    book = phrasebook(ruleset)
+    if book is not None and event.kind in book.told_rolls:
+        return [headline(event, ruleset, names)]
     return [headline(event, ruleset, names), *(plain_roll(r) for r in rolls_in(event.data))]
 
 
-def names_for(ruleset: str, view: Mapping[str, Any]) -> Names:
-    """The names a side uses, from its view, in the rule set's unit of length."""
+def place_names(battlefield: Battlefield) -> dict[str, str]:
+    """Each section of the map by its building's name, and the part's own name after it
+    where a building has several (`Epicerie Lemoine, store`)."""
+    found: dict[str, str] = {}
+    for building in battlefield.buildings:
+        for section in building.sections:
+            part = section.id.removeprefix(building.id).strip("-_")
+            several = len(building.sections) > 1 and part
+            found[section.id] = f"{building.name}, {words(part)}" if several else building.name
+    return found
+
+
+def names_for(ruleset: str, view: Mapping[str, Any],
+              battlefield: Battlefield | None = None) -> Names:
+    """The names a side uses, from its view (and the public map's buildings), in the rule
+    set's unit of length."""
     book = phrasebook(ruleset)
-    return Names.from_view(view, book.unit if book is not None else "in")
+    places = place_names(battlefield) if battlefield is not None else None
+    return Names.from_view(view, book.unit if book is not None else "in", places)
 
 
 __all__ = ["Names", "Phrase", "Phrasebook", "headline", "join", "names_for", "narrate",

@@ -53,6 +53,8 @@ def section_name(ident: Any, names: Names) -> str:
     if ident is None:
         return "a building"
     text = str(ident)
+    if text in names.places:
+        return names.places[text]
     if text in names.by_id:
         return names.of(text)
     parts = words(text).split()
@@ -620,4 +622,4 @@ PHRASES: dict[str, Phrase] = {k: _opening(p) for k, p in {
     "to-hit": to_hit, "turn": turn, "turn-end": turn_end, "vehicle-damage": vehicle_damage,
 }.items()}
 
-BOOK = register_phrasebook(Phrasebook("buildings", "in", PHRASES))
+BOOK = register_phrasebook(Phrasebook("buildings", "in", PHRASES, frozenset({"order-die"})))

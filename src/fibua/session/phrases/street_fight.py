@@ -25,10 +25,10 @@ def _at(point: object) -> str:
     return "?"
 
 
-def _place(data: Data) -> str:
-    """`in the duval-house, upstairs` / `in the open`."""
+def _place(data: Data, names: Names) -> str:
+    """`in Maison Duval, floor 1` / `in the open`."""
     section, floor = data.get("section"), data.get("floor")
-    where = f"in {words(section)}" if section else "in the open"
+    where = f"in {names.place(section)}" if section else "in the open"
     if isinstance(floor, int) and floor > 0:
         where += f", floor {floor}"
     return where
@@ -37,7 +37,7 @@ def _place(data: Data) -> str:
 def moved(d: Data, n: Names) -> str:
     how = "runs" if d.get("running") else "moves"
     return (f"{n.of(d.get('figure'))} {how} {n.length(d.get('inches'))} to "
-            f"{_at(d.get('to'))}, {_place(d)}")
+            f"{_at(d.get('to'))}, {_place(d, n)}")
 
 
 def shot(d: Data, n: Names) -> str:
@@ -119,7 +119,7 @@ PHRASES: dict[str, Phrase] = {
     "casualty": lambda d, n: f"{d.get('name') or n.of(d.get('figure'))} is down",
     "enemy-seen": lambda d, n: (f"Enemy seen: {d.get('name') or n.of(d.get('figure'))}"
                                 + (f" with a {words(d['weapon'])}" if d.get("weapon") else "")
-                                + f" at {_at((d.get('x'), d.get('y')))}, {_place(d)}"),
+                                + f" at {_at((d.get('x'), d.get('y')))}, {_place(d, n)}"),
     "enemy-lost": lambda d, n: (f"{d.get('name') or n.of(d.get('figure'))} is out of sight, "
                                 f"last seen at {_at((d.get('last_x'), d.get('last_y')))}"),
     "morale": morale,

@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fibua.core.values import is_number
-from fibua.session import narration
 from fibua.session.narration import (
     Data,
     Names,
@@ -23,36 +22,6 @@ from fibua.session.narration import (
     register_phrasebook,
     words,
 )
-
-# -- the framework's roll lines, for the one die only this rule set reads ----------------
-# narration.py has no hook for a rule set's dice notation nor for a roll line that opens
-# with a figure; until it has, two of its functions are widened here, for rolls of this
-# rule set's d10 alone (the notation no other rule set uses), so no other book's lines change
-
-D10 = "d10[0-9]"
-ZERO_TO_NINE = "[0-9]"
-_FRAMEWORK_DICE_WORDS = narration._dice_words
-_FRAMEWORK_PLAIN_ROLL = narration.plain_roll
-
-
-def _dice_words(dice: str, faces: Sequence[Any], value: Any) -> str:
-    """`a d10 read 0 to 9`: the notation `d10[0-9]` would reach the player with its
-    brackets, which narration.plain_roll passes through as written."""
-    if dice.endswith(ZERO_TO_NINE):
-        return _FRAMEWORK_DICE_WORDS(dice[: -len(ZERO_TO_NINE)], faces, value) + " read 0 to 9"
-    return _FRAMEWORK_DICE_WORDS(dice, faces, value)
-
-
-def _plain_roll(raw: Mapping[str, Any]) -> str:
-    """A shot's roll line opens with the firer's name, which may start with a figure
-    (`2nd Tank Platoon T34 1 shoots at ...`): `The 2nd Tank Platoon ...`, as the
-    sentences here say it."""
-    text = _FRAMEWORK_PLAIN_ROLL(raw)
-    return text if text[:1].isalpha() or raw.get("dice") != D10 else f"The {text}"
-
-
-narration._dice_words = _dice_words
-narration.plain_roll = _plain_roll
 
 # -- words for the rule set's values -------------------------------------------------------
 
