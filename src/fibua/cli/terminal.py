@@ -412,14 +412,13 @@ class PlaySession:
         return order
 
     def _run_note(self, order: Order) -> str | None:
-        """What the rule set says when a move becomes a run (said as it is given)."""
-        if order.kind != "move":
-            return None
+        """What the rule set says when an order becomes another (a move that is a run),
+        said as it is given."""
         try:
-            text = self.game.preview(order)
+            forecast = self.game.forecast(order)
         except FibuaError:
             return None
-        return f"note: {text}" if "running" in text or "run" in text.split() else None
+        return f"note: {forecast.text}" if forecast.becomes is not None else None
 
     def _refused(self, order: Order, error: IllegalOrder) -> None:
         message = f"not allowed: {error.reason}"

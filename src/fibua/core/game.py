@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from fibua.core.errors import FibuaError, IllegalOrder, RulesFault
 from fibua.core.events import Event
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Result, RuleSet, find_ruleset
+from fibua.core.ruleset import Player, Preview, Result, RuleSet, find_ruleset
 
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
@@ -157,6 +157,20 @@ class Game:
             raise
         except Exception as error:
             # a preview changes nothing, unless the failure was half-way through a change
+            self._put_back()
+            if isinstance(error, FibuaError):
+                raise
+            raise RulesFault(order, error) from error
+
+    def forecast(self, order: Order) -> Preview:
+        """`preview` as data (`RuleSet.forecast`), changing nothing, refused and failing as
+        `preview` is."""
+        order = checked_shape(order)
+        try:
+            return self.ruleset.forecast(self.state, order)
+        except IllegalOrder:
+            raise
+        except Exception as error:
             self._put_back()
             if isinstance(error, FibuaError):
                 raise

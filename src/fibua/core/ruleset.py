@@ -10,6 +10,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -102,6 +103,34 @@ def kept_notes(notes: Notes | None, key: str, kind: type[N]) -> N:
     return found
 
 
+class Risk(StrEnum):
+    """What may go wrong with an order, said before it is given (a preview's `risks`)."""
+
+    #: the fire may hit the side's own troops
+    FRIENDLY_FIRE = "friendly-fire"
+    #: no roll the order makes can succeed (a shot that needs 0 or less)
+    HOPELESS = "hopeless"
+    #: the order uses up something (an order die) and may do nothing
+    WASTED = "wasted"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an order would do, as data, with its sentence (`text`): the front ends read
+    the data, never the sentence. `chance` is that of the order's main roll succeeding
+    (0 to 1), where it has one; `becomes`, what the order turns into (a move that is a
+    run: "run"); `risks`, what may go wrong."""
+
+    text: str
+    chance: float | None = None
+    becomes: str | None = None
+    risks: tuple[Risk, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"text": self.text, "chance": self.chance, "becomes": self.becomes,
+                "risks": [str(r) for r in self.risks]}
+
+
 class Player(Protocol):
     """Anything that gives orders: a person at a terminal, a computer opponent, a script.
 
@@ -172,6 +201,12 @@ class RuleSet(ABC, Generic[S]):
     def preview(self, state: S, order: Order) -> str:
         """What an order would cost and its odds, without carrying it out (IllegalOrder if
         it is not allowed)."""
+
+    def forecast(self, state: S, order: Order) -> Preview:
+        """`preview` as data: a rule set that knows more of an order than its sentence
+        (its chance, what it becomes, its risks) says it here; by default the sentence
+        alone."""
+        return Preview(self.preview(state, order))
 
     @abstractmethod
     def observe(self, state: S, side: str) -> Any:

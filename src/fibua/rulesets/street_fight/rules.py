@@ -9,7 +9,7 @@ from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Ki
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Risk, register
 from fibua.rulesets.street_fight import actions, setup, turn
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
@@ -63,17 +63,21 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
         return _DISPATCH
 
     def preview(self, state: StreetFightState, order: Order) -> str:
+        return self.forecast(state, order).text
+
+    def forecast(self, state: StreetFightState, order: Order) -> Preview:
         self.check(state, order)
         figure = state.figures.get(order.unit or "")
         if order.kind == "move" and figure is not None:
             plan = actions.plan_move(state, figure, order.params)
             text = f"{figure.name} moves {plan.length:.1f}in"
-            if plan.length > MOVE_NORMAL:
-                text += ": running - cannot fire or take cover this turn, counts as moving next"
-            return text
+            if plan.length <= MOVE_NORMAL:
+                return Preview(text)
+            return Preview(text + ": running - cannot fire or take cover this turn, counts "
+                                  "as moving next", becomes="run")
         if order.kind == "shoot" and figure is not None:
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
-        return f"{order}: allowed"
+        return Preview(f"{order}: allowed")
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -188,21 +192,27 @@ def _allowed(state: StreetFightState, order: Order) -> bool:
     return RULES.allows(state, order)
 
 
-def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> str:
+def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> Preview:
     """Each target's range, cover, chance to hit a round and chance to be removed, as the
     odds work them out (a spread narrows when few rounds are rolled, so a target's chance
     to hit may depend on the rounds)."""
     found = firing_odds(figure.weapon, targets, actions.frontage,
                         lambda t, spread: situation(state, figure, t, spread=spread))
     lines = []
+    best = 0
     for n, (target, odds) in enumerate(zip(targets, found.targets, strict=True)):
         s = situation(state, figure, target)
         chances = sorted({b.hit[b.covered.index(n)] for b in found.bursts if n in b.covered})
+        best = max([best, *chances])
         hit = f"{chances[0]}%" if len(chances) == 1 else f"{chances[0]}-{chances[-1]}%"
         lines.append(f"{target.name}: range {s.range:.1f}in, {cover_words(s.cover)}, "
                      f"hit {hit} per round, kill {kill_chance(figure.weapon):.0%} per hit, "
                      f"removed {float(odds.removed):.0%}")
-    return "; ".join(lines)
+    removed = max((float(odds.removed) for odds in found.targets), default=0.0)
+    text = "; ".join(lines)
+    if best <= 0:
+        return Preview(text + ": no round can hit", 0.0, risks=(Risk.HOPELESS,))
+    return Preview(text, removed)
 
 
 RULES = StreetFight()
