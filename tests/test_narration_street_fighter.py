@@ -145,6 +145,7 @@ def test_a_name_starting_with_a_figure_does_not_open_the_sentence() -> None:
                                    "hit": False}), "street-fighter", names)
     assert lines == [
         "The 2nd Tank Platoon T34 1 fires its main gun at stug (92.2 cm, in the open): a miss.",
-        "The 2nd Tank Platoon T34 1 shoots at StuG III Otto, a d10 read 0 to 9: rolled 0; "
+        # the roll line is the rolled purpose as the rules wrote it, figures and all
+        "2nd Tank Platoon T34 1 shoots at StuG III Otto, a d10 read 0 to 9: rolled 0; "
         "needed 4 or more: failed.",
     ]

@@ -265,6 +265,8 @@ class PlaySession:
             case EndSide():
                 self.game.apply(Order(side, "end"))
             case Forced(order=order):
+                if side == self.side and not seats.computer_side(side):
+                    self._say_passed()
                 self.game.apply(order)
             case ComputerSeat(seat=seat):
                 self._computer_seat(seat)
@@ -277,6 +279,17 @@ class PlaySession:
         give_or_end(self.game, chosen(self.game, side, self.computers[side]), self.refusals)
         if side == self.side:
             self.show_new_events()
+
+    def _say_passed(self) -> None:
+        """The side has nothing to order in this stage: say so, and why where every unit
+        has the same reason (the rules' refusal the side would get, nothing more)."""
+        reasons = {self.game.why_idle(self.side, unit) for unit in self.unit_ids()}
+        why = reasons.pop() if len(reasons) == 1 else None
+        stage = self.seat_round().stage(self.side)
+        when = f"the {stage.phase} phase" if stage.phase else "this turn"
+        self.console.print(Text(f"Nothing to order in {when}"
+                                + (f": {why}" if why else ": none of your units can act now")
+                                + "; it passes on.", style="dim"), highlight=False)
 
     def _computer_seat(self, seat: SeatPlan) -> None:
         """One order of a computer seat; its `end`, or an order refused, finishes it."""
