@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from fibua.core.dice import ForcedDice, Modifier, Rng, parse_dice, roll
 from fibua.core.errors import DiceExhausted, IllegalOrder
-from fibua.core.game import Game, play_out
+from fibua.core.game import Game, chosen, play_out
 from fibua.core.orders import Order
 from fibua.core.params import point
+from fibua.lab.engine import computers
 from fibua.scenario.loader import load_scenario
 from toy_ruleset import TOY, toy_scenario
 
@@ -288,6 +289,28 @@ def test_a_point_is_two_finite_numbers(items: list[object], as_tuple: bool) -> N
             point(value, "to")
     else:
         assert point(value, "to") == expected
+
+
+def test_an_idle_unit_is_told_of_its_own_phase_not_another() -> None:
+    """Whenever a figure of the acting side has no order in House Clearing's fire phase,
+    the reason is about the figure or its shot (`fires in step 1; this is step 3`),
+    never that moving is a move phase order."""
+    scenario = load_scenario("ramp-houses")
+    game = Game(scenario, 1)
+    players = computers(game, 1)
+    told = []
+    for _ in range(400):
+        side = game.to_act()
+        if side is None:
+            break
+        if game.view(side)["phase"] == "fire":
+            busy = {o.unit for o in game.legal_orders(side)}
+            for figure in game.own_view(side):
+                if figure.get("alive", True) and figure["id"] not in busy:
+                    told.append(game.why_idle(side, str(figure["id"])))
+        game.apply(chosen(game, side, players[side]))
+    assert told
+    assert not [r for r in told if r is None or "move phase" in r], told
 
 
 def test_why_idle_gives_the_rules_reason_and_leaves_no_garbage() -> None:

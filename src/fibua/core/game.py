@@ -35,8 +35,19 @@ BOUNDARY_KINDS = frozenset({"turn", "phase", "step", "orders", "game-over"})
 SIGHTING_PREFIX = "enemy-"
 #: refusals of a bare order that say only what it lacks, not why the unit cannot act
 UNTELLING_REFUSALS = frozenset({"bad-parameter", "unknown", "illegal", "no-target"})
+#: a bare order refused for its missing parameters: the kind is open now, were there
+#: anything to give it (a shot with a target, a move with a place)
+OPEN_KIND_REFUSALS = frozenset({"bad-parameter"})
 #: refusals for the moment of the turn, true of every unit of the side
 TIMING_REFUSALS = frozenset({"wrong-phase", "wrong-step", "reacting", "not-your-turn"})
+
+
+def _telling(code: str | None) -> int:
+    """How much a refusal says of the unit itself: about it (0), about the moment for an
+    order of this phase (its step: 1), about another phase's orders (2)."""
+    if code not in TIMING_REFUSALS:
+        return 0
+    return 2 if code == "wrong-phase" else 1
 
 
 def canonical_json(value: Any) -> str:
@@ -248,7 +259,8 @@ class Game:
         is the refusal the side would get for giving the order, so it tells nothing more.
         A refusal of its parameters says nothing; one about the phase or step only what
         holds for every unit, so one about the unit itself comes first."""
-        reasons: list[tuple[bool, str]] = []
+        reasons: list[tuple[int, str]] = []
+        open_kinds: list[str] = []
         for kind in self.ruleset.order_syntax:
             if kind == "end":
                 continue
@@ -256,11 +268,17 @@ class Game:
                 self.preview(Order(side, kind, unit, {}))
             except IllegalOrder as refusal:
                 # the words alone are kept: a kept exception holds its frames in a cycle
-                if refusal.code not in UNTELLING_REFUSALS:
-                    reasons.append((refusal.code in TIMING_REFUSALS, refusal.reason))
+                if refusal.code in OPEN_KIND_REFUSALS:
+                    open_kinds.append(kind)
+                elif refusal.code not in UNTELLING_REFUSALS:
+                    reasons.append((_telling(refusal.code), refusal.reason))
             except FibuaError:
                 continue
         reasons.sort(key=lambda r: r[0])  # a stable sort
+        if open_kinds and (not reasons or reasons[0][0] > 0):
+            # a kind of this very moment, refused only for want of what to aim it at:
+            # that, not the orders of another phase or step, is why the unit is idle
+            return f"no {open_kinds[0]} order is open to it now"
         return reasons[0][1].rstrip(".") if reasons else None
 
     def view(self, side: str) -> dict[str, Any]:
