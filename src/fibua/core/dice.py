@@ -274,7 +274,7 @@ class Roll:
         return describe_roll(self.to_dict())
 
 
-def _pairs(raw: Any) -> list[tuple[str, int]]:
+def modifier_pairs(raw: Any) -> list[tuple[str, int]]:
     """Named modifiers as recorded ([[name, value], ...]); anything else is skipped."""
     out: list[tuple[str, int]] = []
     for item in raw if isinstance(raw, list) else []:
@@ -301,14 +301,14 @@ def describe_roll(raw: Mapping[str, Any]) -> str:
         # a d3 read from a d6, a d100's "00", skill dice times ten: the faces do not add
         # up to what the roll counts as, so it is said before any modifier
         text += f", read as {value}" + ("," if raw.get("modifiers") else "")
-    mods = _pairs(raw.get("modifiers"))
+    mods = modifier_pairs(raw.get("modifiers"))
     if mods:
         text += "".join(f" {value:+d} {name}" for name, value in mods)
         text += f" = {raw.get('total')}"
     need = raw.get("need")
     if need is not None:
         text += f", needed {need}{' or less' if raw.get('at_most') else '+'}"
-        basis = _pairs(raw.get("basis"))
+        basis = modifier_pairs(raw.get("basis"))
         if basis:
             text += " (" + ", ".join(f"{name} {value:+d}" for name, value in basis) + ")"
     success = raw.get("success")

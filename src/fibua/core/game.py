@@ -159,29 +159,20 @@ class Game:
         self.marks.append(len(self.log))
 
     def preview(self, order: Order) -> str:
-        """What an order would cost and its odds, changing nothing (IllegalOrder if it is not
-        allowed, RulesFault if the rule set fails, the game being as it was)."""
-        order = checked_shape(order)
-        try:
-            return self.ruleset.preview(self.state, order)
-        except IllegalOrder:
-            raise
-        except Exception as error:
-            # a preview changes nothing, unless the failure was half-way through a change
-            self._put_back()
-            if isinstance(error, FibuaError):
-                raise
-            raise RulesFault(order, error) from error
+        """What an order would cost and its odds, in words (`forecast`'s sentence)."""
+        return self.forecast(order).text
 
     def forecast(self, order: Order) -> Preview:
-        """`preview` as data (`RuleSet.forecast`), changing nothing, refused and failing as
-        `preview` is."""
+        """What an order would do, as data with its sentence (`RuleSet.forecast`), changing
+        nothing (IllegalOrder if it is not allowed, RulesFault if the rule set fails, the
+        game being as it was)."""
         order = checked_shape(order)
         try:
             return self.ruleset.forecast(self.state, order)
         except IllegalOrder:
             raise
         except Exception as error:
+            # a preview changes nothing, unless the failure was half-way through a change
             self._put_back()
             if isinstance(error, FibuaError):
                 raise

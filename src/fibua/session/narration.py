@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fibua.battlefield.model import Battlefield
-from fibua.core.dice import describe_roll
+from fibua.core.dice import describe_roll, modifier_pairs
 from fibua.core.events import EVERYONE, Event
 from fibua.core.ruleset import Result
 from fibua.core.values import is_number
@@ -166,14 +166,6 @@ def rolls_in(data: Data) -> list[Mapping[str, Any]]:
     return found
 
 
-def _modifiers(raw: Any) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, list | tuple) and len(item) == 2 and is_number(item[1]):
-            out.append((str(item[0]), int(item[1])))
-    return out
-
-
 DICE_RANGE = re.compile(r"^(?P<dice>[^\[]+)\[(?P<low>\d+)-(?P<high>\d+)\]$")
 
 
@@ -203,14 +195,14 @@ def plain_roll(raw: Mapping[str, Any]) -> str:
         text += f", counts {number(value)}"
     elif len(faces) > 1:
         text += f", {number(value)} in all"
-    mods = _modifiers(raw.get("modifiers"))
+    mods = modifier_pairs(raw.get("modifiers"))
     if mods:
         text += "".join(f", {v:+d} {name}" for name, v in mods)
         text += f" makes {number(raw.get('total'))}"
     need = raw.get("need")
     if need is not None:
         text += f"; needed {number(need)} or {'less' if raw.get('at_most') else 'more'}"
-        basis = _modifiers(raw.get("basis"))
+        basis = modifier_pairs(raw.get("basis"))
         if basis:
             text += " (" + ", ".join(
                 f"{name} {v}" if i == 0 and name == "base" else f"{name} {v:+d}"
