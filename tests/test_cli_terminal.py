@@ -20,7 +20,7 @@ from fibua.cli.briefing import (
     objectives,
     status_line,
 )
-from fibua.cli.main import computer_players
+from fibua.cli.games import computer_players
 from fibua.cli.prompt import OrderCompleter, Vocabulary
 from fibua.cli.terminal import PlaySession, describe_event, own_table
 from fibua.cli.textmap import MapNotes, letter_figures, render_map
