@@ -355,6 +355,19 @@ def odds(
 
 @app.command()
 @guarded
+def warmup(
+    force: Annotated[bool, typer.Option("--force", help="compile them again even if they "
+                                                       "are ready")] = False,
+) -> None:
+    """Compile the rules engine's kernels now (make play runs it), so that the first game
+    starts at once; prints nothing when they are ready."""
+    from fibua.cli.warmup import run_warmup
+
+    run_warmup(error_console(), force)
+
+
+@app.command()
+@guarded
 def serve(
     db: Annotated[Path | None, typer.Option(help="the games database (default: in your data "
                                                  "folder)")] = None,
