@@ -375,11 +375,15 @@ def serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
     open_page: Annotated[bool, typer.Option("--open/--no-open", help="open the lobby in "
                                             "your browser once the server listens")] = False,
+    prepare: Annotated[bool, typer.Option(
+        "--prepare/--no-prepare", help="compile the rules engine's kernels in the background "
+                                       "if they are not (the lobby says how far it has come "
+                                       "and offers Create when it is done)")] = True,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server
 
-    run_server(db, host, port, open_page=open_page)
+    run_server(db, host, port, open_page=open_page, prepare=prepare)
 
 
 def main() -> None:
