@@ -128,3 +128,22 @@ def test_a_damaged_game_in_a_sound_file_is_refused_alone(tmp_path: Path) -> None
     again.load_all()
     assert list(again.games) == [kept]
     assert set(again.broken) == {damaged}
+
+
+KILLED = """
+import os, sys
+from fibua.server.store import Store
+store = Store(sys.argv[1])
+store.create_game("g1", {"scenario": {"name": "x"}}, 5, True, [], {"creator": "0" * 64}, [])
+os._exit(9)  # as kill -9: nothing closed, the game only in the WAL
+"""
+
+
+def test_a_database_left_by_a_killed_server_passes_with_its_wal(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    subprocess.run([sys.executable, "-c", KILLED, str(path)], timeout=SERVE_TIMEOUT)
+    assert Path(f"{path}-wal").exists()
+    check_database(path)
+    store = Store(path)
+    assert store.game_ids() == ["g1"]
+    store.close()
