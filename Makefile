@@ -20,7 +20,11 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@ $(STAMP)
 
+# the rules engine's kernels compiled before the server starts (a progress bar the first
+# time and after any change to the sources; silent when they are ready). Should that fail,
+# the server still starts ('-'): its games compile what they call as they go.
 play: $(STAMP)
+	-$(BIN)/fibua warmup
 	$(BIN)/fibua serve --open
 
 lint: $(TEST_STAMP)

@@ -110,8 +110,10 @@ def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Cl
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen(
-        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
-         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # --no-prepare: a test's games compile what they call, with no warm-up beside them
+        [sys.executable, "-m", "fibua.cli.main", "serve", "--no-prepare", "--db", str(db),
+         "--host", HOST, "--port", str(port)], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT)
     client = httpx.Client(base_url=f"http://{HOST}:{port}", timeout=PATIENCE)
     try:
         end = time.monotonic() + PATIENCE

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fibua.battlefield.model import SectionState
 from fibua.battlefield.svg import render_svg, storeys
 from fibua.cli import main as cli
-from fibua.cli.main import computer_players
+from fibua.cli.games import computer_players
 from fibua.cli.terminal import PlaySession
 from fibua.cli.textmap import BURNING_CHAR, RUINED_CHAR, section_states
 from fibua.core.game import Game

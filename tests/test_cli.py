@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
+from fibua.cli import games
 from fibua.cli import main as cli
 from fibua.cli.terminal import (
     Grid,
@@ -276,11 +277,11 @@ def test_default_scenario(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
         (("other/zz",), "zz"),
     ]
     for names, expected in cases:
-        monkeypatch.setattr(cli, "bundled_scenarios", lambda names=names: bundled(*names))
-        assert cli.default_scenario() == expected
-    monkeypatch.setattr(cli, "bundled_scenarios", dict)
+        monkeypatch.setattr(games, "bundled_scenarios", lambda names=names: bundled(*names))
+        assert games.default_scenario() == expected
+    monkeypatch.setattr(games, "bundled_scenarios", dict)
     with pytest.raises(InputError):
-        cli.default_scenario()
+        games.default_scenario()
 
 
 def test_the_entry_point_in_a_subprocess(tmp_path: Path) -> None:
@@ -404,8 +405,9 @@ def _commands(group: Any, path: list[str]) -> list[tuple[list[str], Any]]:
 
 
 def _words(text: str) -> str:
-    """The words of a help page, its frame and line breaks left out."""
-    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+    """The words of a help page, its frame and line breaks left out (a plain page may
+    break a line after a word's hyphen)."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", re.sub(r"-\n\s*", "-", text)).split())
 
 
 # `odds` writes its own help page (each query's fields) rather than click's

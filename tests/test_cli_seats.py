@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from fibua.cli.main import computer_players
+from fibua.cli.games import computer_players
 from fibua.cli.terminal import PlaySession
 from fibua.core.game import Game
 from fibua.core.ruleset import Seat

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from fibua.battlefield.svg import render_svg
 from fibua.cli.briefing import briefing, status_line
-from fibua.cli.main import computer_players
+from fibua.cli.games import computer_players
 from fibua.cli.prompt import OrderCompleter, Vocabulary
 from fibua.cli.terminal import PlaySession, describe_event, own_table
 from fibua.cli.textmap import MapNotes, letter_figures, render_map

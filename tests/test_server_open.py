@@ -38,7 +38,7 @@ def serve_open(tmp_path: Path, browser: str) -> tuple[str, str]:
     env = {**os.environ, "BROWSER": browser, "PYTHONPATH": os.pathsep.join(
         [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen(
-        [sys.executable, "-m", "fibua.cli.main", "serve", "--open", "--db",
+        [sys.executable, "-m", "fibua.cli.main", "serve", "--no-prepare", "--open", "--db",
          str(tmp_path / "games.sqlite3"), "--host", HOST, "--port", str(port)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen = tmp_path / "opened.txt"

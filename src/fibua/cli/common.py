@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
 
 from fibua.core.errors import FibuaError, InputError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -19,11 +21,16 @@ EXIT_BAD_INPUT = 2
 
 
 def console() -> Console:
-    # made per call: the test runner swaps sys.stdout between invocations
+    # made per call: the test runner swaps sys.stdout between invocations (and Rich is
+    # imported here, not with the module: `fibua --help` needs none of it)
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
 def error_console() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False)
 
 

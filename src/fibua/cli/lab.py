@@ -1,78 +1,28 @@
 """`fibua lab`: playtests of many games (run), their report (report), and two runs set
-side by side (compare)."""
+side by side (compare).
+
+The commands import what they run when they run (`fibua --help` imports none of it)."""
 
 from __future__ import annotations
 
-import time
-from collections import Counter
-from contextlib import ExitStack
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
 
 from fibua.cli.common import console, error_console, guarded
-from fibua.cli.warmup import preparing, warm_up
-from fibua.core.errors import InputError, Problem
-from fibua.core.game import Game
-from fibua.lab.cluster import ClusterError, RayCluster, import_ray
-from fibua.lab.overrides import with_house_rules
-from fibua.lab.runner import GameFailed, play_rows
-from fibua.lab.seats import parse_seats
-from fibua.lab.store import (
-    RunInfo,
-    RunWriter,
-    code_digest,
-    db_path,
-    missing_seeds,
-    read_info,
-)
-from fibua.scenario.loader import load_scenario, scenario_from_dict
-from fibua.scenario.schema import Scenario
 
-#: a game of the run failed, or the cluster playing it: not the input's fault
-EXIT_GAME_FAILED = 1
-#: as a shell reports a process stopped by Ctrl-C
-EXIT_INTERRUPTED = 130
 DEFAULT_GAMES = 1_000
-DEFAULT_FOLDER = Path("lab-runs")
 
 lab_app = typer.Typer(
     help="Playtests: many games of a scenario, their report, two variants compared.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help pages: Rich's would import a tenth of a second of modules first
+    rich_markup_mode=None,
 )
-
-
-class GamesPerSecond(ProgressColumn):
-    """Games a second since the run began."""
-
-    def render(self, task: Task) -> Text:
-        elapsed = task.elapsed or 0.0
-        rate = task.completed / elapsed if elapsed > 0 else 0.0
-        return Text(f"{rate:,.1f} games/s")
-
-
-def free_folder(name: str) -> Path:
-    """lab-runs/NAME, or NAME-2, NAME-3... if taken."""
-    folder = DEFAULT_FOLDER / name
-    n = 2
-    while db_path(folder).exists():
-        folder = DEFAULT_FOLDER / f"{name}-{n}"
-        n += 1
-    return folder
 
 
 @lab_app.command()
@@ -90,8 +40,7 @@ def run(
         "--set", help="house rule NAME=VALUE: a rule option (morale=false), a scenario "
                       "field (turns=6) or a dotted path (sides.germans.title=...)")] = None,
     overlay: Annotated[list[Path] | None, typer.Option(
-        # (the help page reads Rich markup: the bracket is escaped to be shown)
-        help="a TOML file laid over the scenario file (tables merge; \\[sides.NAME] merges "
+        help="a TOML file laid over the scenario file (tables merge; [sides.NAME] merges "
              "into that side)")] = None,
     out: Annotated[Path | None, typer.Option(
         help="the folder for the results (default: lab-runs/SCENARIO, numbered if taken)")
@@ -104,6 +53,15 @@ def run(
         help="play on the Ray cluster at this address (HOST:PORT); implies --ray")] = None,
 ) -> None:
     """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
+    from fibua.cli.lab_play import free_folder, play_into, tell_done
+    from fibua.cli.warmup import preparing, warm_up
+    from fibua.core.game import Game
+    from fibua.lab.cluster import RayCluster, import_ray
+    from fibua.lab.overrides import with_house_rules
+    from fibua.lab.seats import parse_seats
+    from fibua.lab.store import RunInfo, RunWriter, code_digest
+    from fibua.scenario.loader import load_scenario
+
     on_ray = ray or ray_address is not None
     if on_ray:
         import_ray()  # refused before anything is written if Ray is missing
@@ -115,14 +73,14 @@ def run(
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
     info = RunInfo(played.raw, seats, overrides, seed_start, games, code_digest())
-    with ExitStack() as stack:
+    with contextlib.ExitStack() as stack:
         # the cluster is reached before anything is written, and let go after
         cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None
         writer = RunWriter.create(folder, info)
         stack.callback(writer.close)
-        played_in = _play_into(writer, folder, played, info, list(info.seeds), jobs, cluster)
+        played_in = play_into(writer, folder, played, info, list(info.seeds), jobs, cluster)
     where = "on Ray" if on_ray else f"{jobs} job(s)"
-    _tell_done(f"{games} games of {played.name}", played_in, seats, where, folder)
+    tell_done(f"{games} games of {played.name}", played_in, seats, where, folder)
 
 
 @lab_app.command()
@@ -132,6 +90,13 @@ def resume(
     jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
 ) -> None:
     """Go on with a run that was stopped: play the games it lacks, as it would have."""
+    from fibua.cli.lab_play import play_into, tell_done
+    from fibua.cli.warmup import preparing, warm_up
+    from fibua.core.errors import InputError, Problem
+    from fibua.core.game import Game
+    from fibua.lab.store import RunWriter, code_digest, missing_seeds, read_info
+    from fibua.scenario.loader import scenario_from_dict
+
     info = read_info(folder)
     missing = missing_seeds(folder, info)
     if not missing:
@@ -146,64 +111,12 @@ def resume(
     with preparing(error_console()):
         played = scenario_from_dict(info.scenario, f"{info.name} as played")
         warm_up(Game(played, missing[0]))
-    with ExitStack() as stack:
+    with contextlib.ExitStack() as stack:
         writer = RunWriter.reopen(folder)
         stack.callback(writer.close)
-        played_in = _play_into(writer, folder, played, info, missing, jobs, None)
-    _tell_done(f"the {len(missing)} games {folder} lacked", played_in, info.seats,
+        played_in = play_into(writer, folder, played, info, missing, jobs, None)
+    tell_done(f"the {len(missing)} games {folder} lacked", played_in, info.seats,
                f"{jobs} job(s)", folder)
-
-
-#: the winners of the games played, and how long they took (seconds)
-Played = tuple[Counter[str | None], float]
-
-
-def _play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
-               seeds: list[int], jobs: int, cluster: RayCluster | None) -> Played:
-    """Play the seeds' games into the run under a progress bar. A game that fails, or
-    Ctrl-C, ends the command, saying what the run holds."""
-    wins: Counter[str | None] = Counter()
-    started = time.perf_counter()
-    try:
-        # refreshed by hand, with no thread of its own: worker processes are forked
-        # from this one, and a fork should not happen while another thread holds a lock
-        with Progress(TextColumn("{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn(),
-                      console=error_console(), auto_refresh=False) as progress:
-            task = progress.add_task(played.name, total=len(seeds))
-
-            def advance(n: int) -> None:
-                progress.advance(task, n)
-                progress.refresh()
-
-            batches = (cluster.play_rows(played, info.seats, seeds, advance) if cluster
-                       else play_rows(played, info.seats, seeds, jobs, advance))
-            for batch in batches:
-                writer.add(batch)
-                wins.update(row.winner for row in batch)
-    except (GameFailed, ClusterError) as failure:
-        typer.echo(f"error: {failure}; the games finished before it are in "
-                   f"{db_path(folder)}", err=True)
-        raise typer.Exit(EXIT_GAME_FAILED) from None
-    except KeyboardInterrupt:
-        held = info.games - len(missing_seeds(folder, info))
-        typer.echo(f"stopped: {held} of the run's {info.games} games are in "
-                   f"{db_path(folder)}; fibua lab resume {folder} plays the rest", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    return wins, time.perf_counter() - started
-
-
-def _tell_done(what: str, played_in: Played, seats: dict[str, str], where: str,
-               folder: Path) -> None:
-    wins, seconds = played_in
-    games = sum(wins.values())
-    out_console = console()
-    sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
-    out_console.print(f"{what} ({sides}) in {seconds:.1f} s "
-                      f"({games / seconds:,.1f} games/s), {where}", markup=False)
-    tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
-    out_console.print("; ".join(tally), markup=False)
-    out_console.print(f"results: {db_path(folder)}", markup=False)
 
 
 @lab_app.command()
@@ -231,6 +144,8 @@ def compare(
 ) -> None:
     """Two runs side by side: each side's win rate, the difference with its 95% interval
     and p-value, and how many games a difference of --difference needs."""
+    from rich.table import Table
+
     from fibua.lab.compare import compare_runs
     from fibua.lab.report import load_run
 

@@ -2,46 +2,22 @@
 
 Every command works for any registered rule set. Bad input never ends in a traceback: the
 typed errors fibua raises (`FibuaError`) are printed as messages with exit status 2.
+
+This module declares the commands only: each imports what it runs when it runs, so that
+`fibua --help` (and a mistyped command) answers at once, without numba, Shapely or the lab.
 """
 
 from __future__ import annotations
 
-import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
-from fibua.battlefield.model import Battlefield
-from fibua.battlefield.svg import Marker, render_svg
 from fibua.cli.common import console, error_console, fail, guarded
 from fibua.cli.lab import lab_app, ray_address_spelling
-from fibua.cli.odds import OddsUsageError, run_odds
-from fibua.cli.review import show_after_action, show_review
-from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
-from fibua.cli.terminal import PlaySession
-from fibua.cli.warmup import preparing, warm_up
-from fibua.core.dice import new_seed
-from fibua.core.errors import FibuaError, InputError, Problem, ReplayMismatch, ScenarioError
-from fibua.core.game import Game, play_out
-from fibua.core.journal import Journal, resume_game
-from fibua.core.replay import ReplayReport, read_log, replay_by_turn, replay_log, write_log
-from fibua.core.ruleset import Player, Seat, find_ruleset, ruleset_names
-from fibua.scenario.loader import bundled_scenarios, load_scenario
-from fibua.scenario.schema import Scenario
-from fibua.session.computers import seat_computers, side_computers
-from fibua.session.narration import win_text
-from fibua.session.objectives import objective_marks
 
-#: the scenario `fibua play` opens when none is named
-DEFAULT_RULESET = "street-fight"
-DEFAULT_SCENARIO = "corner-shop"
-#: marker colours for sides in the order the scenario lists them
-SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
 EXIT_MISMATCH = 1
 #: as a shell reports a process stopped by SIGINT (Ctrl-C) or SIGHUP
 EXIT_INTERRUPTED = 130
@@ -53,98 +29,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help pages: Rich's would import a tenth of a second of modules first
+    rich_markup_mode=None,
 )
 app.add_typer(lab_app, name="lab")
-
-
-def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
-    if side not in scenario.side_names:
-        names = ", ".join(scenario.side_names)
-        raise InputError(
-            [Problem(option, "", f"no side {side!r} in {scenario.name}; sides: {names}")]
-        )
-    return side
-
-
-def computer_players(
-    scenario: Scenario, seed: int, humans: tuple[str, ...] = ()
-) -> dict[str, Player]:
-    """The rule set's computer for every side not played by a person (see
-    `fibua.session.computers`: the same players in every front end)."""
-    return side_computers(find_ruleset(scenario.ruleset), scenario.side_names, seed, humans)
-
-
-# -- play ---------------------------------------------------------------------------------
-
-
-def default_scenario() -> str:
-    """corner-shop if bundled, else the first bundled Street-Fight scenario, else any."""
-    bundled = bundled_scenarios()
-    street = [name for name, path in bundled.items() if path.parent.name == DEFAULT_RULESET]
-    if DEFAULT_SCENARIO in street:
-        return DEFAULT_SCENARIO
-    if street or bundled:
-        return (street or list(bundled))[0]
-    raise InputError([Problem("play", "", "no bundled scenarios: name a scenario file")])
-
-
-def human_seats(seats: list[Seat], chosen: list[str] | None) -> set[str]:
-    names = [s.name for s in seats]
-    if not chosen:
-        return set(names)
-    unknown = [c for c in chosen if c not in names]
-    if unknown:
-        raise InputError([Problem("--seat", "", f"no seat {unknown[0]!r}; the seats are "
-                                                f"{', '.join(names)}")])
-    return set(chosen)
-
-
-def human_side(scenario: Scenario, side: str | None) -> str:
-    if side is not None:
-        return check_side(scenario, side)
-    humans = [spec.name for spec in scenario.sides if spec.player == "human"]
-    return (humans or list(scenario.side_names))[0]
-
-
-class HangUp(KeyboardInterrupt):
-    """The terminal was closed (SIGHUP): stop as on Ctrl-C, but print nothing more."""
-
-
-def _hang_up(signum: int, frame: object) -> None:
-    raise HangUp
-
-
-@contextmanager
-def hang_up_stops_the_game() -> Iterator[None]:
-    """Within the block a closed terminal raises HangUp, so the game stops in good order."""
-    if not hasattr(signal, "SIGHUP") or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
-        yield  # no such signal here, or run under nohup: left as it is
-        return
-    previous = signal.signal(signal.SIGHUP, _hang_up)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGHUP, previous)
-
-
-def prepared_play(
-    scenario: str | None, seed: int | None, resume: Path | None
-) -> tuple[Game, list[str]]:
-    """The game to play: a new one, or one carried on from its save (with the notes made
-    while reading it). Built under the first run's message about compiling."""
-    with preparing(error_console()):
-        if resume is not None:
-            resumed = resume_game(resume)
-            game = resumed.game
-            notes = [*resumed.notes, f"Resumed {resume}: {len(game.orders)} orders played "
-                                     f"again, state hash {game.state_hash()[:16]}."]
-        else:
-            loaded = load_scenario(scenario or default_scenario())
-            game_seed = seed if seed is not None else new_seed()
-            game = Game(loaded, game_seed)
-            notes = []
-        warm_up(game)
-    return game, notes
 
 
 @app.command()
@@ -185,6 +73,21 @@ def play(
 
     Every order is saved as it is given: --resume carries on after Ctrl-C or a crash.
     """
+    from fibua.cli.games import (
+        HangUp,
+        computer_players,
+        hang_up_stops_the_game,
+        human_seats,
+        human_side,
+        prepared_play,
+    )
+    from fibua.cli.saving import check_new, check_writable, new_save_path, resume_command
+    from fibua.cli.terminal import PlaySession
+    from fibua.core.errors import InputError, Problem
+    from fibua.core.journal import Journal
+    from fibua.core.replay import write_log
+    from fibua.session.computers import seat_computers
+
     if resume is not None and (scenario is not None or seed is not None):
         raise InputError([Problem("--resume", "", "a resumed game takes its scenario and seed "
                                                   "from the save: give neither")])
@@ -270,6 +173,15 @@ def autoplay(
     ] = False,
 ) -> None:
     """Let the computer play every side and write the game log."""
+    from fibua.cli.games import check_side, computer_players
+    from fibua.cli.review import show_after_action
+    from fibua.cli.saving import check_writable
+    from fibua.cli.warmup import preparing, warm_up
+    from fibua.core.game import Game, play_out
+    from fibua.core.replay import write_log
+    from fibua.scenario.loader import load_scenario
+    from fibua.session.narration import win_text
+
     check_writable(out, "--out")
     with preparing(error_console()):
         loaded = load_scenario(scenario)
@@ -292,21 +204,6 @@ def autoplay(
         show_after_action(game, console())
 
 
-def print_mismatch(report: ReplayReport, error: ReplayMismatch) -> None:
-    typer.echo(f"MISMATCH in {report.source} at line {error.line}:")
-    typer.echo(f"  log:    {error.expected}")
-    typer.echo(f"  replay: {error.actual}")
-
-
-def ask_next_turn() -> bool:
-    """Between turns of a review at a terminal: Enter goes on, q stops."""
-    try:
-        answer = input("Enter: next turn, q: stop ")
-    except EOFError:
-        return False
-    return answer.strip().lower() not in ("q", "quit")
-
-
 @app.command("replay")
 @guarded
 def replay_command(
@@ -318,6 +215,11 @@ def replay_command(
     ] = False,
 ) -> None:
     """Play a log's orders again and check every line and the final state hash."""
+    from fibua.cli.games import ask_next_turn, print_mismatch
+    from fibua.cli.review import show_review
+    from fibua.cli.warmup import preparing
+    from fibua.core.replay import read_log, replay_by_turn, replay_log
+
     parsed = read_log(log)
     with preparing(error_console()):
         report = replay_log(parsed)
@@ -338,6 +240,8 @@ def replay_command(
 @guarded
 def validate(file: Annotated[str, typer.Argument(help="scenario file (TOML)")]) -> None:
     """Check a scenario file and list every problem."""
+    from fibua.scenario.loader import load_scenario
+
     loaded = load_scenario(file)
     typer.echo(
         f"OK: {loaded.name} - {loaded.scenario.title} ({loaded.ruleset}, "
@@ -349,6 +253,11 @@ def validate(file: Annotated[str, typer.Argument(help="scenario file (TOML)")]) 
 @guarded
 def scenarios() -> None:
     """List the bundled scenarios."""
+    from rich.table import Table
+
+    from fibua.core.errors import ScenarioError
+    from fibua.scenario.loader import bundled_scenarios, load_scenario
+
     table = Table(title="Bundled scenarios")
     # names and rule sets are typed back (fibua play NAME): never cut or wrapped
     for column in ("name", "rule set"):
@@ -372,22 +281,6 @@ def scenarios() -> None:
     console().print(table)
 
 
-def side_markers(scenario: Scenario, sides: tuple[str, ...]) -> list[Marker]:
-    """Markers for the figures each side starts with, as the rule set's view reports them
-    (forces are the rule set's own format; its view is the common one)."""
-    game = Game(scenario, 0)
-    markers: list[Marker] = []
-    for side in sides:
-        colour = SIDE_COLOURS[scenario.side_names.index(side) % len(SIDE_COLOURS)]
-        for figure in game.own_view(side):
-            if isinstance(figure.get("x"), int | float) and isinstance(
-                figure.get("y"), int | float
-            ):
-                label = str(figure.get("id") or figure.get("name") or "")
-                markers.append(Marker(figure["x"], figure["y"], label, side, colour))
-    return markers
-
-
 @app.command("map")
 @guarded
 def map_command(
@@ -396,6 +289,13 @@ def map_command(
     side: Annotated[str | None, typer.Option(help="show only this side's figures")] = None,
 ) -> None:
     """Draw a scenario's battlefield and starting figures as SVG."""
+    from fibua.battlefield.model import Battlefield
+    from fibua.battlefield.svg import render_svg
+    from fibua.cli.games import check_side, side_markers
+    from fibua.core.ruleset import find_ruleset
+    from fibua.scenario.loader import load_scenario
+    from fibua.session.objectives import objective_marks
+
     loaded = load_scenario(scenario)
     sides = (check_side(loaded, side),) if side else loaded.side_names
     # the map as the forces leave it at set-up (Buildings: the openings units made)
@@ -413,6 +313,11 @@ def map_command(
 @app.command()
 def rulesets() -> None:
     """List the rule sets fibua knows."""
+    from rich.table import Table
+
+    from fibua.core.errors import FibuaError
+    from fibua.core.ruleset import find_ruleset, ruleset_names
+
     table = Table(title="Rule sets")
     for column in ("name", "title", "orders", "odds queries"):
         table.add_column(column)
@@ -441,12 +346,27 @@ def odds(
         list[str] | None, typer.Argument(help="RULESET QUERY [options] [--json] [--help]")
     ] = None,
 ) -> None:
-    """Exact odds of an action, e.g. fibua odds street-fight shoot --help."""
+    """Exact odds of an action (see fibua odds street-fight shoot --help)."""
+    from fibua.cli.odds import OddsUsageError, run_odds
+
     try:
         status = run_odds(list(args or []), console(), typer.echo)
     except OddsUsageError as error:
         raise fail(str(error)) from None
     raise typer.Exit(status)
+
+
+@app.command()
+@guarded
+def warmup(
+    force: Annotated[bool, typer.Option("--force", help="compile them again even if they "
+                                                       "are ready")] = False,
+) -> None:
+    """Compile the rules engine's kernels now (make play runs it), so that the first game
+    starts at once; prints nothing when they are ready."""
+    from fibua.cli.warmup import run_warmup
+
+    run_warmup(error_console(), force)
 
 
 @app.command()
@@ -458,11 +378,15 @@ def serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
     open_page: Annotated[bool, typer.Option("--open/--no-open", help="open the lobby in "
                                             "your browser once the server listens")] = False,
+    prepare: Annotated[bool, typer.Option(
+        "--prepare/--no-prepare", help="compile the rules engine's kernels in the background "
+                                       "if they are not (the lobby says how far it has come "
+                                       "and offers Create when it is done)")] = True,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server
 
-    run_server(db, host, port, open_page=open_page)
+    run_server(db, host, port, open_page=open_page, prepare=prepare)
 
 
 def main() -> None:
@@ -471,6 +395,19 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+
+
+#: what moved to fibua.cli.games, still found here (imported on first use)
+MOVED = ("check_side", "computer_players", "default_scenario", "human_seats", "human_side",
+         "side_markers")
+
+
+def __getattr__(name: str) -> Any:
+    if name in MOVED:
+        from fibua.cli import games
+
+        return getattr(games, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

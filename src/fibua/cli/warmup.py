@@ -2,65 +2,25 @@
 
 numba compiles the kernels when they are first called and keeps them on disk; a first run
 (or the first after an upgrade) spends up to a minute on it, which would otherwise look like
-a hang. The commands that build a game do it under `preparing`, and `warm_up` calls what a
-game calls first (views, a computer's choice) while the message is showing.
+a hang. `fibua warmup` (run by `make play`) compiles them all beforehand under a progress
+bar (`run_warmup`); the commands that build a game do it under `preparing`, and `warm_up`
+calls what a game calls first (views, a computer's choice) while the message is showing.
 """
 
 from __future__ import annotations
 
-import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fibua.core.game import Game, LegalOrders
+from fibua.kernels import is_ready, kernels_cold, prepare
 
 COLD_MESSAGE = "preparing the sight engine (compiled once, up to a minute)..."
 WARM_MESSAGE = "loading the game..."
-
-
-def kernels_cold() -> bool:
-    """Whether this run will compile kernels: numba's disk cache has none of fibua's yet
-    (a first run), or holds one made from an older source (an upgrade), or there is no
-    disk cache at all (no writable folder). Kernels only ever called from other kernels
-    have no file of their own, so a missing file alone says nothing."""
-    try:
-        from numba.core.caching import FunctionCache
-        from numba.core.registry import CPUDispatcher
-
-        import fibua.battlefield.sight  # noqa: F401  (the kernels are defined on import)
-    except ImportError:
-        return False
-    usable = 0
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("fibua.") or module is None:
-            continue
-        for value in list(vars(module).values()):
-            if not isinstance(value, CPUDispatcher):
-                continue
-            cache = getattr(value, "_cache", None)
-            if not isinstance(cache, FunctionCache):
-                return True  # compiled on every run
-            state = _index_state(cache)
-            if state == "stale":
-                return True
-            usable += state == "usable"
-    return usable == 0
-
-
-def _index_state(cache: Any) -> str:
-    """"usable", "stale" (a file numba will not use) or "missing", from numba's own index
-    (its internals: should they move, the answer is "stale", so the message is shown)."""
-    try:
-        cache_file: Any = getattr(cache, "_cache_file")  # noqa: B009
-        if not Path(cache_file._index_path).exists():
-            return "missing"
-        return "usable" if cache_file._load_index() else "stale"
-    except Exception:
-        return "stale"
 
 
 @contextmanager
@@ -85,3 +45,32 @@ def warm_up(game: Game) -> None:
     if acting is not None:
         player = game.ruleset.computer(acting, game.seed)
         player.choose(game.observe(acting), LegalOrders(game, acting))
+
+
+def run_warmup(console: Console, force: bool = False) -> bool:
+    """Compile every kernel a game calls unless that is done (`force`: again all the
+    same), under a progress bar on a terminal and a line a step elsewhere; nothing is
+    printed when there is nothing to do. True if it compiled."""
+    if not force and is_ready():
+        return False
+    started = time.perf_counter()
+    cpu = time.process_time()
+    console.print("preparing the rules engine (compiled once for each version of fibua)",
+                  markup=False, highlight=False)
+    if console.is_terminal:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console) as progress:
+            task = progress.add_task("scenarios", total=None)
+
+            def advance(done: int, total: int, label: str) -> None:
+                progress.update(task, completed=done, total=total, description=label)
+
+            prepare(advance)
+    else:
+        prepare(lambda done, total, label: console.print(
+            f"  {done} of {total} done, next: {label}" if done < total else
+            f"  {done} of {total} done", markup=False, highlight=False))
+    console.print(f"the rules engine is ready ({time.perf_counter() - started:.0f} s, "
+                  f"{time.process_time() - cpu:.0f} s of CPU)", markup=False,
+                  highlight=False)
+    return True

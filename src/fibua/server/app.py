@@ -40,6 +40,7 @@ from fibua.server.messages import (
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
+from fibua.server.preparing import Preparation
 from fibua.server.scenarios import scenario_map, scenarios, upload
 from fibua.server.store import Store
 
@@ -82,6 +83,8 @@ class Server:
     driving: set[str] = field(default_factory=set)
     #: the drivers under way (kept so they are not collected before they finish)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    #: the rules engine's kernels being compiled in the background (ready unless asked)
+    preparation: Preparation = field(default_factory=Preparation)
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -193,6 +196,10 @@ async def list_games(request: Request) -> Response:
         return [game_entry(hub, live) for live in hub.games.values()]
 
     return JSONResponse(await server.run(entries))
+
+
+async def engine_status(request: Request) -> Response:
+    return JSONResponse(server_of(request).preparation.status())
 
 
 async def create_game(request: Request) -> Response:
@@ -370,15 +377,20 @@ def quiet_collector() -> None:
     gc.set_threshold(20_000, 50, 50)
 
 
-def create_app(db_path: str | Path, *, own_process: bool = False) -> Starlette:
+def create_app(db_path: str | Path, *, own_process: bool = False,
+               prepare: bool = False) -> Starlette:
     """The application over the database at `db_path` (made if missing): every game in it
     is rebuilt from its seed and orders before the first request. `own_process`: the
-    server has the process to itself (`fibua serve`), so it may tune the collector."""
+    server has the process to itself (`fibua serve`), so it may tune the collector.
+    `prepare`: compile the rules engine's kernels in the background if they are not
+    (`preparing`)."""
     from fibua.server.reports import routes as report_routes  # it imports this module
 
     store = Store(db_path)
     hub = Hub(store)
     server = Server(hub)
+    if prepare:
+        server.preparation = Preparation.start_if_needed()
     hub.on_change = server.changed
 
     @asynccontextmanager
@@ -402,6 +414,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False) -> Starlette:
         Route("/api/scenarios/{name}/map.svg", scenario_map),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/engine", engine_status, methods=["GET"]),
         Route("/api/games/{game}", game_state, methods=["GET"]),
         Route("/api/games/{game}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game}/tokens", reissue_token, methods=["POST"]),

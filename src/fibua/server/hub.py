@@ -262,11 +262,11 @@ class Hub:
                 self.uploaded[kept.name] = self._kept(read_uploaded(kept.text, kept.source))
             except FibuaError as error:  # the rules have changed since: no longer offered
                 self.broken_scenarios[kept.name] = str(error)
-        for stored in self.store.games():
-            try:
-                self.games[stored.id] = self._rebuild(stored)
-            except (FibuaError, ValueError, KeyError) as error:
-                self.broken[stored.id] = str(error)
+        for game_id in self.store.game_ids():
+            try:  # a row not as the store writes it is one damaged game, not a stop
+                self.games[game_id] = self._rebuild(self.store.game(game_id))
+            except (FibuaError, ValueError, KeyError, TypeError) as error:
+                self.broken[game_id] = str(error) or type(error).__name__
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         game = Game(self.scenario_of(stored.scenario), stored.seed)

@@ -20,6 +20,8 @@ from typing import Any
 
 import platformdirs
 
+from fibua.core.errors import FibuaError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -51,6 +53,94 @@ CREATE TABLE IF NOT EXISTS tokens (
     PRIMARY KEY (game, role)
 );
 """
+
+
+#: what a damaged database's message says to do
+WHAT_TO_DO = ("move it aside (fibua serve then starts a new one there) or give --db "
+              "another file")
+
+
+class DamagedDatabase(FibuaError):
+    """The server's database file cannot be used as it is; the file was left untouched."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path = path
+        self.what = what
+        super().__init__(f"{path}: {what}; {WHAT_TO_DO}")
+
+
+def expected_columns() -> dict[str, list[str]]:
+    """Each table of SCHEMA with its columns in order, read from SQLite itself."""
+    with sqlite3.connect(":memory:") as db:
+        db.executescript(SCHEMA)
+        return _columns(db)
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, list[str]]:
+    names = [row[0] for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    return {name: [row[1] for row in db.execute("SELECT * FROM pragma_table_info(?)", (name,))]
+            for name in names}
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot change the file or leave files beside it: with no WAL file
+    the database is all in the file, so it is opened as immutable (no -shm or -wal made);
+    with one (a server stopped by kill -9) read-only, so the WAL's orders are checked too."""
+    mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
+    return sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
+
+
+def check_database(path: Path) -> None:
+    """Raise DamagedDatabase, changing nothing, unless `path` is missing (a new database),
+    empty, or a sound SQLite file whose fibua tables have fibua's columns and whose every
+    text is UTF-8: what would otherwise stop the server half started. A damaged game in a
+    sound file is not this check's concern (the hub refuses that game alone)."""
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise DamagedDatabase(path, "a folder, not a database file")
+    path.open("rb").close()  # unreadable: the system's reason (OSError), not SQLite's
+    try:
+        db = _read_only(path)
+    except sqlite3.Error as error:
+        raise DamagedDatabase(path, f"SQLite cannot open it ({error})") from None
+    try:
+        _check_open(db, path)
+    except sqlite3.DatabaseError as error:
+        raise DamagedDatabase(path, f"not a sound SQLite database ({error})") from None
+    finally:
+        db.close()
+
+
+def _check_open(db: sqlite3.Connection, path: Path) -> None:
+    verdict = [row[0] for row in db.execute("PRAGMA quick_check")]
+    if verdict != ["ok"]:
+        raise DamagedDatabase(path, f"damaged (SQLite's check: {verdict[0]})")
+    found = _columns(db)
+    expected = expected_columns()
+    if found and not set(found) & set(expected):
+        raise DamagedDatabase(path, f"not a fibua games database (its tables: "
+                                    f"{', '.join(found)})")
+    for table, columns in expected.items():
+        if table in found and found[table] != columns:
+            raise DamagedDatabase(path, f"table {table} has the columns "
+                                        f"{', '.join(found[table])}; fibua's has "
+                                        f"{', '.join(columns)}")
+    for table in expected:
+        if table in found:
+            _check_text(db, path, table)
+
+
+def _check_text(db: sqlite3.Connection, path: Path, table: str) -> None:
+    """Read every row (SQLite hands text to Python as UTF-8, refusing what is not)."""
+    try:
+        for _ in db.execute(f"SELECT * FROM {table}"):  # table: a name from SCHEMA
+            pass
+    except sqlite3.OperationalError as error:
+        if "decode" not in str(error):
+            raise
+        raise DamagedDatabase(path, f"table {table} holds text that is not UTF-8") from None
 
 
 def default_db_path() -> Path:
@@ -98,6 +188,9 @@ class Store:
     """The database; every method is called from the server's one engine thread."""
 
     def __init__(self, path: str | Path) -> None:
+        """Open the database at `path` (made if missing), first checking it changing
+        nothing (DamagedDatabase if it cannot be used)."""
+        check_database(Path(path))
         self.path = str(path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -190,6 +283,22 @@ class Store:
             "SELECT id, created, scenario, seed, secret_seed, seats, done FROM games "
             "ORDER BY created, id").fetchall()
         return [self._game(row) for row in rows]
+
+    def game_ids(self) -> list[str]:
+        """Every game's id, oldest first (each read with `game`, so one that cannot be
+        read is refused alone)."""
+        rows = self._db.execute("SELECT id FROM games ORDER BY created, id").fetchall()
+        return [str(row[0]) for row in rows]
+
+    def game(self, game_id: str) -> StoredGame:
+        """A game as stored; ValueError (bad JSON), KeyError or TypeError when the row is
+        not as this module writes it."""
+        row = self._db.execute(
+            "SELECT id, created, scenario, seed, secret_seed, seats, done FROM games "
+            "WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(game_id)
+        return self._game(row)
 
     def _game(self, row: tuple[Any, ...]) -> StoredGame:
         game_id = row[0]

@@ -3,6 +3,8 @@
 "use strict";
 
 const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
+// whether the server's rules engine is compiled (asked at once; until then, no Create)
+let engineReady = false;
 
 function created() {
   try { return JSON.parse(localStorage.getItem(CREATED_KEY) || "{}"); } catch { return {}; }
@@ -77,9 +79,10 @@ function scenarioCard(scenario) {
     } catch (error) {
       document.getElementById("lobby-error").textContent = error.message;
     } finally {
-      create.disabled = false;
+      create.disabled = !engineReady;
     }
   } }, "Create game");
+  create.disabled = !engineReady;
   return el("div", { class: scenario.uploaded ? "card uploaded" : "card",
                      "data-scenario": scenario.name },
     el("img", { src: `/api/scenarios/${encodeURIComponent(scenario.name)}/map.svg`,
@@ -170,7 +173,23 @@ async function uploadScenario(event) {
   }
 }
 
+// A server started before its kernels were compiled compiles them first (a minute or so,
+// once): say how far it has come, and offer Create when it is done.
+function showEngine(status) {
+  engineReady = status.ready;
+  const line = document.getElementById("engine");
+  line.hidden = status.ready;
+  line.textContent = status.ready ? "" : `${status.message}. Create game is offered when it is ready.`;
+  for (const button of document.querySelectorAll("button.create")) button.disabled = !status.ready;
+}
+
+async function watchEngine() {
+  try { showEngine(await api("GET", "/api/engine")); } catch { /* asked again below */ }
+  if (!engineReady) setTimeout(watchEngine, 1000);
+}
+
 document.getElementById("upload").addEventListener("submit", uploadScenario);
+watchEngine();
 loadScenarios().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
 loadGames().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
 setInterval(() => loadGames().catch(() => {}), 5000);
