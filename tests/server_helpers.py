@@ -28,7 +28,8 @@ PATIENCE = 120.0
 
 @contextmanager
 def client_on(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as client:
+    # the address a server on loopback answers to (any other Host is refused)
+    with TestClient(create_app(db), base_url="http://127.0.0.1:8000") as client:
         yield client
 
 

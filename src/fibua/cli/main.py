@@ -459,11 +459,14 @@ def serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
     open_page: Annotated[bool, typer.Option("--open/--no-open", help="open the lobby in "
                                             "your browser once the server listens")] = False,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        help="another name the server is reached by (a proxy's, the machine's), on any "
+             "port; repeat for several")] = None,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server
 
-    run_server(db, host, port, open_page=open_page)
+    run_server(db, host, port, open_page=open_page, allow_hosts=allow_host or ())
 
 
 def main() -> None:
