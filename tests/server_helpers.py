@@ -21,15 +21,17 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from fibua.server.app import Server, create_app
+from fibua.server.guard import served
 
+TEST_HOSTS = served("127.0.0.1", None, also=["testserver"])
 #: how long a test waits for the computer seats before it fails (a bound, not a measure)
 PATIENCE = 120.0
 
 
 @contextmanager
 def client_on(db: Path) -> Iterator[TestClient]:
-    # the address a server on loopback answers to (any other Host is refused)
-    with TestClient(create_app(db), base_url="http://127.0.0.1:8000") as client:
+    # TestClient's requests name the host "testserver": answered as a loopback name
+    with TestClient(create_app(db, hosts=TEST_HOSTS)) as client:
         yield client
 
 

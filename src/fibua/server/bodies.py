@@ -70,7 +70,7 @@ def _real(text: str) -> float:
 
 def _constant(text: str) -> NoReturn:
     # Python's decoder takes NaN and Infinity, which JSON has not (and no answer can carry)
-    refuse("bad-json", f"{text} is not a JSON value")
+    refuse("number-out-of-range", f"{text} is not a JSON number")
 
 
 def loads(text: str, where: str = "") -> Any:
@@ -86,6 +86,16 @@ def loads(text: str, where: str = "") -> Any:
     except json.JSONDecodeError as error:
         refuse("bad-json", f"not JSON ({error.msg} at line {error.lineno} column "
                            f"{error.colno})", where)
+
+
+def check_limits(text: str, where: str = "") -> None:
+    """Refuse (400) text past the depth or number limits; text that is merely not JSON is
+    left to its reader, which has its own words for that (a log's line, say)."""
+    try:
+        loads(text, where)
+    except ApiError as error:
+        if error.code != "bad-json":
+            raise
 
 
 def media_type(request: Request) -> str:

@@ -39,7 +39,7 @@ from fibua.core.replay import (
 from fibua.core.ruleset import ruleset_names
 from fibua.server.access import ApiError
 from fibua.server.app import STATIC, bearer, server_of
-from fibua.server.bodies import loads
+from fibua.server.bodies import check_limits
 from fibua.server.messages import briefing, map_svg
 
 #: the largest log the upload takes (a whole game of a few hundred orders is a few hundred
@@ -114,7 +114,7 @@ def parsed_upload(text: str) -> ParsedLog:
     """The log's structure checked, and its rule set one this server knows."""
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
-            loads(line, f"line {number}")  # the body limits, line by line
+            check_limits(line, f"line {number}")
     try:
         parsed = parse_log(text, "log")
     except InputError as error:
