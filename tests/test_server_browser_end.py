@@ -116,15 +116,17 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
 
         british.wait_for_selector("#units div", timeout=WAIT_MS)
         move_by_clicking(british)
+        # waits are functions, not expressions: Playwright evaluates an expression with
+        # eval, which the pages' security policy forbids
         british.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         british.click("#done")
         germans.wait_for_function(
-            "document.querySelector('#seat').textContent.includes('your orders')",
+            "() => document.querySelector('#seat').textContent.includes('your orders')",
             timeout=WAIT_MS)
         move_by_clicking(germans)
         germans.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         assert "rolled" in germans.inner_text("#dice")  # the dice, faces shown
         germans_pages = [germans.inner_text("body") + germans.content()]
 
@@ -171,7 +173,7 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         watch.set_input_files("#log-file", str(bad))
         watch.click("#upload")
         watch.wait_for_function(
-            "document.querySelector('#report-error').textContent.includes('line 1')",
+            "() => document.querySelector('#report-error').textContent.includes('line 1')",
             timeout=WAIT_MS)
         assert not watch.locator("#turn-slider").count()
         browser.close()
