@@ -93,6 +93,7 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
     frames: list[str] = []
     with running_server(db) as (_, client), sync_api.sync_playwright() as driver:
         base = str(client.base_url).rstrip("/")
+        refused: list[str] = []
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         size = {"width": 1400, "height": 900}
         first, second = browser.new_context(viewport=size), browser.new_context(
@@ -103,6 +104,8 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         spectator = token_of(links["spectators"])
 
         british = first.new_page()
+        british.on("console", lambda m: refused.append(m.text)
+                   if "Content Security Policy" in m.text else None)
         british.goto(links["british"])
         germans = second.new_page()
         germans.on("websocket", lambda socket: socket.on(
@@ -160,6 +163,12 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         for side in ("british", "germans"):  # every side's troops on the map
             assert british.locator(f"#figures .figure[data-side={side}]").count() > 0
         british.screenshot(path=str(shots / "server-report.png"))
+        # the sides' colour chips are coloured through the style object (the policy refuses
+        # style attributes written as text)
+        chip = british.locator(".swatch").first.evaluate(
+            "(node) => getComputedStyle(node).backgroundColor")
+        assert chip not in ("", "rgba(0, 0, 0, 0)")
+        assert refused == []  # the game page and the report broke no part of the policy
 
         # the same log watched from the upload page; a bad one refused on the page
         watch = second.new_page()
