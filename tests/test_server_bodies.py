@@ -105,7 +105,8 @@ def long_numbers(draw: st.DrawFn) -> str:
     return draw(st.sampled_from([
         f'{{"scenario": "corner-shop", "seed": {number}}}',
         f'{{"kind": "move", "unit": "hollis", "params": {{"to": [{number}, 1]}}}}',
-        f'{{"weapon": "rifle", "range": {number}}}', f"[{number}]", number]))
+        f'{{"weapon": "rifle", "range": {number}}}', f"[{number}]", number,
+        f"[scenario]\nname = {number}\n"]))  # and as a scenario file's TOML
 
 
 texts = st.one_of(json_values.map(json.dumps), wrong_types(), deep(), long_numbers(),
@@ -163,6 +164,8 @@ def test_a_5000_digit_number_is_refused_by_name(client: TestClient, made: dict[s
             ("/api/replays", f'{{"seed": {LONG}}}\n')):
         found = answered_cleanly(client.post(path, content=body, headers=seat), False)
         assert found["error"] == "number-too-long" and "5000 digits" in found["message"]
+    upload = client.post("/api/scenarios", content=f"[scenario]\nname = {LONG}\n")
+    assert "4300 digits" in answered_cleanly(upload, False)["problems"][0]["message"]
     assert snapshot(client) == before
 
 
