@@ -14,7 +14,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from fibua.server.guard import SECURITY_HEADERS, served
+from fibua.server.guard import SECURITY_HEADERS, Guard, served
 from guard_helpers import endpoints, snapshot, socket_paths
 from server_helpers import auth, client_on, create, running_server
 
@@ -75,6 +75,13 @@ def test_a_server_on_one_address_answers_to_that_address() -> None:
     hosts = served("192.168.1.5", 8080)
     assert hosts.allows("192.168.1.5", 8080)
     assert not hosts.allows("localhost", 8080) and not hosts.allows("10.0.0.1", 8080)
+
+
+def test_a_request_naming_no_host_is_refused() -> None:
+    guard = Guard(lambda *_: None, served("127.0.0.1", 8000))  # type: ignore[arg-type]
+    refusal = guard.refusal({"type": "http", "method": "GET", "scheme": "http", "headers": []})
+    assert refusal is not None and refusal.status_code == 400
+    assert b"naming no host" in refusal.body
 
 
 # -- every route ------------------------------------------------------------------------------

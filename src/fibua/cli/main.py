@@ -460,8 +460,8 @@ def serve(
     open_page: Annotated[bool, typer.Option("--open/--no-open", help="open the lobby in "
                                             "your browser once the server listens")] = False,
     allow_host: Annotated[list[str] | None, typer.Option(
-        help="another name the server is reached by (a proxy's, the machine's), on any "
-             "port; repeat for several")] = None,
+        metavar="NAME", help="another name the server is reached by (a proxy's, the "
+                             "machine's), on any port; repeat for several")] = None,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server

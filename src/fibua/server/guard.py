@@ -155,9 +155,9 @@ class Guard:
         value = header(scope, b"host")
         host = split_host(value, scheme) if value is not None else None
         if host is None or not self.served.allows(*host):
-            return problem(400, "bad-host",
-                           f"this server does not answer to the host {value!r}: open it at "
-                           "the address it printed")
+            named = f"the host {value!r}" if value is not None else "a request naming no host"
+            return problem(400, "bad-host", f"this server does not answer to {named}: open it "
+                                            "at the address it printed")
         origin = header(scope, b"origin")
         changes = scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
         if changes and origin is not None and not same_origin(origin, host, scheme):
