@@ -108,13 +108,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+def running_server(db: Path, *options: str
+                   ) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen(
         [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
-         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+         "--port", str(port), *options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     client = httpx.Client(base_url=f"http://{HOST}:{port}", timeout=PATIENCE)
     try:
         end = time.monotonic() + PATIENCE

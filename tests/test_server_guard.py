@@ -181,12 +181,13 @@ def test_a_socket_from_another_origin_or_host_is_refused(client: TestClient,
 
 def test_a_real_server_refuses_another_host_and_a_foreign_socket(tmp_path: Any) -> None:
     """The same over uvicorn: its WebSocket refusal is a real HTTP answer."""
-    with running_server(tmp_path / "games.sqlite3") as (_, http):
+    with running_server(tmp_path / "games.sqlite3", "--allow-host", "Gamebox.Local") as (_, http):
         reason(http.get("/api/games", headers={"host": "evil.example:80"}), 400, "bad-host")
         for name in ("localhost", "127.0.0.1"):
             port = http.base_url.port
             assert http.get("/api/games", headers={"host": f"{name}:{port}"}).status_code == 200
         assert http.get("/api/games", headers={"host": "localhost:1"}).status_code == 400
+        assert http.get("/api/games", headers={"host": "gamebox.local"}).status_code == 200
         url = str(http.base_url).replace("http://", "ws://") + "/api/games/nosuch/ws"
         with pytest.raises(InvalidStatus) as refused:
             connect(url, origin="http://evil.example").close()  # type: ignore[arg-type]
