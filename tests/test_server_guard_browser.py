@@ -82,37 +82,45 @@ def test_a_page_on_another_origin_can_make_nothing(tmp_path: Path) -> None:
         page_text = ATTACK.replace("TARGET", target).replace(
             '"SCENARIO"', json.dumps(a_scenario_file()))
         (site_files / "attack.html").write_text(page_text)
-        answered: list[tuple[str, str, int]] = []
-        sent: list[tuple[str, str]] = []
+        asked: dict[str, tuple[str, str]] = {}
+        status: dict[str, int] = {}
+
+        def answered() -> list[tuple[str, str, int]]:
+            """(method, url, status) of each request to the server answered so far."""
+            return [(*asked[key], code) for key, code in list(status.items())
+                    if key in asked and asked[key][1].startswith(target)]
+
+        def refused_posts() -> list[tuple[str, int]]:
+            return [(url, code) for method, url, code in answered() if method == "POST"]
+
         with other_site(site_files) as site:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             page = browser.new_page()
             # Chromium's own network log: it has the status of every answer, also those the
-            # page may not read (the answers carry Cross-Origin-Resource-Policy: same-origin)
+            # page may not read (the answers carry Cross-Origin-Resource-Policy: same-origin);
+            # a request's two events may come in either order, so they are joined at the end
             network = page.context.new_cdp_session(page)
             network.send("Network.enable")
-            asked: dict[str, tuple[str, str]] = {}
             network.on("Network.requestWillBeSent", lambda e: asked.setdefault(
                 e["requestId"], (e["request"]["method"], e["request"]["url"])))
-            network.on("Network.responseReceivedExtraInfo", lambda e: answered.append(
-                (*asked.get(e["requestId"], ("?", "?")), e["statusCode"])))
-            page.on("request", lambda r: sent.append((r.method, r.url))
-                    if r.url.startswith(target) else None)
+            network.on("Network.responseReceivedExtraInfo", lambda e: status.setdefault(
+                e["requestId"], e["statusCode"]))
             page.goto(f"{site}/attack.html")
             page.wait_for_function("document.title === 'tried'", timeout=WAIT_MS)
-            page.wait_for_timeout(500)  # the form's frame loads after the fetches settle
+            for _ in range(WAIT_MS // 100):  # the form's frame may load after the fetches
+                if len(refused_posts()) >= 3:
+                    break
+                page.wait_for_timeout(100)
             browser.close()
         games = client.get("/api/games").json()
         names = [s["name"] for s in client.get("/api/scenarios").json()]
     assert games == []
     assert "planted" not in names
-    posts = [(url, status) for method, url, status in answered
-             if method == "POST" and url.startswith(target)]
     # the two fetches and the form reached the server and were refused there...
-    assert len(posts) == 3, (sent, answered)
-    assert all(status == 403 for _, status in posts), posts
+    posts = refused_posts()
+    assert len(posts) == 3 and all(code == 403 for _, code in posts), answered()
     # ...and the JSON fetch never left the browser: its preflight found no CORS
-    assert ("OPTIONS", f"{target}/api/games") in [(m, u) for m, u, _ in answered]
+    assert ("OPTIONS", f"{target}/api/games", 405) in answered()
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT count(*) FROM games").fetchone() == (0,)
 
