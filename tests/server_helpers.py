@@ -21,14 +21,17 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from fibua.server.app import Server, create_app
+from fibua.server.guard import served
 
+TEST_HOSTS = served("127.0.0.1", None, also=["testserver"])
 #: how long a test waits for the computer seats before it fails (a bound, not a measure)
 PATIENCE = 120.0
 
 
 @contextmanager
 def client_on(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as client:
+    # TestClient's requests name the host "testserver": answered as a loopback name
+    with TestClient(create_app(db, hosts=TEST_HOSTS)) as client:
         yield client
 
 
@@ -105,14 +108,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+def running_server(db: Path, *options: str
+                   ) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(Path(__file__).parent.parent / "src"), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen(
         # --no-prepare: a test's games compile what they call, with no warm-up beside them
         [sys.executable, "-m", "fibua.cli.main", "serve", "--no-prepare", "--db", str(db),
-         "--host", HOST, "--port", str(port)], env=env, stdout=subprocess.PIPE,
+         "--host", HOST, "--port", str(port), *options], env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT)
     client = httpx.Client(base_url=f"http://{HOST}:{port}", timeout=PATIENCE)
     try:

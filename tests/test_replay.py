@@ -190,6 +190,9 @@ END = '{"type":"end","state_hash":"x","result":null}'
         ("HEADER\nHEADER\n" + END, "line 2", "second header"),
         (_header().replace('"format":1', '"format":9') + "\n" + END, "line 1", "format"),
         (_header().replace('"seed":1', '"seed":"x"') + "\n" + END, "line 1", "seed"),
+        # past Python's own limits: the decoder's recursion, the int-to-str digit limit
+        ("[" * 100_000 + "]" * 100_000 + "\n", "line 1", "not a log line"),
+        ("HEADER\n" + '{"type":"order","n":' + "7" * 5000 + "}\n", "line 2", "digits"),
     ],
 )
 def test_malformed_logs_name_the_line(text: str, where: str, says: str) -> None:

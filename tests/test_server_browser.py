@@ -116,21 +116,23 @@ def test_two_seats_play_by_clicking(tmp_path: Path) -> None:
         british.wait_for_selector("#units div", timeout=WAIT_MS)
         assert "your orders" in british.inner_text("#seat")
         move_by_clicking(british)
+        # waits are functions, not expressions: Playwright evaluates an expression with
+        # eval, which the pages' security policy forbids
         british.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         # the unit that moved is still picked: the page says why it has no order left
         british.wait_for_function(
-            "document.querySelector('#orders').textContent.includes('has already moved')",
+            "() => document.querySelector('#orders').textContent.includes('has already moved')",
             timeout=WAIT_MS)
         assert "has no orders now: " in british.inner_text("#orders")
         british.screenshot(path=str(shots / "server-game.png"))
         british.click("#done")
         germans.wait_for_function(
-            "document.querySelector('#seat').textContent.includes('your orders')",
+            "() => document.querySelector('#seat').textContent.includes('your orders')",
             timeout=WAIT_MS)
         move_by_clicking(germans)
         germans.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         assert "rolled" in germans.inner_text("#dice")  # the initiative dice, faces shown
         page_text = germans.inner_text("body") + germans.content()
         browser.close()

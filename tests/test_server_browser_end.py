@@ -93,6 +93,7 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
     frames: list[str] = []
     with running_server(db) as (_, client), sync_api.sync_playwright() as driver:
         base = str(client.base_url).rstrip("/")
+        refused: list[str] = []
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         size = {"width": 1400, "height": 900}
         first, second = browser.new_context(viewport=size), browser.new_context(
@@ -103,6 +104,8 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         spectator = token_of(links["spectators"])
 
         british = first.new_page()
+        british.on("console", lambda m: refused.append(m.text)
+                   if "Content Security Policy" in m.text else None)
         british.goto(links["british"])
         germans = second.new_page()
         germans.on("websocket", lambda socket: socket.on(
@@ -116,15 +119,17 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
 
         british.wait_for_selector("#units div", timeout=WAIT_MS)
         move_by_clicking(british)
+        # waits are functions, not expressions: Playwright evaluates an expression with
+        # eval, which the pages' security policy forbids
         british.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         british.click("#done")
         germans.wait_for_function(
-            "document.querySelector('#seat').textContent.includes('your orders')",
+            "() => document.querySelector('#seat').textContent.includes('your orders')",
             timeout=WAIT_MS)
         move_by_clicking(germans)
         germans.wait_for_function(
-            "document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
         assert "rolled" in germans.inner_text("#dice")  # the dice, faces shown
         germans_pages = [germans.inner_text("body") + germans.content()]
 
@@ -158,6 +163,12 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         for side in ("british", "germans"):  # every side's troops on the map
             assert british.locator(f"#figures .figure[data-side={side}]").count() > 0
         british.screenshot(path=str(shots / "server-report.png"))
+        # the sides' colour chips are coloured through the style object (the policy refuses
+        # style attributes written as text)
+        chip = british.locator(".swatch").first.evaluate(
+            "(node) => getComputedStyle(node).backgroundColor")
+        assert chip not in ("", "rgba(0, 0, 0, 0)")
+        assert refused == []  # the game page and the report broke no part of the policy
 
         # the same log watched from the upload page; a bad one refused on the page
         watch = second.new_page()
@@ -171,7 +182,7 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         watch.set_input_files("#log-file", str(bad))
         watch.click("#upload")
         watch.wait_for_function(
-            "document.querySelector('#report-error').textContent.includes('line 1')",
+            "() => document.querySelector('#report-error').textContent.includes('line 1')",
             timeout=WAIT_MS)
         assert not watch.locator("#turn-slider").count()
         browser.close()

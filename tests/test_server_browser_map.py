@@ -77,8 +77,10 @@ def test_floor_switch_odds_form_and_spectator(tmp_path: Path) -> None:
         page.fill("#odds-ranges", "8, 12")
         page.fill("#odds-moving", "yes, no")
         page.click("#odds-ask")
+        # waits are functions, not expressions: Playwright evaluates an expression with
+        # eval, which the pages' security policy forbids
         page.wait_for_function(
-            "document.querySelector('#odds-answer').textContent.includes('targets 1, 2')",
+            "() => document.querySelector('#odds-answer').textContent.includes('targets 1, 2')",
             timeout=WAIT_MS)
         assert not page.locator("#odds-answer .error").count()
         page.fill("#odds-range", "-3")

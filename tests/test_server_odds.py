@@ -81,5 +81,8 @@ def test_unknown_rule_sets_and_questions_are_not_found(client: TestClient) -> No
 
 
 def test_a_body_that_is_not_an_object_is_refused(client: TestClient) -> None:
-    assert client.post("/api/odds/street-fighter/shoot", content=b"[1, 2]").status_code == 422
-    assert client.post("/api/odds/street-fighter/shoot", content=b"{oops").status_code == 400
+    sent = {"content-type": "application/json"}
+    question = "/api/odds/street-fighter/shoot"
+    assert client.post(question, content=b"[1, 2]", headers=sent).status_code == 422
+    assert client.post(question, content=b"{oops", headers=sent).status_code == 400
+    assert client.post(question, content=b"{}").status_code == 415  # not sent as JSON

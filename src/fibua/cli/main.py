@@ -382,11 +382,15 @@ def serve(
         "--prepare/--no-prepare", help="compile the rules engine's kernels in the background "
                                        "if they are not (the lobby says how far it has come "
                                        "and offers Create when it is done)")] = True,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        metavar="NAME", help="another name the server is reached by (a proxy's, the "
+                             "machine's), on any port; repeat for several")] = None,
 ) -> None:
     """Play in the browser: a game server with a link for each seat (prints its URL)."""
     from fibua.server import serve as run_server
 
-    run_server(db, host, port, open_page=open_page, prepare=prepare)
+    run_server(db, host, port, open_page=open_page, prepare=prepare,
+               allow_hosts=allow_host or ())
 
 
 def main() -> None:

@@ -215,6 +215,9 @@ def _parse_line(line: str, number: int, source: str) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         message = f"not valid JSON ({error.msg} at column {error.colno})"
         raise _bad(source, number, message) from None
+    except (ValueError, RecursionError) as error:
+        # a number too long to convert, arrays nested past the interpreter's stack
+        raise _bad(source, number, f"not a log line ({error})") from None
     if not isinstance(entry, dict):
         raise _bad(source, number, "expected a JSON object")
     if entry.get("type") not in ENTRY_TYPES:

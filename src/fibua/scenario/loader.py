@@ -414,7 +414,8 @@ def scenario_from_text(text: str, source: str = "<scenario>") -> Scenario:
                                                  "[scenario] table, a [map] and [[sides]]")])
     try:
         raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:
+        # TOMLDecodeError, or an integer past Python's int-to-str digit limit
         raise ScenarioError([Problem(source, "", f"not valid TOML: {error}")]) from None
     return scenario_from_dict(raw, source)
 

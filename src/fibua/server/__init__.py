@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import webbrowser
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -18,17 +19,22 @@ def open_browser(url: str) -> bool:
 
 
 def serve(db: Path | None, host: str, port: int, echo: bool = True,
-          open_page: bool = False, prepare: bool = True) -> None:
+          open_page: bool = False, prepare: bool = True,
+          allow_hosts: Sequence[str] = ()) -> None:
     """Run the server until stopped (Ctrl-C), printing its address first; with `open_page`,
     the lobby is opened in a browser once the server listens; with `prepare`, the rules
-    engine's kernels are compiled in the background if they are not."""
+    engine's kernels are compiled in the background if they are not. It answers to the
+    address it is bound to (every loopback name on loopback) and the names in
+    `allow_hosts`."""
     import uvicorn
 
     from fibua.server.app import create_app
+    from fibua.server.guard import served
     from fibua.server.store import default_db_path
 
     path = db if db is not None else default_db_path()
-    app = create_app(path, own_process=True, prepare=prepare)
+    app = create_app(path, own_process=True, prepare=prepare,
+                     hosts=served(host, port, allow_hosts))
     shown = f"[{host}]" if ":" in host else host
     # a browser is pointed at a reachable address even when listening on every interface
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else shown}:{port}/"

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +32,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fibua.core.replay import log_lines, side_log_lines
 from fibua.server.access import CREATOR, SPECTATOR, ApiError, Holder
+from fibua.server.bodies import MAX_JSON_BYTES, json_body, loads, too_large
+from fibua.server.guard import Guard, Served, served
 from fibua.server.hub import Hub, LiveGame
 from fibua.server.messages import (
     game_entry,
@@ -150,11 +153,7 @@ def problem(status: int, code: str, message: str, **more: Any) -> JSONResponse:
 
 
 async def read_body(request: Request, model: type[M]) -> M:
-    try:
-        raw = await request.body()
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, "bad-json", f"the request body is not JSON: {error}") from None
+    data = await json_body(request)
     try:
         return model.model_validate(data)
     except ValidationError as error:
@@ -312,15 +311,13 @@ async def game_socket(socket: WebSocket) -> None:
     game_id = socket.path_params["game"]
     await socket.accept()
     try:
-        first = await socket.receive_json()
-        token = first.get("token") if isinstance(first, dict) else None
-        live, holder = await server.run(server.hub.holder, game_id,
-                                        token if isinstance(token, str) else None)
+        token = await first_token(socket)
+        live, holder = await server.run(server.hub.holder, game_id, token)
     except ApiError as error:
         await socket.send_json({"type": "error", "error": error.code, "message": error.message})
-        await socket.close(code=4403 if error.status == 403 else 4404)
+        await socket.close(code=SOCKET_CLOSE.get(error.status, 4404))
         return
-    except (WebSocketDisconnect, ValueError):
+    except WebSocketDisconnect:
         return
     watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop())
     if holder.role == CREATOR:
@@ -345,6 +342,26 @@ async def game_socket(socket: WebSocket) -> None:
         pass
     finally:
         server.watchers.get(game_id, set()).discard(watcher)
+
+
+#: the close code a refused socket gets, by the status an HTTP request would
+SOCKET_CLOSE = {400: 4400, 403: 4403, 413: 4413}
+
+
+async def first_token(socket: WebSocket) -> str | None:
+    """The token in the first message the page sends, `{"token": ...}`: read as a request
+    body is (the same limits and refusals), as text only."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, "not-json", 'send {"token": ...} as a text message')
+    if len(text) > MAX_JSON_BYTES:
+        raise too_large(MAX_JSON_BYTES)
+    first = loads(text)
+    token = first.get("token") if isinstance(first, dict) else None
+    return token if isinstance(token, str) else None
 
 
 async def _drain(socket: WebSocket) -> None:
@@ -378,12 +395,13 @@ def quiet_collector() -> None:
 
 
 def create_app(db_path: str | Path, *, own_process: bool = False,
-               prepare: bool = False) -> Starlette:
+               prepare: bool = False, hosts: Served | None = None) -> Starlette:
     """The application over the database at `db_path` (made if missing): every game in it
     is rebuilt from its seed and orders before the first request. `own_process`: the
     server has the process to itself (`fibua serve`), so it may tune the collector.
     `prepare`: compile the rules engine's kernels in the background if they are not
-    (`preparing`)."""
+    (`preparing`). `hosts`: the addresses it answers to (by default the loopback ones, on
+    any port)."""
     from fibua.server.reports import routes as report_routes  # it imports this module
 
     store = Store(db_path)
@@ -429,7 +447,8 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         *odds_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    guard = Middleware(Guard, served=hosts or served("127.0.0.1", None))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard],
                     exception_handlers={ApiError: api_error, HTTPException: http_error})
     app.state.server = server
     return app

@@ -8,7 +8,6 @@ from a JSON body validated by that model; a bad body gets a 422 naming the field
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,6 +18,7 @@ from starlette.routing import Route
 from fibua.core.errors import FibuaError, UnknownRuleset
 from fibua.core.ruleset import OddsQuery, RuleSet, find_ruleset
 from fibua.server.access import ApiError
+from fibua.server.bodies import json_body
 
 
 def ruleset_of(name: str) -> RuleSet[Any]:
@@ -98,10 +98,7 @@ async def list_questions(request: Request) -> Response:
 
 
 async def ask(request: Request) -> Response:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, "bad-json", f"the request body is not JSON: {error}") from None
+    body = await json_body(request)
     try:
         found = await _run(request, answer, request.path_params["ruleset"],
                            request.path_params["question"], body)

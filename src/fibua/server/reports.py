@@ -36,6 +36,7 @@ from fibua.core.replay import (
 from fibua.core.ruleset import ruleset_names
 from fibua.server.access import ApiError
 from fibua.server.app import STATIC, bearer, server_of
+from fibua.server.bodies import check_limits
 from fibua.server.messages import briefing, map_svg
 from fibua.session.figures import has_position, out_of_action, where
 from fibua.session.narration import audience, describe_event, win_text
@@ -110,6 +111,9 @@ def refusal(error: InputError, code: str) -> ApiError:
 
 def parsed_upload(text: str) -> ParsedLog:
     """The log's structure checked, and its rule set one this server knows."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            check_limits(line, f"line {number}")
     try:
         parsed = parse_log(text, "log")
     except InputError as error:

@@ -20,7 +20,7 @@ async function api(method, path, body, token) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = "Bearer " + token;
   const response = await fetch(path, { method, headers,
-    body: body === undefined ? undefined : JSON.stringify(body) });
+    body: body === undefined || typeof body === "string" ? body : JSON.stringify(body) });
   const data = await response.json();
   if (!response.ok) throw new Error(data.message || response.statusText);
   return data;
@@ -49,6 +49,15 @@ function showLinks(id, title, seatTokens, spectator) {
   holder.prepend(box);
 }
 
+// The body with the typed seed, its digits sent as typed: a JavaScript number would round
+// any seed past 2**53 and start a different game from the one asked for.
+function withSeed(body, typed) {
+  const digits = typed.trim();
+  if (digits === "") return body;
+  if (!/^[0-9]+$/.test(digits)) throw new Error("a seed is a whole number, 0 or more");
+  return `{"seed":${digits},` + JSON.stringify(body).slice(1);
+}
+
 function scenarioCard(scenario) {
   const choices = {};
   const seats = el("div");
@@ -59,8 +68,12 @@ function scenarioCard(scenario) {
     choices[seat.name] = select;
     seats.append(el("div", { class: "seat-row" }, `${seat.side}: ${seat.name}`, select));
   });
-  const seed = el("input", { type: "number", min: "0", placeholder: "secret seed",
+  const seed = el("input", { type: "number", min: "0", step: "1", placeholder: "empty: secret",
                              size: "12", class: "seed" });
+  const warning = el("p", { class: "seed-warning", hidden: "" }, "A typed seed is no secret: "
+    + "whoever knows it knows every die of the game and can work out where the hidden enemy "
+    + "is. Leave it empty and the server draws a secret one.");
+  seed.addEventListener("input", () => { warning.hidden = seed.value === ""; });
   const objectives = el("ul", { class: "muted" });
   for (const o of scenario.objectives) {
     objectives.append(el("li", {}, `${o.side}: ${o.description} (${o.points})`));
@@ -68,10 +81,9 @@ function scenarioCard(scenario) {
   const create = el("button", { class: "primary create", onclick: async () => {
     const body = { scenario: scenario.name, seats: {} };
     for (const [name, select] of Object.entries(choices)) body.seats[name] = select.value;
-    if (seed.value !== "") body.seed = Number(seed.value);
     create.disabled = true;
     try {
-      const made = await api("POST", "/api/games", body);
+      const made = await api("POST", "/api/games", withSeed(body, seed.value));
       remember(made.id, { creator: made.creator_token, spectator: made.spectator_token,
                           seats: made.seat_tokens });
       showLinks(made.id, scenario.title, made.seat_tokens, made.spectator_token);
@@ -91,7 +103,7 @@ function scenarioCard(scenario) {
     el("div", { class: "muted" }, `${scenario.name} · ${scenario.ruleset} · ${scenario.turns} turns · `
       + scenario.sides.map((s) => `${s.name} (${s.title})`).join(" v ")),
     el("p", {}, scenario.history || ""), el("p", { class: "muted" }, scenario.description || ""),
-    objectives, seats, el("div", {}, "seed ", seed, " ", create));
+    objectives, seats, el("div", {}, "seed ", seed, " ", create), warning);
 }
 
 async function reissue(id, role) {

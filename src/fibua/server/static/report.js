@@ -44,9 +44,17 @@ function slider() {
     el("span", { id: "turn-label" }, ""));
 }
 
+// a side's colour chip, coloured through the style object: the page's policy refuses style
+// attributes written as text
+function swatch(colour) {
+  const chip = el("span", { class: "swatch" });
+  chip.style.background = colour;
+  return chip;
+}
+
 function legend() {
   return el("div", { class: "muted" }, ...report.sides.map((s) => el("span", {},
-    el("span", { class: "swatch", style: `background:${s.colour}` }), `${s.name}  `)));
+    swatch(s.colour), `${s.name}  `)));
 }
 
 function layout(root) {
@@ -114,7 +122,7 @@ function drawStanding(turn) {
     const rows = list.map((f) => el("tr", { class: f.out ? "out" : "" },
       el("td", {}, f.id), el("td", {}, f.name), el("td", {}, f.where), el("td", {}, f.status)));
     box.append(el("table", { "data-side": side },
-      el("caption", {}, el("span", { class: "swatch", style: `background:${colourOf(side)}` }), side),
+      el("caption", {}, swatch(colourOf(side)), side),
       el("tr", {}, el("th", {}, "id"), el("th", {}, "name"), el("th", {}, "where"),
         el("th", {}, "status")), ...rows));
   }
