@@ -69,15 +69,17 @@ def test_the_lobby_says_the_engine_is_preparing_then_offers_create(
         page = browser.new_page()
         page.goto(base_url + "/")
         page.wait_for_selector("[data-scenario='corner-shop'] button.create", timeout=WAIT_MS)
+        # waits are functions: an expression is evaluated with eval, which the page's
+        # security policy forbids
         page.wait_for_function(
-            "document.querySelector('#engine').textContent.includes("
+            "() => document.querySelector('#engine').textContent.includes("
             "'preparing the rules engine: 0 of 1')", timeout=WAIT_MS)
         assert page.is_visible("#engine")
         create = "[data-scenario='corner-shop'] button.create"
         assert page.is_disabled(create)
         held_warmup.set()
         page.wait_for_function(
-            f"!document.querySelector(\"{create}\").disabled", timeout=WAIT_MS)
+            f"() => !document.querySelector(\"{create}\").disabled", timeout=WAIT_MS)
         assert not page.is_visible("#engine")
         page.click(create)
         page.wait_for_selector("#created .links", timeout=WAIT_MS)
