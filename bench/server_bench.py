@@ -39,21 +39,31 @@ PATIENCE = 120.0
 
 @dataclass
 class SeatSocket:
-    """One seat's WebSocket: its latest message and when each order count first arrived."""
+    """One seat's WebSocket: its latest message and when each version of it arrived (a
+    seat's version grows only when its message changes: an order it cannot see sends it
+    nothing)."""
 
     name: str
     token: str
     latest: dict[str, Any] = field(default_factory=dict)
-    #: order count -> when a message with at least that count was first received
+    #: version -> when a message of at least that version was first received
     arrived: dict[int, float] = field(default_factory=dict)
     top: int = -1
 
     def note(self, message: dict[str, Any], now: float) -> None:
         self.latest = message
-        count = int(message.get("game", {}).get("orders", 0))
-        for n in range(self.top + 1, count + 1):
+        version = int(message.get("version", 0))
+        for n in range(self.top + 1, version + 1):
             self.arrived[n] = now
-        self.top = max(self.top, count)
+        self.top = max(self.top, version)
+
+
+async def told(client: httpx.AsyncClient, game_id: str, seat: SeatSocket) -> int:
+    """The seat's version now, as its link fetches it (after an order: whether the order
+    changed what the seat is told, so whether its socket is to hear of it)."""
+    answer = await client.get(f"/api/games/{game_id}",
+                              headers={"authorization": f"Bearer {seat.token}"})
+    return int(answer.json()["version"])
 
 
 @dataclass
@@ -61,6 +71,8 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
     late: int = 0
+    #: seats an order did not change the message of (so sent nothing)
+    unseen: int = 0
     finished: int = 0
 
 
@@ -93,13 +105,19 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
+    """`fibua serve` on `port`; with `profile`, its engine thread under cProfile, the
+    statistics written to that path when it stops (bench/profiled_server.py)."""
     src = Path(__file__).resolve().parent.parent / "src"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src),
                                                         os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen(
-        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
-         "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host",
+               HOST, "--port", str(port)]
+    if profile is not None:
+        command = [sys.executable, str(Path(__file__).parent / "profiled_server.py"), str(db),
+                   str(port), profile]
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
 
 
 async def wait_ready(client: httpx.AsyncClient, process: subprocess.Popen[bytes]) -> None:
@@ -153,7 +171,7 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
             # mostly a real order, now and then the end of the phase (as people play)
             order = rng.choice(moves) if moves and rng.random() < 0.85 else \
                 next((o for o in legal if o["kind"] == "end"), rng.choice(legal))
-            before = int(acting.latest["game"]["orders"])
+            before = {s.name: s.top for s in seats}
             start = loop.time()
             answer = await client.post(
                 f"/api/games/{game_id}/orders",
@@ -168,11 +186,24 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
                 # a listed legal order refused by the rules: a fault (none is expected)
                 tally.refused += 1
                 continue
+            # the seats whose message the order changed: the actor's when it was told of
+            # events; every other's (and an actor told nothing) as its link fetches it
+            told_events = bool(answer.json()["events"])
+            versions = await asyncio.gather(*(
+                told(client, game_id, s) for s in seats if s is not acting or not told_events))
+            changed_seats = [s for s in seats if s is not acting or not told_events]
+            waited = [s for s, v in zip(changed_seats, versions, strict=True)
+                      if v > before[s.name]]
+            if told_events:
+                waited.append(acting)
             deadline = loop.time() + PATIENCE
-            while not all(s.top > before for s in seats):
+            while not all(s.top > before[s.name] for s in waited):
                 changed.clear()
                 await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
-            tally.latencies.append(max(s.arrived[before + 1] for s in seats) - start)
+            if waited:
+                tally.latencies.append(max(s.arrived[before[s.name] + 1] for s in waited)
+                                       - start)
+            tally.unseen += len(seats) - len(waited)
     finally:
         for task in readers:
             task.cancel()
@@ -241,12 +272,12 @@ def percentile(ordered: list[float], q: float) -> float:
 
 
 def measure_server(games: int = 100, seconds: float = 40.0, think: float = 5.0,
-                   seed: int = 1) -> dict[str, Any]:
+                   seed: int = 1, profile: str | None = None) -> dict[str, Any]:
     """Run the server in its own process over a fresh database and load it with `games`
     bot-played games for `seconds`; each bot waits about `think` seconds an order."""
     with tempfile.TemporaryDirectory(prefix="fibua-bench-") as folder:
         port = free_port()
-        process = start_server(Path(folder) / "games.sqlite3", port)
+        process = start_server(Path(folder) / "games.sqlite3", port, profile)
         try:
             return asyncio.run(run_load(port, process, games, seconds, think, seed))
         finally:
@@ -261,7 +292,13 @@ def measure_server(games: int = 100, seconds: float = 40.0, think: float = 5.0,
 
 
 if __name__ == "__main__":
-    # python bench/server_bench.py [GAMES [SECONDS [THINK]]]
-    numbers = [float(a) for a in sys.argv[1:4]]
-    print(json.dumps(measure_server(int(numbers[0]) if numbers else 100, *numbers[1:]),
-                     sort_keys=True))
+    # python bench/server_bench.py [GAMES [SECONDS [THINK]]] [--profile OUT]
+    args = sys.argv[1:]
+    out = None
+    if "--profile" in args:
+        at = args.index("--profile")
+        out = args[at + 1]
+        del args[at : at + 2]
+    numbers = [float(a) for a in args[:3]]
+    print(json.dumps(measure_server(int(numbers[0]) if numbers else 100, *numbers[1:],
+                                    profile=out), sort_keys=True))

@@ -166,10 +166,13 @@ def test_an_order_is_previewed_then_given_and_stored(
     assert state_hash(client, game["id"]) == before
     given = client.post(f"/api/games/{game['id']}/orders", headers=auth(token), json=order)
     assert given.status_code == 200, given.text
-    assert [e["kind"] for e in given.json()["events"]]
+    kinds = [e["kind"] for e in given.json()["events"]]
+    assert kinds
     store = server(client).hub.store
     assert store.order_count(game["id"]) == len(server(client).hub.games[game["id"]].game.orders)
-    assert state(client, game["id"], token)["game"]["orders"] >= 1
+    told = state(client, game["id"], token)
+    assert told["version"] > 1
+    assert [e["kind"] for e in told["events"][-len(kinds):]] == kinds
 
 
 @pytest.mark.parametrize(("order", "status", "code"), [
@@ -219,12 +222,13 @@ def test_a_side_orders_only_on_its_turn(client: TestClient) -> None:
 def test_ending_the_phase_hands_over_to_the_computer(
         client: TestClient, game: dict[str, Any]) -> None:
     token = game["seat_tokens"]["british"]
-    seat = seat_state(client, game, "british")
-    count = seat["game"]["orders"]
+    seat_state(client, game, "british")
+    live = server(client).hub.games[game["id"]]
+    count = len(live.game.orders)
     assert client.post(f"/api/games/{game['id']}/done", headers=auth(token)).status_code == 200
     wait_until(lambda: settled(client, game["id"]))
-    after = state(client, game["id"], token)
-    assert after["game"]["orders"] > count + 1  # the end, then the computer's orders
+    assert len(live.game.orders) > count + 1  # the end, then the computer's orders
+    assert state(client, game["id"], token)["status"]["to_act"] == live.game.to_act()
 
 
 def test_undo_takes_back_an_order_that_showed_nothing_new(
@@ -268,18 +272,20 @@ def test_a_commander_orders_only_his_units_and_passes_with_done(client: TestClie
         "Lieutenant Fairlie"])["seat"]["units"])
     refused(client.post(f"/api/games/{made['id']}/orders", headers=auth(price),
                         json={"kind": "observe", "unit": fairlie_unit}), 422, "not-your-unit")
-    count = seat["game"]["orders"]
+    live = server(client).hub.games[made["id"]]
+    count = len(live.game.orders)
     assert client.post(f"/api/games/{made['id']}/done", headers=auth(price)).status_code == 200
     after = state(client, made["id"], price)
     assert after["seat"]["done"] and not after["seat"]["may_act"]
-    assert after["game"]["orders"] == count  # Fairlie has still to give his
+    assert len(live.game.orders) == count  # Fairlie has still to give his
     refused(client.post(f"/api/games/{made['id']}/orders", headers=auth(price),
                         json=first_move(seat)), 409, "seat-done")
     fairlie = made["seat_tokens"]["Lieutenant Fairlie"]
     assert client.post(f"/api/games/{made['id']}/orders", headers=auth(fairlie),
                        json={"kind": "end"}).status_code == 200
     wait_until(lambda: settled(client, made["id"]))
-    assert state(client, made["id"], price)["game"]["orders"] > count
+    assert len(live.game.orders) > count
+    assert state(client, made["id"], price)["version"] > after["version"]
 
 
 # -- the creator ------------------------------------------------------------------------------

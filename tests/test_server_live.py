@@ -19,6 +19,7 @@ from server_helpers import (
     seat_state,
     server,
     settled,
+    state,
     wait_until,
 )
 
@@ -39,11 +40,12 @@ def path(game: dict[str, Any]) -> str:
     return f"/api/games/{game['id']}/ws"
 
 
-def until_orders(socket: Any, count: int) -> dict[str, Any]:
-    """Messages until one shows `count` orders given (each change sends one)."""
+def until_current(client: TestClient, socket: Any, game_id: str, token: str) -> dict[str, Any]:
+    """Messages until the one the holder's link fetches now (each change of it is sent)."""
+    version = state(client, game_id, token)["version"]
     while True:
         message: dict[str, Any] = socket.receive_json()
-        if message["type"] == "state" and message["game"]["orders"] == count:
+        if message["type"] == "state" and message["version"] == version:
             return message
 
 
@@ -85,15 +87,16 @@ def test_every_seat_hears_of_an_order_in_its_own_words(
         british.send_json({"token": game["seat_tokens"]["british"]})
         germans.send_json({"token": game["seat_tokens"]["germans"]})
         public.send_json({"token": game["spectator_token"]})
-        count = len(live.game.orders)
-        for socket in (british, germans, public):
-            until_orders(socket, count)
+        tokens = {british: game["seat_tokens"]["british"],
+                  germans: game["seat_tokens"]["germans"], public: game["spectator_token"]}
+        first = {socket: until_current(client, socket, game["id"], token)
+                 for socket, token in tokens.items()}
         answer = client.post(f"/api/games/{game['id']}/orders",
                              headers=auth(game["seat_tokens"]["british"]), json=order)
         assert answer.status_code == 200
-        ours = until_orders(british, count + 1)
-        theirs = until_orders(germans, count + 1)
-        watched = until_orders(public, count + 1)
+        ours, theirs, watched = (until_current(client, socket, game["id"], token)
+                                 for socket, token in tokens.items())
+    assert ours["version"] == first[british]["version"] + 1
     assert ours["view"]["side"] == "british" and theirs["view"]["side"] == "germans"
     british_log = [e for e in live.game.log if e.seen_by("british")]
     german_log = [e for e in live.game.log if e.seen_by("germans")]
@@ -116,7 +119,7 @@ def test_a_page_that_reconnects_gets_the_current_view(
         socket.send_json({"token": token})
         message = socket.receive_json()
     live = server(client).hub.games[game["id"]]
-    assert message["game"]["orders"] == len(live.game.orders)
+    assert message == state(client, game["id"], token)
     assert message["view"] == {k: v for k, v in live.game.view("british").items() if k != "log"}
 
 
@@ -127,11 +130,11 @@ def test_the_computer_s_orders_reach_the_seat(client: TestClient) -> None:
     live = server(client).hub.games[made["id"]]
     with client.websocket_connect(f"/api/games/{made['id']}/ws") as socket:
         socket.send_json({"token": token})
-        count = socket.receive_json()["game"]["orders"]
+        count = len(live.game.orders)
         client.post(f"/api/games/{made['id']}/done", headers=auth(token))
         wait_until(lambda: settled(client, made["id"]))
-        last = until_orders(socket, len(live.game.orders))
-    assert last["game"]["orders"] > count + 1
+        last = until_current(client, socket, made["id"], token)
+    assert len(live.game.orders) > count + 1
     assert last["status"]["to_act"] == live.game.to_act()
 
 

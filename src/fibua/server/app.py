@@ -33,10 +33,13 @@ from fibua.core.replay import log_lines, side_log_lines
 from fibua.server.access import CREATOR, SPECTATOR, ApiError, Holder
 from fibua.server.hub import Hub, LiveGame
 from fibua.server.messages import (
+    SPECTATORS,
+    encoded,
     game_entry,
     map_svg,
     seat_message,
     spectator_message,
+    stamped,
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
@@ -51,17 +54,16 @@ log = logging.getLogger("fibua.server")
 
 @dataclass(eq=False)
 class Outgoing:
-    """A message on its way to the watchers of one role: encoded once, by the event loop
-    that sends it (not the engine thread), however many sockets it goes to."""
+    """A message on its way to the watchers of one role, encoded once (by the engine
+    thread, which compares it with the last one made: see `messages.stamped`), however
+    many sockets it goes to."""
 
-    message: dict[str, Any]
-    encoded: str | None = None
+    text: str
+    closing: bool = False
 
-    def text(self) -> str:
-        if self.encoded is None:
-            # as Starlette's send_json writes it
-            self.encoded = json.dumps(self.message, separators=(",", ":"), ensure_ascii=False)
-        return self.encoded
+
+CLOSED = Outgoing(json.dumps({"type": "closed", "message": "this link no longer opens the game"}),
+                  closing=True)
 
 
 @dataclass(eq=False)
@@ -89,32 +91,38 @@ class Server:
 
     # -- telling the watchers (in the engine thread) ----------------------------------------
 
-    def message_for(self, live: LiveGame, holder: Holder) -> dict[str, Any]:
+    def message_for(self, live: LiveGame, holder: Holder) -> tuple[str, bool]:
+        """The holder's message, encoded with its version, and whether it is another than
+        the last one made for the holder's seat (or for the spectators)."""
         if holder.seat is not None:
             seat = live.seat(holder.seat)
             if seat is not None:
-                return seat_message(self.hub, live, seat)
-        return spectator_message(live)
+                return stamped(live, seat.name, seat_message(self.hub, live, seat))
+        return stamped(live, SPECTATORS, spectator_message(live))
 
     def changed(self, game_id: str) -> None:
+        """After a change: each watcher whose message is now another is sent it; one whose
+        side saw nothing change is sent nothing (the change was none of its business)."""
         live = self.hub.games.get(game_id)
-        made: dict[str, Outgoing] = {}
+        made: dict[str, Outgoing | None] = {}
         for watcher in list(self.watchers.get(game_id, ())):
+            message: Outgoing | None
             if live is None or watcher.holder.role not in live.tokens:
-                message = Outgoing({"type": "closed",
-                                    "message": "this link no longer opens the game"})
+                message = CLOSED
             else:
                 role = watcher.holder.role
                 if role not in made:
-                    made[role] = Outgoing(self.message_for(live, watcher.holder))
+                    text, new = self.message_for(live, watcher.holder)
+                    made[role] = Outgoing(text) if new else None
                 message = made[role]
-            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+            if message is not None:
+                watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
     def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
         """Add a watcher and queue its first message, in the engine thread: so no change
         can come between them and reach it out of order."""
         self.watchers.setdefault(game_id, set()).add(watcher)
-        message = Outgoing(self.message_for(live, watcher.holder))
+        message = Outgoing(self.message_for(live, watcher.holder)[0])
         watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
     # -- the server's own moves --------------------------------------------------------------
@@ -207,14 +215,14 @@ async def game_state(request: Request) -> Response:
     server = server_of(request)
     game_id = request.path_params["game"]
 
-    def state() -> dict[str, Any]:
+    def state() -> str:
         live, holder = server.hub.holder(game_id, bearer(request))
         if holder.role == CREATOR:
-            return {"type": "manage", "game": game_entry(server.hub, live),
-                    "links": sorted(role for role in live.tokens if role != CREATOR)}
-        return server.message_for(live, holder)
+            return encoded({"type": "manage", "game": game_entry(server.hub, live),
+                            "links": sorted(role for role in live.tokens if role != CREATOR)})
+        return server.message_for(live, holder)[0]
 
-    return JSONResponse(await server.run(state))
+    return Response(await server.run(state), media_type="application/json")
 
 
 async def delete_game(request: Request) -> Response:
@@ -329,8 +337,8 @@ async def game_socket(socket: WebSocket) -> None:
                 getting.cancel()
                 break
             message = getting.result()
-            await socket.send_text(message.text())
-            if message.message.get("type") == "closed":
+            await socket.send_text(message.text)
+            if message.closing:
                 await socket.close(code=4403)
                 listening.cancel()
                 break

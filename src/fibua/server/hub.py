@@ -101,6 +101,9 @@ class LiveGame:
     labels: dict[str, dict[tuple[str, str | None, str], str]] = field(default_factory=dict)
     #: each event's canonical JSON for the state hash, by the event's identity
     hashed: dict[int, tuple[Event, bytes]] = field(default_factory=dict)
+    #: per holder (a seat's name, "" for the spectators), a digest of the last message
+    #: made for it and that message's version (see `messages.stamped`)
+    shown: dict[str, tuple[bytes, int]] = field(default_factory=dict)
 
     def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
         """`describe(event)`, worked out once an event (the event is held, so its id stays

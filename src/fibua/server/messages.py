@@ -6,10 +6,16 @@ addressed to everyone until the game is over. Both carry a map layer (`maplayer`
 seat, markers and fire reports from its view; for a spectator, the map's floors alone.
 Nothing here reads the full state, except the after-action report and every side's troops,
 which are everyone's once the game has ended.
+
+Each holder's message carries a version of its own (`stamped`): it grows when, and only
+when, what that holder is told changes, so an order the holder cannot see leaves its
+message, version and all, as it was, and nothing is pushed to it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from fibua.battlefield.svg import render_svg
@@ -85,9 +91,11 @@ def final_map(live: LiveGame) -> dict[str, Any] | None:
 
 
 def game_head(live: LiveGame) -> dict[str, Any]:
+    """What names the game (never how many orders it has had: that counts the enemy's
+    unseen ones too)."""
     scenario = live.game.scenario
     return {"id": live.id, "scenario": scenario.name, "title": scenario.scenario.title,
-            "ruleset": scenario.ruleset, "orders": len(live.game.orders)}
+            "ruleset": scenario.ruleset}
 
 
 def side_part(live: LiveGame, side: str) -> dict[str, Any]:
@@ -199,6 +207,30 @@ def spectator_message(live: LiveGame) -> dict[str, Any]:
     (built once a version of the game, for every spectator)."""
     found: dict[str, Any] = live.once("spectator", "", lambda: spectator_part(live))
     return found
+
+
+#: the key of the spectators' message in `LiveGame.shown` (a seat's is its name)
+SPECTATORS = ""
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """A message as it is sent (as Starlette's send_json writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def stamped(live: LiveGame, key: str, message: dict[str, Any]) -> tuple[str, bool]:
+    """The message encoded with its holder's version first, and whether it differs from
+    the last one made for `key` (a seat's name, or SPECTATORS). The version is bumped only
+    when the content changes, so it counts what the holder saw change, not the game's
+    orders (a game-wide count would tell each side how many orders the enemy gave)."""
+    body = encoded(message)
+    digest = hashlib.blake2b(body.encode(), digest_size=16).digest()
+    last_digest, version = live.shown.get(key, (b"", 0))
+    new = digest != last_digest
+    if new:
+        version += 1
+        live.shown[key] = (digest, version)
+    return f'{{"version":{version},{body[1:]}', new
 
 
 def waiting_for(hub: Hub, live: LiveGame) -> str:
