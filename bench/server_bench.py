@@ -133,6 +133,18 @@ async def wait_ready(client: httpx.AsyncClient, process: subprocess.Popen[bytes]
         await asyncio.sleep(0.1)
 
 
+async def seats_told(client: httpx.AsyncClient, game_id: str, seats: list[SeatSocket],
+                     acting: SeatSocket, told_events: bool,
+                     before: dict[str, int]) -> list[SeatSocket]:
+    """The seats whose message an order changed (so whose sockets are to hear of it): the
+    actor's when its answer told it of events; every other's, and an actor told none, as
+    its link fetches it after the answer (by then the server has queued the pushes)."""
+    asked = [s for s in seats if s is not acting or not told_events]
+    versions = await asyncio.gather(*(told(client, game_id, s) for s in asked))
+    found = [s for s, v in zip(asked, versions, strict=True) if v > before[s.name]]
+    return [*found, acting] if told_events else found
+
+
 async def listen(ws: ClientConnection, seat: SeatSocket, changed: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     async for raw in ws:
@@ -166,7 +178,12 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
             await asyncio.sleep(rng.uniform(0, 2 * think))
             if not acting.latest["seat"]["may_act"]:
                 continue  # the server moved on meanwhile (it ends a phase with no choice)
-            legal = acting.latest["legal"]
+            # the orders, asked for as the page asks for them (they are not in the message)
+            offered = (await client.get(f"/api/games/{game_id}/orders", headers={
+                "authorization": f"Bearer {acting.token}"})).json()
+            legal = offered["legal"]
+            if not legal:
+                continue  # the server moved on meanwhile
             moves = [o for o in legal if o["kind"] != "end"]
             # mostly a real order, now and then the end of the phase (as people play)
             order = rng.choice(moves) if moves and rng.random() < 0.85 else \
@@ -186,16 +203,8 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
                 # a listed legal order refused by the rules: a fault (none is expected)
                 tally.refused += 1
                 continue
-            # the seats whose message the order changed: the actor's when it was told of
-            # events; every other's (and an actor told nothing) as its link fetches it
-            told_events = bool(answer.json()["events"])
-            versions = await asyncio.gather(*(
-                told(client, game_id, s) for s in seats if s is not acting or not told_events))
-            changed_seats = [s for s in seats if s is not acting or not told_events]
-            waited = [s for s, v in zip(changed_seats, versions, strict=True)
-                      if v > before[s.name]]
-            if told_events:
-                waited.append(acting)
+            waited = await seats_told(client, game_id, seats, acting,
+                                      bool(answer.json()["events"]), before)
             deadline = loop.time() + PATIENCE
             while not all(s.top > before[s.name] for s in waited):
                 changed.clear()

@@ -21,7 +21,7 @@ from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.replay import parse_log, replay_log
 from fibua.scenario.loader import scenario_from_dict
-from server_helpers import PATIENCE, running_server
+from server_helpers import PATIENCE, running_server, state
 
 
 def stored(db: Path) -> dict[str, dict[str, Any]]:
@@ -59,7 +59,7 @@ def play_some(client: httpx.Client, made: dict[str, Any], seat: str, orders: int
     acknowledged = 0
     end = time.monotonic() + PATIENCE
     while acknowledged < orders and time.monotonic() < end:
-        message = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
+        message = state(client, made["id"], token)
         if message["status"]["over"]:
             break
         if not message["seat"]["may_act"]:
@@ -166,7 +166,7 @@ def give_orders(base: str, person: Person, limit: int | None, stop: threading.Ev
     with httpx.Client(base_url=base, timeout=PATIENCE) as client:
         try:
             while (limit is None or given < limit) and not stop.is_set():
-                message = client.get(f"/api/games/{game_id}", headers=auth(person.token)).json()
+                message = state(client, game_id, person.token)
                 if message["status"]["over"]:
                     return
                 if not message["seat"]["may_act"]:

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from fibua.server.hub import LiveGame
-from server_helpers import auth, client_on, create, server, settled, wait_until
+from server_helpers import auth, client_on, create, server, settled, state, wait_until
 
 SIDE = "british"
 #: orders the test's player gives before it stops (a bound on the test's length)
@@ -102,7 +102,7 @@ def test_one_seat_hears_nothing_of_unseen_enemies(
             given = 0
             while given < ORDERS and not live.game.over:
                 wait_until(lambda: settled(client, made["id"]))
-                message = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
+                message = state(client, made["id"], token)
                 answers.append((message["version"], message))
                 if not message["seat"]["may_act"]:
                     break
@@ -156,7 +156,7 @@ def probe_unseen_names(client: TestClient, made: dict[str, Any], token: str, liv
                        answers: list[tuple[int, Any]], version: int) -> None:
     """An order at an unseen enemy gets the answer an order at a made-up name gets."""
     wait_until(lambda: settled(client, made["id"]))
-    message = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
+    message = state(client, made["id"], token)
     if not message["seat"]["may_act"]:
         return
     unit = next((o["unit"] for o in message["legal"] if o["unit"]), None)

@@ -407,3 +407,24 @@ def test_a_seat_is_told_why_a_unit_has_no_order_now(client: TestClient) -> None:
     assert seat["idle"]["grayburn"] == "Lt. Grayburn moves in step 4; this is step 1"
     acting = {o["unit"] for o in seat["legal"]}
     assert "doxey" in acting and not acting & set(seat["idle"])
+
+
+def test_a_seat_s_orders_come_on_request_with_its_message_s_version(
+        client: TestClient) -> None:
+    """The message says whether the seat may act; its orders are asked for apart, and
+    say which version of the message they go with. Only a seat's own link gets them."""
+    game = create(client, "corner-shop", 3, {"british": "human", "germans": "human"})
+    path = f"/api/games/{game['id']}/orders"
+    seat_state(client, game, "british")
+    message = client.get(f"/api/games/{game['id']}",
+                         headers=auth(game["seat_tokens"]["british"])).json()
+    assert message["seat"]["may_act"] and "legal" not in message
+    orders = client.get(path, headers=auth(game["seat_tokens"]["british"])).json()
+    live = server(client).hub.games[game["id"]]
+    assert orders["type"] == "orders" and orders["version"] == message["version"]
+    assert [(o["kind"], o["unit"], o["params"]) for o in orders["legal"]] == \
+        [(o.kind, o.unit, o.params) for o in live.game.legal_orders("british")]
+    waiting = client.get(path, headers=auth(game["seat_tokens"]["germans"])).json()
+    assert waiting["legal"] == [] and waiting["idle"] == {}
+    refused(client.get(path, headers=auth(game["spectator_token"])), 403, "forbidden")
+    refused(client.get(path, headers=auth("wrong")), 403, "bad-token")

@@ -38,6 +38,7 @@ from fibua.server.messages import (
     game_entry,
     map_svg,
     seat_message,
+    seat_orders_message,
     spectator_message,
     stamped,
 )
@@ -223,6 +224,21 @@ async def game_state(request: Request) -> Response:
         return server.message_for(live, holder)[0]
 
     return Response(await server.run(state), media_type="application/json")
+
+
+async def seat_orders(request: Request) -> Response:
+    """A seat's legal orders and idle reasons now, with the version of its message."""
+    server = server_of(request)
+    game_id = request.path_params["game"]
+
+    def orders() -> dict[str, Any]:
+        hub = server.hub
+        live, holder = hub.holder(game_id, bearer(request))
+        seat = hub.seat_of(live, holder)
+        server.message_for(live, holder)  # its version is then the present message's
+        return seat_orders_message(hub, live, seat, live.shown[seat.name][1])
+
+    return JSONResponse(await server.run(orders))
 
 
 async def delete_game(request: Request) -> Response:
@@ -414,6 +430,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False) -> Starlette:
         Route("/api/games/{game}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game}/tokens", reissue_token, methods=["POST"]),
         Route("/api/games/{game}/map.svg", game_map),
+        Route("/api/games/{game}/orders", seat_orders, methods=["GET"]),
         Route("/api/games/{game}/preview", preview, methods=["POST"]),
         Route("/api/games/{game}/orders", give_order, methods=["POST"]),
         Route("/api/games/{game}/done", seat_done, methods=["POST"]),

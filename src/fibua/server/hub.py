@@ -402,9 +402,11 @@ class Hub:
         return [o for o in legal if o.unit is not None and commands(seat.units, o.unit)]
 
     def may_act(self, live: LiveGame, seat: SeatPlan) -> bool:
-        return (live.game.to_act() == seat.side
-                and seat.name not in self.done_seats(live, seat.side)
-                and bool(self.seat_orders(live, seat)))
+        """Whether the seat has orders to give now. A seat with the whole side needs no
+        list of them: every rule set lets the side to act `end` its phase."""
+        if live.game.to_act() != seat.side or seat.name in self.done_seats(live, seat.side):
+            return False
+        return seat.units is None or bool(self.seat_orders(live, seat))
 
     def checked_order(self, live: LiveGame, seat: SeatPlan, kind: str, unit: str | None,
                       params: dict[str, Any]) -> Order:

@@ -1,9 +1,12 @@
 """What the server tells each watcher, built from what its side may know.
 
-A seat's message is its side's view (`Game.view(side)`), the events addressed to its side
-(`Event.seen_by`) and the legal orders of its own units; a spectator's holds only events
-addressed to everyone until the game is over. Both carry a map layer (`maplayer`): for a
-seat, markers and fire reports from its view; for a spectator, the map's floors alone.
+A seat's message is its side's view (`Game.view(side)`) and the events addressed to its
+side (`Event.seen_by`); the legal orders of its own units are a message of their own
+(`seat_orders_message`), sent when the page asks for them: listing them was most of the
+work of every change, and is needed only by a seat about to give an order. A spectator's
+message holds only events addressed to everyone until the game is over. Both carry a map
+layer (`maplayer`): for a seat, markers and fire reports from its view; for a spectator,
+the map's floors alone.
 Nothing here reads the full state, except the after-action report and every side's troops,
 which are everyone's once the game has ended.
 
@@ -165,12 +168,11 @@ def idle_reasons(live: LiveGame, side: str) -> dict[str, str]:
 
 
 def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
-    """Everything a seat is told: its side's view and events, its own orders."""
+    """What a seat is told: its side's view and events, whether it may give orders now
+    (its orders themselves: `seat_orders_message`)."""
     side = seat.side
     shared = live.once("message", side, lambda: side_part(live, side))
     may_act = hub.may_act(live, seat)
-    legal = hub.seat_orders(live, seat) if may_act else []
-    entries = order_entries(live, side) if legal else {}
     done = hub.done_seats(live, side)
     return {
         "type": "state",
@@ -181,8 +183,22 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
         "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
                        for s in live.seats_of(side)],
         **shared,
+    }
+
+
+def seat_orders_message(hub: Hub, live: LiveGame, seat: SeatPlan,
+                        version: int) -> dict[str, Any]:
+    """The orders a seat may give now, as the page lists them, and why each of its units
+    with none has none; `version` is that of the seat's message they go with (the page
+    drops an answer that no longer matches its message)."""
+    may_act = hub.may_act(live, seat)
+    legal = hub.seat_orders(live, seat) if may_act else []
+    entries = order_entries(live, seat.side) if legal else {}
+    return {
+        "type": "orders",
+        "version": version,
         "legal": [entries[id(o)] for o in legal],
-        "idle": idle_reasons(live, side) if may_act else {},
+        "idle": idle_reasons(live, seat.side) if may_act else {},
     }
 
 

@@ -4,7 +4,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const gameId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-let state = null;          // the last message from the server
+let state = null;          // the last message from the server, with its orders once fetched
 let selected = null;       // the id of the selected unit
 let pending = null;        // {kind, unit, params} being previewed
 let pointMode = null;      // {kind, unit, param, template}: the next map click gives a point
@@ -209,6 +209,10 @@ function drawOrders() {
     box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
     return;
   }
+  if (!state.ordersLoaded) {
+    box.append(el("div", { class: "muted" }, "Fetching your orders…"));
+    return;
+  }
   const mine = state.legal.filter((o) => o.unit === selected);
   if (!mine.length) {
     const why = (state.idle || {})[selected];
@@ -382,6 +386,21 @@ function render() {
 
 // -- the live connection ------------------------------------------------------------------
 
+// A seat's orders come on request, for the message they go with (its version): an answer
+// for another version is dropped (a newer message is on its way, and asks again).
+async function loadOrders(message) {
+  try {
+    const answer = await api("GET", `/api/games/${gameId}/orders`);
+    if (state !== message || answer.version !== message.version) return;
+    state.legal = answer.legal;
+    state.idle = answer.idle;
+    state.ordersLoaded = true;
+    render();
+  } catch (error) {
+    say(error.message);
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
@@ -394,8 +413,12 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       state = message;
+      state.legal = [];
+      state.idle = {};
+      state.ordersLoaded = false;
       if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
       render();
+      if (state.seat && state.seat.may_act) loadOrders(state);
     } else if (message.type === "error" || message.type === "closed") {
       say(message.message);
       socket.closeReason = "refused";
