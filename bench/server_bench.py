@@ -261,6 +261,8 @@ async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seco
         "orders_per_s": len(latencies) / seconds,
         "refused": tally.refused,
         "late": tally.late,
+        # seat messages an order did not change (each such seat was sent nothing)
+        "seats_not_told": tally.unseen,
         "finished": tally.finished,
         "p50_ms": 1000 * percentile(latencies, 0.50),
         "p99_ms": 1000 * percentile(latencies, 0.99),
