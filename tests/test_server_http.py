@@ -428,3 +428,23 @@ def test_a_seat_s_orders_come_on_request_with_its_message_s_version(
     assert waiting["legal"] == [] and waiting["idle"] == {}
     refused(client.get(path, headers=auth(game["spectator_token"])), 403, "forbidden")
     refused(client.get(path, headers=auth("wrong")), 403, "bad-token")
+
+
+def test_one_unit_s_orders_come_alone(client: TestClient) -> None:
+    """`?unit=` gives the orders of one of the seat's units (the page asks for the unit
+    picked), or why it has none; an enemy's or a made-up name gets the same empty answer."""
+    game = create(client, "ramp-houses", 3, dict.fromkeys(
+        ["Lieutenant's group", "Sergeant's group", "Corporal's group"], "human"))
+    token = game["seat_tokens"]["Lieutenant's group"]
+    whole = seat_state(client, game, "Lieutenant's group")
+    path = f"/api/games/{game['id']}/orders"
+    doxey = client.get(path, params={"unit": "doxey"}, headers=auth(token)).json()
+    assert doxey["legal"] == [o for o in whole["legal"] if o["unit"] == "doxey"]
+    assert doxey["legal"] and doxey["idle"] == {} and doxey["version"] == whole["version"]
+    grayburn = client.get(path, params={"unit": "grayburn"}, headers=auth(token)).json()
+    assert grayburn["legal"] == [] and grayburn["idle"] == {"grayburn": whole["idle"]["grayburn"]}
+    live = server(client).hub.games[game["id"]]
+    enemy = next(str(u["id"]) for u in live.game.view("germans")["own"])
+    answers = [client.get(path, params={"unit": name}, headers=auth(token)).json()
+               for name in (enemy, "nobody-at-all")]
+    assert answers[0] == answers[1] == {**answers[0], "legal": [], "idle": {}}

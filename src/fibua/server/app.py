@@ -74,6 +74,8 @@ class Watcher:
     holder: Holder
     queue: asyncio.Queue[Outgoing]
     loop: asyncio.AbstractEventLoop
+    #: the version of the last message queued for it (it is sent only newer ones)
+    version: int = 0
 
 
 @dataclass
@@ -92,39 +94,41 @@ class Server:
 
     # -- telling the watchers (in the engine thread) ----------------------------------------
 
-    def message_for(self, live: LiveGame, holder: Holder) -> tuple[str, bool]:
-        """The holder's message, encoded with its version, and whether it is another than
-        the last one made for the holder's seat (or for the spectators)."""
+    def message_for(self, live: LiveGame, holder: Holder) -> tuple[str, int]:
+        """The holder's message encoded with its version, and that version (made once a
+        version of the game for each seat and for the spectators)."""
         if holder.seat is not None:
             seat = live.seat(holder.seat)
             if seat is not None:
-                return stamped(live, seat.name, seat_message(self.hub, live, seat))
-        return stamped(live, SPECTATORS, spectator_message(live))
+                return live.once("text", seat.name, lambda: stamped(
+                    live, seat.name, seat_message(self.hub, live, seat)))
+        return live.once("text", SPECTATORS,
+                         lambda: stamped(live, SPECTATORS, spectator_message(live)))
 
     def changed(self, game_id: str) -> None:
         """After a change: each watcher whose message is now another is sent it; one whose
         side saw nothing change is sent nothing (the change was none of its business)."""
         live = self.hub.games.get(game_id)
-        made: dict[str, Outgoing | None] = {}
+        made: dict[str, tuple[Outgoing, int]] = {}
         for watcher in list(self.watchers.get(game_id, ())):
-            message: Outgoing | None
             if live is None or watcher.holder.role not in live.tokens:
-                message = CLOSED
-            else:
-                role = watcher.holder.role
-                if role not in made:
-                    text, new = self.message_for(live, watcher.holder)
-                    made[role] = Outgoing(text) if new else None
-                message = made[role]
-            if message is not None:
+                watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, CLOSED)
+                continue
+            role = watcher.holder.role
+            if role not in made:
+                text, version = self.message_for(live, watcher.holder)
+                made[role] = Outgoing(text), version
+            message, version = made[role]
+            if version > watcher.version:
+                watcher.version = version
                 watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
     def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
         """Add a watcher and queue its first message, in the engine thread: so no change
         can come between them and reach it out of order."""
         self.watchers.setdefault(game_id, set()).add(watcher)
-        message = Outgoing(self.message_for(live, watcher.holder)[0])
-        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+        text, watcher.version = self.message_for(live, watcher.holder)
+        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, Outgoing(text))
 
     # -- the server's own moves --------------------------------------------------------------
 
@@ -235,8 +239,8 @@ async def seat_orders(request: Request) -> Response:
         hub = server.hub
         live, holder = hub.holder(game_id, bearer(request))
         seat = hub.seat_of(live, holder)
-        server.message_for(live, holder)  # its version is then the present message's
-        return seat_orders_message(hub, live, seat, live.shown[seat.name][1])
+        _, version = server.message_for(live, holder)
+        return seat_orders_message(hub, live, seat, version, request.query_params.get("unit"))
 
     return JSONResponse(await server.run(orders))
 

@@ -121,8 +121,7 @@ class LiveGame:
         """`work()`, done once a version of the game for (what, side). Besides the version
         (bumped by every change the hub makes), the number of orders and of events is part
         of the key: a change that forgot to bump it still cannot be answered from before."""
-        game = self.game
-        stamp = (self.version, len(game.orders), len(game.log))
+        stamp = self.stamp()
         if stamp != self.kept_stamp:
             self.kept.clear()
             self.kept_stamp = stamp
@@ -135,6 +134,21 @@ class LiveGame:
     def legal(self, side: str) -> list[Order]:
         """The side's legal orders now, worked out once a version."""
         return self.once("legal", side, lambda: self.game.legal_orders(side))
+
+    def unit_legal(self, side: str, unit: str) -> list[Order]:
+        """One unit's legal orders now, worked out once a version (taken from the side's
+        list when that was worked out already)."""
+        if self.kept_stamp == self.stamp() and ("legal", side) in self.kept:
+            return [o for o in self.legal(side) if o.unit == unit]
+        return self.once(f"legal {unit}", side, lambda: self.game.unit_orders(side, unit))
+
+    def has_choice(self, side: str) -> bool:
+        """Whether the side may give anything but `end` now, worked out once a version."""
+        return self.once("choice", side, lambda: self.game.has_choice(side))
+
+    def stamp(self) -> tuple[int, int, int]:
+        game = self.game
+        return self.version, len(game.orders), len(game.log)
 
     def view(self, side: str) -> dict[str, Any]:
         """The side's view now (`Game.view`), worked out once a version: shared by every
@@ -389,6 +403,7 @@ class Hub:
     def _mark_done(self, live: LiveGame, seat: SeatPlan) -> None:
         seats = self.done_seats(live, seat.side) | {seat.name}
         live.done[seat.side] = {"key": self.phase_key(live, seat.side), "seats": sorted(seats)}
+        live.changed()  # the messages say who is done
 
     def seat_orders(self, live: LiveGame, seat: SeatPlan) -> list[Order]:
         """The legal orders of the seat's own units now (the side's when it has all)."""
@@ -563,7 +578,7 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
-        if live.legal(side) == [Order(side, "end")]:
+        if not live.has_choice(side):  # `end` is all it may do
             return self._server_order(live, Order(side, "end"))
         seats = live.seats_of(side)
         done = self.done_seats(live, side)

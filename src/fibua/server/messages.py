@@ -28,12 +28,15 @@ from fibua.cli.typed import format_order
 from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
+from fibua.core.ruleset import commands
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
 
 #: the latest events a message carries (the whole log is downloadable)
 EVENTS_SENT = 300
+#: the most order labels kept for a side between versions
+MAX_LABELS = 5000
 #: view keys every rule set fills that say where the game stands (public knowledge)
 PUBLIC_STATUS = ("turn", "turns", "phase", "step", "to_act")
 
@@ -186,20 +189,41 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
     }
 
 
-def seat_orders_message(hub: Hub, live: LiveGame, seat: SeatPlan,
-                        version: int) -> dict[str, Any]:
+def seat_orders_message(hub: Hub, live: LiveGame, seat: SeatPlan, version: int,
+                        unit: str | None = None) -> dict[str, Any]:
     """The orders a seat may give now, as the page lists them, and why each of its units
-    with none has none; `version` is that of the seat's message they go with (the page
-    drops an answer that no longer matches its message)."""
-    may_act = hub.may_act(live, seat)
-    legal = hub.seat_orders(live, seat) if may_act else []
-    entries = order_entries(live, seat.side) if legal else {}
-    return {
-        "type": "orders",
-        "version": version,
-        "legal": [entries[id(o)] for o in legal],
-        "idle": idle_reasons(live, seat.side) if may_act else {},
-    }
+    with none has none; with `unit`, that unit's alone (what the page asks for when one
+    is picked: a rule set may list one unit's for less). `version` is that of the seat's
+    message they go with (the page drops an answer that no longer matches its message)."""
+    answer: dict[str, Any] = {"type": "orders", "version": version, "legal": [], "idle": {}}
+    if not hub.may_act(live, seat):
+        return answer
+    if unit is None:
+        legal = hub.seat_orders(live, seat)
+        entries = order_entries(live, seat.side) if legal else {}
+        answer["legal"] = [entries[id(o)] for o in legal]
+        answer["idle"] = idle_reasons(live, seat.side)
+        return answer
+    own = {u.get("id") for u in live.view(seat.side).get("own", [])}
+    if unit not in own or not commands(seat.units, unit):
+        return answer  # an enemy's name is answered as a name nobody has
+    orders = live.unit_legal(seat.side, unit)
+    answer["legal"] = [entry(live, seat.side, o) for o in orders]
+    why = live.game.why_idle(seat.side, unit) if not orders else None
+    answer["idle"] = {unit: why} if why is not None else {}
+    return answer
+
+
+def entry(live: LiveGame, side: str, order: Order) -> dict[str, Any]:
+    """An order as the page lists it (its label kept for the next time it is legal)."""
+    labels = live.labels.setdefault(side, {})
+    if len(labels) > MAX_LABELS:
+        labels.clear()  # kept for the orders legal now and again, not for the whole game
+    key = order_key(order)
+    label = labels.get(key)
+    if label is None:
+        label = labels[key] = format_order(order)
+    return {"kind": order.kind, "unit": order.unit, "params": order.params, "label": label}
 
 
 def spectator_part(live: LiveGame) -> dict[str, Any]:
@@ -234,19 +258,18 @@ def encoded(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def stamped(live: LiveGame, key: str, message: dict[str, Any]) -> tuple[str, bool]:
-    """The message encoded with its holder's version first, and whether it differs from
-    the last one made for `key` (a seat's name, or SPECTATORS). The version is bumped only
-    when the content changes, so it counts what the holder saw change, not the game's
-    orders (a game-wide count would tell each side how many orders the enemy gave)."""
+def stamped(live: LiveGame, key: str, message: dict[str, Any]) -> tuple[str, int]:
+    """The message encoded with its holder's version first, and that version: the last
+    one made for `key` (a seat's name, or SPECTATORS) when the content is the same, else
+    one more. So it counts what the holder saw change, not the game's orders (a
+    game-wide count would tell each side how many orders the enemy gave)."""
     body = encoded(message)
     digest = hashlib.blake2b(body.encode(), digest_size=16).digest()
     last_digest, version = live.shown.get(key, (b"", 0))
-    new = digest != last_digest
-    if new:
+    if digest != last_digest:
         version += 1
         live.shown[key] = (digest, version)
-    return f'{{"version":{version},{body[1:]}', new
+    return f'{{"version":{version},{body[1:]}', version
 
 
 def waiting_for(hub: Hub, live: LiveGame) -> str:
