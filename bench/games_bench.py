@@ -4,6 +4,7 @@ with the wall-clock rate beside it."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections import deque
 from collections.abc import Iterator
@@ -36,13 +37,17 @@ def games_per_second(name: str, seconds: float = 3.0, passes: int = 3) -> dict[s
 
     for seed in WARMUP_SEEDS:
         play(seed)
+    def play_all(count: int) -> None:
+        for seed in range(count):
+            play(seed)
+
     total = Spent(0.0, 0.0)
     chosen = 0
     while total.cpu < seconds / passes:
-        total = total + spent(lambda seed=chosen: play(seed))
+        total = total + spent(functools.partial(play, chosen))
         chosen += 1
     for _ in range(passes - 1):
-        total = total + spent(lambda: [play(seed) for seed in range(chosen)])
+        total = total + spent(functools.partial(play_all, chosen))
     games.close()
     return rates(chosen * passes, total)
 

@@ -3,13 +3,16 @@ a WebSocket, on loopback against `fibua serve` in its own process.
 
 Each game of corner-shop has both sides given to people, here bots: each seat's bot keeps
 a WebSocket open and, when its seat may act, waits a moment (a player thinking: up to
-twice `think` seconds) and posts one of its legal orders at random. The offered load is
-then about games / think orders a second. Measured: the time from an order's POST to the moment
-every seat of the game (both sides, each told of the change from its own view) has
-received its new message, and the server's resident memory per live game (the growth of
-its RSS from before the games were made, over their number). The server's CPU time an order
-(all its threads, over the whole load) and the load average at the end are given beside
-them: on a shared machine the latency grows with the other work, the CPU time does not."""
+twice `think` seconds), picks one of its units, asks for its orders as the page does and
+posts one at random (now and then it ends its phase). The offered load is then about
+games / think orders a second. Measured: the time from an order's POST to the moment
+every seat of the game whose view it changed has received its new message (a seat is
+sent a message only when its view changed: its first message after the order and before
+the game's next one is the order's), and the server's resident memory per live game (the
+growth of its RSS from before the games were made, over their number). The server's CPU
+time an order (all its threads, over the whole load), the bots' and the load average at
+the end are given beside them: on a shared machine the latency grows with the other
+work, the CPU time does not."""
 
 from __future__ import annotations
 
@@ -35,35 +38,23 @@ SEATS = ("british", "germans")
 HOST = "127.0.0.1"
 #: the bound on any one wait (a stuck server fails the bench instead of hanging it)
 PATIENCE = 120.0
+#: units a bot asks the orders of before it ends its phase instead
+UNITS_TRIED = 3
 
 
 @dataclass
 class SeatSocket:
-    """One seat's WebSocket: its latest message and when each version of it arrived (a
-    seat's version grows only when its message changes: an order it cannot see sends it
-    nothing)."""
+    """One seat's WebSocket: its latest message and when each message arrived (a seat is
+    sent one only when what it is told changes: an order it cannot see sends it none)."""
 
     name: str
     token: str
     latest: dict[str, Any] = field(default_factory=dict)
-    #: version -> when a message of at least that version was first received
-    arrived: dict[int, float] = field(default_factory=dict)
-    top: int = -1
+    arrivals: list[float] = field(default_factory=list)
 
     def note(self, message: dict[str, Any], now: float) -> None:
         self.latest = message
-        version = int(message.get("version", 0))
-        for n in range(self.top + 1, version + 1):
-            self.arrived[n] = now
-        self.top = max(self.top, version)
-
-
-async def told(client: httpx.AsyncClient, game_id: str, seat: SeatSocket) -> int:
-    """The seat's version now, as its link fetches it (after an order: whether the order
-    changed what the seat is told, so whether its socket is to hear of it)."""
-    answer = await client.get(f"/api/games/{game_id}",
-                              headers={"authorization": f"Bearer {seat.token}"})
-    return int(answer.json()["version"])
+        self.arrivals.append(now)
 
 
 @dataclass
@@ -133,23 +124,45 @@ async def wait_ready(client: httpx.AsyncClient, process: subprocess.Popen[bytes]
         await asyncio.sleep(0.1)
 
 
-async def seats_told(client: httpx.AsyncClient, game_id: str, seats: list[SeatSocket],
-                     acting: SeatSocket, told_events: bool,
-                     before: dict[str, int]) -> list[SeatSocket]:
-    """The seats whose message an order changed (so whose sockets are to hear of it): the
-    actor's when its answer told it of events; every other's, and an actor told none, as
-    its link fetches it after the answer (by then the server has queued the pushes)."""
-    asked = [s for s in seats if s is not acting or not told_events]
-    versions = await asyncio.gather(*(told(client, game_id, s) for s in asked))
-    found = [s for s, v in zip(asked, versions, strict=True) if v > before[s.name]]
-    return [*found, acting] if told_events else found
-
-
 async def listen(ws: ClientConnection, seat: SeatSocket, changed: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     async for raw in ws:
         seat.note(json.loads(raw), loop.time())
         changed.set()
+
+
+async def choose(client: httpx.AsyncClient, game_id: str, acting: SeatSocket,
+                 rng: random.Random) -> dict[str, Any] | None:
+    """What a player does: mostly picks one of its units and one of the orders the page
+    then asks for (a few units tried), now and then ends the phase; None when the orders
+    came for another version of its message (the bot looks again)."""
+    end: dict[str, Any] = {"kind": "end", "unit": None, "params": {}}
+    if rng.random() >= 0.85:
+        return end
+    units = [str(u["id"]) for u in acting.latest.get("view", {}).get("own", [])]
+    rng.shuffle(units)
+    for unit in units[:UNITS_TRIED]:
+        offered = (await client.get(f"/api/games/{game_id}/orders", params={"unit": unit},
+                                    headers={"authorization": f"Bearer {acting.token}"})).json()
+        if offered["version"] != acting.latest.get("version"):
+            return None
+        if offered["legal"]:
+            order: dict[str, Any] = rng.choice(offered["legal"])
+            return order
+    return end
+
+
+def order_latencies(starts: list[float], seats: list[SeatSocket], tally: Tally) -> None:
+    """For each order: from its POST to the first message each seat received after it
+    (before the game's next order), over the seats that received one; a seat that got
+    none was not told of the order (its view did not change)."""
+    bounds = [*starts[1:], float("inf")]
+    for start, stop in zip(starts, bounds, strict=True):
+        firsts = [next((t for t in s.arrivals if start <= t < stop), None) for s in seats]
+        got = [t for t in firsts if t is not None]
+        tally.unseen += len(seats) - len(got)
+        if got:
+            tally.latencies.append(max(got) - start)
 
 
 async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
@@ -162,6 +175,7 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
     sockets = [await connect(f"{base}/api/games/{game_id}/ws", max_size=None)
                for _ in seats]
     readers = []
+    starts: list[float] = []
     for ws, seat in zip(sockets, seats, strict=True):
         await ws.send(json.dumps({"token": seat.token}))
         readers.append(asyncio.create_task(listen(ws, seat, changed)))
@@ -178,17 +192,9 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
             await asyncio.sleep(rng.uniform(0, 2 * think))
             if not acting.latest["seat"]["may_act"]:
                 continue  # the server moved on meanwhile (it ends a phase with no choice)
-            # the orders, asked for as the page asks for them (they are not in the message)
-            offered = (await client.get(f"/api/games/{game_id}/orders", headers={
-                "authorization": f"Bearer {acting.token}"})).json()
-            legal = offered["legal"]
-            if not legal:
-                continue  # the server moved on meanwhile
-            moves = [o for o in legal if o["kind"] != "end"]
-            # mostly a real order, now and then the end of the phase (as people play)
-            order = rng.choice(moves) if moves and rng.random() < 0.85 else \
-                next((o for o in legal if o["kind"] == "end"), rng.choice(legal))
-            before = {s.name: s.top for s in seats}
+            order = await choose(client, game_id, acting, rng)
+            if order is None:
+                continue
             start = loop.time()
             answer = await client.post(
                 f"/api/games/{game_id}/orders",
@@ -203,21 +209,19 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
                 # a listed legal order refused by the rules: a fault (none is expected)
                 tally.refused += 1
                 continue
-            waited = await seats_told(client, game_id, seats, acting,
-                                      bool(answer.json()["events"]), before)
-            deadline = loop.time() + PATIENCE
-            while not all(s.top > before[s.name] for s in waited):
-                changed.clear()
-                await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
-            if waited:
-                tally.latencies.append(max(s.arrived[before[s.name] + 1] for s in waited)
-                                       - start)
-            tally.unseen += len(seats) - len(waited)
+            starts.append(start)
+            if answer.json()["events"]:
+                # told of events, its message changed: it acts again on the new one
+                deadline = loop.time() + PATIENCE
+                while not acting.arrivals or acting.arrivals[-1] < start:
+                    changed.clear()
+                    await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
     finally:
         for task in readers:
             task.cancel()
         for ws in sockets:
             await ws.close()
+        order_latencies(starts, seats, tally)
 
 
 async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seconds: float,
@@ -310,6 +314,6 @@ if __name__ == "__main__":
         at = args.index("--profile")
         out = args[at + 1]
         del args[at : at + 2]
-    numbers = [float(a) for a in args[:3]]
-    print(json.dumps(measure_server(int(numbers[0]) if numbers else 100, *numbers[1:],
-                                    profile=out), sort_keys=True))
+    numbers = [float(a) for a in args[:3]] + [100.0, 40.0, 5.0][len(args[:3]):]
+    print(json.dumps(measure_server(int(numbers[0]), numbers[1], numbers[2], profile=out),
+                     sort_keys=True))

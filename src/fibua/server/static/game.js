@@ -187,6 +187,12 @@ function pointParam(order) {
 function select(id) {
   selected = id;
   pointMode = null;
+  if (state) {
+    state.ordersLoaded = false;
+    state.legal = [];
+    state.idle = {};
+    if (state.seat && state.seat.may_act) loadOrders(state, id);
+  }
   render();
 }
 
@@ -386,12 +392,12 @@ function render() {
 
 // -- the live connection ------------------------------------------------------------------
 
-// A seat's orders come on request, for the message they go with (its version): an answer
-// for another version is dropped (a newer message is on its way, and asks again).
-async function loadOrders(message) {
+// The selected unit's orders come on request, for the message they go with (its version):
+// an answer for another version or unit is dropped (a newer message or pick asks again).
+async function loadOrders(message, unit) {
   try {
-    const answer = await api("GET", `/api/games/${gameId}/orders`);
-    if (state !== message || answer.version !== message.version) return;
+    const answer = await api("GET", `/api/games/${gameId}/orders?unit=${encodeURIComponent(unit)}`);
+    if (state !== message || selected !== unit || answer.version !== message.version) return;
     state.legal = answer.legal;
     state.idle = answer.idle;
     state.ordersLoaded = true;
@@ -418,7 +424,7 @@ function connect() {
       state.ordersLoaded = false;
       if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
       render();
-      if (state.seat && state.seat.may_act) loadOrders(state);
+      if (selected && state.seat && state.seat.may_act) loadOrders(state, selected);
     } else if (message.type === "error" || message.type === "closed") {
       say(message.message);
       socket.closeReason = "refused";
