@@ -8,6 +8,7 @@ python bench/profiled_server.py DB PORT OUT
 from __future__ import annotations
 
 import cProfile
+import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,6 +28,9 @@ def main(db: str, port: int, out: str) -> None:
                                        initializer=profile.enable)
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning",
                             ws="websockets-sansio")
+    # uvicorn raises the stopping signal again once it has shut down: as SystemExit here,
+    # so the statistics are still written
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
     try:
         uvicorn.Server(config).run()
     finally:

@@ -110,9 +110,10 @@ class Server:
         side saw nothing change is sent nothing (the change was none of its business)."""
         live = self.hub.games.get(game_id)
         made: dict[str, tuple[Outgoing, int]] = {}
+        sends: list[tuple[Watcher, Outgoing]] = []
         for watcher in list(self.watchers.get(game_id, ())):
             if live is None or watcher.holder.role not in live.tokens:
-                watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, CLOSED)
+                sends.append((watcher, CLOSED))
                 continue
             role = watcher.holder.role
             if role not in made:
@@ -121,7 +122,8 @@ class Server:
             message, version = made[role]
             if version > watcher.version:
                 watcher.version = version
-                watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+                sends.append((watcher, message))
+        hand_over(sends)
 
     def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
         """Add a watcher and queue its first message, in the engine thread: so no change
@@ -150,6 +152,22 @@ class Server:
             log.exception("the computer players of game %s stopped", game_id)
         finally:
             self.driving.discard(game_id)
+
+
+def hand_over(sends: list[tuple[Watcher, Outgoing]]) -> None:
+    """Queue each message for its watcher, in one wake-up of each event loop (a wake-up
+    from this thread waits for the loop's hold on the interpreter: one per change, not
+    one per socket)."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[Watcher, Outgoing]]] = {}
+    for watcher, message in sends:
+        loops.setdefault(watcher.loop, []).append((watcher, message))
+    for loop, batch in loops.items():
+        loop.call_soon_threadsafe(deliver, batch)
+
+
+def deliver(batch: list[tuple[Watcher, Outgoing]]) -> None:
+    for watcher, message in batch:
+        watcher.queue.put_nowait(message)
 
 
 # -- helpers ---------------------------------------------------------------------------------
