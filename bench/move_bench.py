@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fibua.battlefield.model import ObstacleKind, Position
@@ -20,19 +20,20 @@ from fibua.battlefield.randommap import random_positions
 from fibua.battlefield.sight import SightEngine
 from fibua.scenario.loader import load_scenario
 
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import spent
+
 MOVES = 400
 RUNS = 7
 HIGH_WALLS = frozenset({ObstacleKind.HIGH_WALL})
 
 
-def _best_per_call(run: Callable[[], Any], calls: int) -> float:
+def _per_call(run: Callable[[], Any], calls: int) -> tuple[float, float]:
+    """Microseconds a call: by the fastest run's wall time, and by the CPU time of all."""
     run()  # warm-up: compile or load the JIT cache
-    best = float("inf")
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best / calls * 1e6
+    runs = [spent(run) for _ in range(RUNS)]
+    return (min(r.wall for r in runs) / calls * 1e6,
+            sum(r.cpu for r in runs) / RUNS / calls * 1e6)
 
 
 def _first_high_wall(engine: SightEngine, a: Position, b: Position) -> object:
@@ -46,22 +47,21 @@ def measure_moves(scenario: str = "corner-shop", seed: int = 1) -> dict[str, flo
     positions = random_positions(seed, field, 2 * MOVES)
     moves = list(zip(positions[:MOVES], positions[MOVES:], strict=True))
     blocked = sum(engine.move_blocked(a, b, True) for a, b in moves)
-    return {
-        "share_blocked": blocked / MOVES,
-        "move_check_us": _best_per_call(
-            lambda: [engine.move_check(a, b, True).crosses_wall for a, b in moves], MOVES
-        ),
-        "move_blocked_us": _best_per_call(
-            lambda: [engine.move_blocked(a, b, True) for a, b in moves], MOVES
-        ),
-        "obstacles_crossed_first_us": _best_per_call(
-            lambda: [_first_high_wall(engine, a, b) for a, b in moves], MOVES
-        ),
-        "first_obstacle_of_us": _best_per_call(
-            lambda: [engine.first_obstacle_of(a.point, b.point, HIGH_WALLS) for a, b in moves],
-            MOVES,
-        ),
+    runs: dict[str, Callable[[], Any]] = {
+        "move_check_us": lambda: [engine.move_check(a, b, True).crosses_wall
+                                  for a, b in moves],
+        "move_blocked_us": lambda: [engine.move_blocked(a, b, True) for a, b in moves],
+        "obstacles_crossed_first_us": lambda: [_first_high_wall(engine, a, b)
+                                               for a, b in moves],
+        "first_obstacle_of_us": lambda: [engine.first_obstacle_of(a.point, b.point, HIGH_WALLS)
+                                         for a, b in moves],
     }
+    found: dict[str, float] = {"share_blocked": blocked / MOVES}
+    for name, run in runs.items():
+        wall, cpu = _per_call(run, MOVES)
+        found[name] = wall
+        found[name.replace("_us", "_cpu_us")] = cpu
+    return found
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`make bench`: line of sight, move checks, dice, whole-game speed, the lab, and the game
-server under load (100 bot-played games: order-to-view latency, memory a game). The last
-line is one JSON object."""
+server under load (100 and 200 bot-played games: order-to-view latency, memory a game).
+Every figure is given by CPU time beside wall time (see timing.py). The last line is one
+JSON object."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -19,10 +21,24 @@ from move_bench import measure_moves
 from server_bench import measure_server
 from sight_bench import measure_sight
 
+#: the server bench's loads: live games at once
+SERVER_GAMES = (100, 200)
+
 
 def pin_one_core() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def server_line(server: dict[str, Any]) -> str:
+    per_game = server["mb_per_game"]
+    cpu = server["server_cpu_ms_per_order"]
+    return (f"server: {server['games']} live games, {server['orders_per_s']:.1f} orders/s; an "
+            f"order to every seat's new view (wall): p50 {server['p50_ms']:.0f} ms, "
+            f"p99 {server['p99_ms']:.0f} ms; server CPU "
+            + (f"{cpu:.1f} ms an order" if cpu is not None else "not read")
+            + f", bots' CPU {server['bots_cpu_ms_per_order']:.1f} ms an order; "
+            + (f"{per_game:.2f} MB a live game" if per_game is not None else "memory not read"))
 
 
 def main() -> None:
@@ -33,38 +49,39 @@ def main() -> None:
     print(f"python: {python}")
     figures: dict[str, object] = {"python": python}
     sight = measure_sight()
-    print(f"line of sight: {sight['los_checks_per_s']:,.0f} checks/s, "
-          f"{sight['los_speedup_vs_shapely']:,.0f}x plain Shapely")
+    print(f"line of sight: {sight['los_checks_per_cpu_s']:,.0f} checks a CPU second "
+          f"({sight['los_checks_per_s']:,.0f} a wall second), "
+          f"{sight['los_speedup_vs_shapely_cpu']:,.0f}x plain Shapely by CPU")
     figures.update(sight)
     moves = measure_moves()
-    print(f"move legs: {moves['move_blocked_us']:.1f} us a leg in one call, "
-          f"{moves['move_check_us']:.1f} us by the full move check")
-    figures["move_blocked_us"] = round(moves["move_blocked_us"], 2)
-    figures["move_check_us"] = round(moves["move_check_us"], 2)
+    print(f"move legs: {moves['move_blocked_cpu_us']:.1f} us of CPU a leg in one call "
+          f"({moves['move_blocked_us']:.1f} wall), {moves['move_check_cpu_us']:.1f} us by "
+          f"the full move check ({moves['move_check_us']:.1f} wall)")
+    figures.update({k: round(v, 2) for k, v in moves.items() if k.startswith("move_")})
     dice = measure_dice()
-    print(f"dice: {dice:,.0f} d6 rolls/s (keyed BLAKE2b generator)")
-    figures["dice_rolls_per_s"] = round(dice)
+    print(f"dice: {dice['per_cpu_s']:,.0f} d6 rolls a CPU second ({dice['per_wall_s']:,.0f} "
+          f"a wall second; keyed BLAKE2b generator)")
+    figures["dice_rolls"] = {k: round(v) for k, v in dice.items()}
     games = measure_games()
     for name, rate in games.items():
-        print(f"{name}: {rate:,.1f} complete computer-vs-computer games/s")
-    figures["games_per_s"] = games
+        print(f"{name}: {rate['per_cpu_s']:,.1f} complete computer-vs-computer games a CPU "
+              f"second ({rate['per_wall_s']:,.1f} a wall second)")
+    figures["games"] = games
     if cores:
         os.sched_setaffinity(0, cores)  # the lab's processes may use every core again
     jobs = 2
     lab = measure_lab(LAB_SCENARIO, jobs=jobs)
-    print(f"lab: {lab:,.1f} games/s of {LAB_SCENARIO} with {jobs} jobs")
-    figures["lab_games_per_s"] = {LAB_SCENARIO: round(lab, 1), "jobs": jobs}
-    server = measure_server()
-    per_game = server["mb_per_game"]
-    print(f"server: {server['games']} live games, {server['orders_per_s']:.1f} orders/s; an "
-          f"order to every seat's new view: p50 {server['p50_ms']:.0f} ms, "
-          f"p99 {server['p99_ms']:.0f} ms; "
-          + (f"{per_game:.2f} MB a live game" if per_game is not None else "memory not read"))
-    figures["server"] = {
-        "games": server["games"], "orders_per_s": round(server["orders_per_s"], 1),
-        "p50_ms": round(server["p50_ms"], 1), "p99_ms": round(server["p99_ms"], 1),
-        "mb_per_game": round(per_game, 3) if per_game is not None else None,
-        "refused": server["refused"]}
+    print(f"lab: {lab['per_wall_s']:,.1f} games a wall second of {LAB_SCENARIO} with {jobs} "
+          f"jobs ({lab['per_cpu_s']:,.1f} a CPU second, the workers' included)")
+    figures["lab_games"] = {LAB_SCENARIO: {k: round(v, 1) for k, v in lab.items()},
+                            "jobs": jobs}
+    loads = []
+    for count in SERVER_GAMES:
+        server = measure_server(games=count)
+        print(server_line(server))
+        loads.append({key: round(value, 3) if isinstance(value, float) else value
+                      for key, value in server.items()})
+    figures["server"] = loads
     print(json.dumps(figures, sort_keys=True))
 
 

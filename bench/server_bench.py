@@ -3,13 +3,16 @@ a WebSocket, on loopback against `fibua serve` in its own process.
 
 Each game of corner-shop has both sides given to people, here bots: each seat's bot keeps
 a WebSocket open and, when its seat may act, waits a moment (a player thinking: up to
-twice `think` seconds) and posts one of its legal orders at random. The offered load is
-then about games / think orders a second. Measured: the time from an order's POST to the moment
-every seat of the game (both sides, each told of the change from its own view) has
-received its new message, and the server's resident memory per live game (the growth of
-its RSS from before the games were made, over their number). The server's CPU time an order
-(all its threads, over the whole load) and the load average at the end are given beside
-them: on a shared machine the latency grows with the other work, the CPU time does not."""
+twice `think` seconds), picks one of its units, asks for its orders as the page does and
+posts one at random (now and then it ends its phase). The offered load is then about
+games / think orders a second. Measured: the time from an order's POST to the moment
+every seat of the game whose view it changed has received its new message (a seat is
+sent a message only when its view changed: its first message after the order and before
+the game's next one is the order's), and the server's resident memory per live game (the
+growth of its RSS from before the games were made, over their number). The server's CPU
+time an order (all its threads, over the whole load), the bots' and the load average at
+the end are given beside them: on a shared machine the latency grows with the other
+work, the CPU time does not."""
 
 from __future__ import annotations
 
@@ -35,25 +38,23 @@ SEATS = ("british", "germans")
 HOST = "127.0.0.1"
 #: the bound on any one wait (a stuck server fails the bench instead of hanging it)
 PATIENCE = 120.0
+#: units a bot asks the orders of before it ends its phase instead
+UNITS_TRIED = 3
 
 
 @dataclass
 class SeatSocket:
-    """One seat's WebSocket: its latest message and when each order count first arrived."""
+    """One seat's WebSocket: its latest message and when each message arrived (a seat is
+    sent one only when what it is told changes: an order it cannot see sends it none)."""
 
     name: str
     token: str
     latest: dict[str, Any] = field(default_factory=dict)
-    #: order count -> when a message with at least that count was first received
-    arrived: dict[int, float] = field(default_factory=dict)
-    top: int = -1
+    arrivals: list[float] = field(default_factory=list)
 
     def note(self, message: dict[str, Any], now: float) -> None:
         self.latest = message
-        count = int(message.get("game", {}).get("orders", 0))
-        for n in range(self.top + 1, count + 1):
-            self.arrived[n] = now
-        self.top = max(self.top, count)
+        self.arrivals.append(now)
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
     late: int = 0
+    #: seats an order did not change the message of (so sent nothing)
+    unseen: int = 0
     finished: int = 0
 
 
@@ -93,13 +96,19 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
+    """`fibua serve` on `port`; with `profile`, its engine thread under cProfile, the
+    statistics written to that path when it stops (bench/profiled_server.py)."""
     src = Path(__file__).resolve().parent.parent / "src"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src),
                                                         os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen(
-        [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host", HOST,
-         "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host",
+               HOST, "--port", str(port)]
+    if profile is not None:
+        command = [sys.executable, str(Path(__file__).parent / "profiled_server.py"), str(db),
+                   str(port), profile]
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
 
 
 async def wait_ready(client: httpx.AsyncClient, process: subprocess.Popen[bytes]) -> None:
@@ -122,6 +131,40 @@ async def listen(ws: ClientConnection, seat: SeatSocket, changed: asyncio.Event)
         changed.set()
 
 
+async def choose(client: httpx.AsyncClient, game_id: str, acting: SeatSocket,
+                 rng: random.Random) -> dict[str, Any] | None:
+    """What a player does: mostly picks one of its units and one of the orders the page
+    then asks for (a few units tried), now and then ends the phase; None when the orders
+    came for another version of its message (the bot looks again)."""
+    end: dict[str, Any] = {"kind": "end", "unit": None, "params": {}}
+    if rng.random() >= 0.85:
+        return end
+    units = [str(u["id"]) for u in acting.latest.get("view", {}).get("own", [])]
+    rng.shuffle(units)
+    for unit in units[:UNITS_TRIED]:
+        offered = (await client.get(f"/api/games/{game_id}/orders", params={"unit": unit},
+                                    headers={"authorization": f"Bearer {acting.token}"})).json()
+        if offered["version"] != acting.latest.get("version"):
+            return None
+        if offered["legal"]:
+            order: dict[str, Any] = rng.choice(offered["legal"])
+            return order
+    return end
+
+
+def order_latencies(starts: list[float], seats: list[SeatSocket], tally: Tally) -> None:
+    """For each order: from its POST to the first message each seat received after it
+    (before the game's next order), over the seats that received one; a seat that got
+    none was not told of the order (its view did not change)."""
+    bounds = [*starts[1:], float("inf")]
+    for start, stop in zip(starts, bounds, strict=True):
+        firsts = [next((t for t in s.arrivals if start <= t < stop), None) for s in seats]
+        got = [t for t in firsts if t is not None]
+        tally.unseen += len(seats) - len(got)
+        if got:
+            tally.latencies.append(max(got) - start)
+
+
 async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
                     think: float, until: float, tally: Tally, rng: random.Random) -> None:
     """Both seats' bots of one game, until `until` (loop time) or the game's end."""
@@ -132,6 +175,7 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
     sockets = [await connect(f"{base}/api/games/{game_id}/ws", max_size=None)
                for _ in seats]
     readers = []
+    starts: list[float] = []
     for ws, seat in zip(sockets, seats, strict=True):
         await ws.send(json.dumps({"token": seat.token}))
         readers.append(asyncio.create_task(listen(ws, seat, changed)))
@@ -148,12 +192,9 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
             await asyncio.sleep(rng.uniform(0, 2 * think))
             if not acting.latest["seat"]["may_act"]:
                 continue  # the server moved on meanwhile (it ends a phase with no choice)
-            legal = acting.latest["legal"]
-            moves = [o for o in legal if o["kind"] != "end"]
-            # mostly a real order, now and then the end of the phase (as people play)
-            order = rng.choice(moves) if moves and rng.random() < 0.85 else \
-                next((o for o in legal if o["kind"] == "end"), rng.choice(legal))
-            before = int(acting.latest["game"]["orders"])
+            order = await choose(client, game_id, acting, rng)
+            if order is None:
+                continue
             start = loop.time()
             answer = await client.post(
                 f"/api/games/{game_id}/orders",
@@ -168,16 +209,19 @@ async def play_game(client: httpx.AsyncClient, base: str, made: dict[str, Any],
                 # a listed legal order refused by the rules: a fault (none is expected)
                 tally.refused += 1
                 continue
-            deadline = loop.time() + PATIENCE
-            while not all(s.top > before for s in seats):
-                changed.clear()
-                await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
-            tally.latencies.append(max(s.arrived[before + 1] for s in seats) - start)
+            starts.append(start)
+            if answer.json()["events"]:
+                # told of events, its message changed: it acts again on the new one
+                deadline = loop.time() + PATIENCE
+                while not acting.arrivals or acting.arrivals[-1] < start:
+                    changed.clear()
+                    await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
     finally:
         for task in readers:
             task.cancel()
         for ws in sockets:
             await ws.close()
+        order_latencies(starts, seats, tally)
 
 
 async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seconds: float,
@@ -221,6 +265,8 @@ async def run_load(port: int, process: subprocess.Popen[bytes], games: int, seco
         "orders_per_s": len(latencies) / seconds,
         "refused": tally.refused,
         "late": tally.late,
+        # seat messages an order did not change (each such seat was sent nothing)
+        "seats_not_told": tally.unseen,
         "finished": tally.finished,
         "p50_ms": 1000 * percentile(latencies, 0.50),
         "p99_ms": 1000 * percentile(latencies, 0.99),
@@ -241,12 +287,12 @@ def percentile(ordered: list[float], q: float) -> float:
 
 
 def measure_server(games: int = 100, seconds: float = 40.0, think: float = 5.0,
-                   seed: int = 1) -> dict[str, Any]:
+                   seed: int = 1, profile: str | None = None) -> dict[str, Any]:
     """Run the server in its own process over a fresh database and load it with `games`
     bot-played games for `seconds`; each bot waits about `think` seconds an order."""
     with tempfile.TemporaryDirectory(prefix="fibua-bench-") as folder:
         port = free_port()
-        process = start_server(Path(folder) / "games.sqlite3", port)
+        process = start_server(Path(folder) / "games.sqlite3", port, profile)
         try:
             return asyncio.run(run_load(port, process, games, seconds, think, seed))
         finally:
@@ -261,7 +307,13 @@ def measure_server(games: int = 100, seconds: float = 40.0, think: float = 5.0,
 
 
 if __name__ == "__main__":
-    # python bench/server_bench.py [GAMES [SECONDS [THINK]]]
-    numbers = [float(a) for a in sys.argv[1:4]]
-    print(json.dumps(measure_server(int(numbers[0]) if numbers else 100, *numbers[1:]),
+    # python bench/server_bench.py [GAMES [SECONDS [THINK]]] [--profile OUT]
+    args = sys.argv[1:]
+    out = None
+    if "--profile" in args:
+        at = args.index("--profile")
+        out = args[at + 1]
+        del args[at : at + 2]
+    numbers = [float(a) for a in args[:3]] + [100.0, 40.0, 5.0][len(args[:3]):]
+    print(json.dumps(measure_server(int(numbers[0]), numbers[1], numbers[2], profile=out),
                      sort_keys=True))

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import random
-import time
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fibua.battlefield.randommap import random_battlefield, random_positions
 from fibua.battlefield.reference import reference_visible
 from fibua.battlefield.sight import SightEngine
+
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import spent
 
 OBSERVERS = 100
 TARGETS = 100
@@ -26,13 +30,10 @@ RUNS = 7
 REFERENCE_SAMPLE = 400
 
 
-def _best_time(run: Callable[[], Any], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
+def _best_time(run: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """The fastest run's wall time, and the CPU time of a run (the mean of all)."""
+    runs = [spent(run) for _ in range(repeats)]
+    return min(r.wall for r in runs), sum(r.cpu for r in runs) / repeats
 
 
 def measure_sight(seed: int = 1) -> dict[str, float]:
@@ -41,16 +42,21 @@ def measure_sight(seed: int = 1) -> dict[str, float]:
     observers, targets = positions[:OBSERVERS], positions[OBSERVERS:]
     engine = SightEngine(field)
     engine.visible_matrix(observers, targets)  # warm-up: compile or load the JIT cache
-    engine_time = _best_time(lambda: engine.visible_matrix(observers, targets), RUNS)
+    engine_time, engine_cpu = _best_time(lambda: engine.visible_matrix(observers, targets),
+                                         RUNS)
     per_check = engine_time / (OBSERVERS * TARGETS)
 
     rng = random.Random(seed)
     pairs = [(rng.choice(observers), rng.choice(targets)) for _ in range(REFERENCE_SAMPLE)]
     reference_visible(field, {}, *pairs[0])  # builds and caches the Shapely shapes
-    reference_time = _best_time(lambda: [reference_visible(field, {}, a, b) for a, b in pairs], 2)
+    reference_time, reference_cpu = _best_time(
+        lambda: [reference_visible(field, {}, a, b) for a, b in pairs], 2)
     reference_per_check = reference_time / REFERENCE_SAMPLE
     return {
         "los_checks_per_s": 1.0 / per_check,
+        "los_checks_per_cpu_s": OBSERVERS * TARGETS / engine_cpu,
+        "los_speedup_vs_shapely_cpu": (reference_cpu / REFERENCE_SAMPLE)
+        / (engine_cpu / (OBSERVERS * TARGETS)),
         "los_speedup_vs_shapely": reference_per_check / per_check,
     }
 

@@ -73,11 +73,27 @@ def create(client: TestClient, scenario: str, seed: int | None = 3,
     return made
 
 
-def state(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+def state(client: TestClient | httpx.Client, game_id: str, token: str) -> dict[str, Any]:
+    """The holder's message; a seat's with its orders and idle reasons (`legal`, `idle`),
+    fetched as the page fetches them."""
     answer = client.get(f"/api/games/{game_id}", headers=auth(token))
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()
-    return found
+    return with_orders(client, game_id, token, found)
+
+
+def with_orders(client: TestClient | httpx.Client, game_id: str, token: str,
+                message: dict[str, Any]) -> dict[str, Any]:
+    """A seat's message with the orders it may give (asked for when it may act, as the
+    page does: `legal` and `idle`, empty otherwise)."""
+    if message.get("role") != "seat":
+        return message
+    if not message["seat"]["may_act"]:
+        return {**message, "legal": [], "idle": {}}
+    answer = client.get(f"/api/games/{game_id}/orders", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    orders = answer.json()
+    return {**message, "legal": orders["legal"], "idle": orders["idle"]}
 
 
 def seat_state(client: TestClient, made: dict[str, Any], seat: str) -> dict[str, Any]:

@@ -64,10 +64,10 @@ def end_phases_until_over(pages: dict[str, Any], client: httpx.Client, game_id: 
         page = pages[side]
         page.wait_for_selector("#done", timeout=WAIT_MS)
         page.click("#done")
-        orders = message["game"]["orders"]
+        version = message["version"]
         for _ in range(WAIT_MS // 50):
             now = public_state(client, game_id, spectator)
-            if now["game"]["orders"] > orders or now["status"]["over"]:
+            if now["version"] > version or now["status"]["over"]:
                 break
             page.wait_for_timeout(50)  # a polling interval, not a measure
     pytest.fail("the game did not end")

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from fibua.server.hub import LiveGame
-from server_helpers import auth, client_on, create, server, settled, wait_until
+from server_helpers import auth, client_on, create, server, settled, state, wait_until
 
 SIDE = "british"
 #: orders the test's player gives before it stops (a bound on the test's length)
@@ -73,17 +73,21 @@ def test_one_seat_hears_nothing_of_unseen_enemies(
     knowledge: dict[int, set[str]] = {}
     latest: set[str] = set()
 
+    def version() -> int:
+        """The seat's message's version now (bumped as its message is made anew)."""
+        return live.shown.get(seat, (b"", 0))[1]
+
     def record() -> None:
         nonlocal latest
         latest = known_names(live, SIDE, latest)
-        knowledge[len(live.game.orders)] = set(latest)
+        knowledge[version()] = set(latest)
 
     original = hub.on_change
 
     def watched(game_id: str) -> None:
+        original(game_id)
         if game_id == made["id"]:
             record()
-        original(game_id)
 
     hub.on_change = watched
     all_enemies = enemy_names(live, SIDE)
@@ -92,14 +96,14 @@ def test_one_seat_hears_nothing_of_unseen_enemies(
     chooser = random.Random(seed)
     try:
         with client.websocket_connect(f"/api/games/{made['id']}/ws") as socket:
-            record()
             socket.send_json({"token": token})
             frames.append(socket.receive_json())
+            record()
             given = 0
             while given < ORDERS and not live.game.over:
                 wait_until(lambda: settled(client, made["id"]))
-                message = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
-                answers.append((message["game"]["orders"], message))
+                message = state(client, made["id"], token)
+                answers.append((message["version"], message))
                 if not message["seat"]["may_act"]:
                     break
                 legal = [o for o in message["legal"] if o["kind"] != "end"]
@@ -109,32 +113,38 @@ def test_one_seat_hears_nothing_of_unseen_enemies(
                             "params": order["params"]}
                     shown = client.post(f"/api/games/{made['id']}/preview",
                                         headers=auth(token), json=body)
-                    answers.append((len(live.game.orders), shown.json()))
+                    answers.append((version(), shown.json()))
                     answer = client.post(f"/api/games/{made['id']}/orders",
                                          headers=auth(token), json=body)
                     given += 1
                 else:
                     answer = client.post(f"/api/games/{made['id']}/done", headers=auth(token))
-                answers.append((len(live.game.orders), answer.json()))
-                probe_unseen_names(client, made, token, live, latest, all_enemies, answers)
+                answers.append((version(), answer.json()))
+                probe_unseen_names(client, made, token, live, latest, all_enemies, answers,
+                                   version())
             wait_until(lambda: settled(client, made["id"]))
-            count = len(live.game.orders)
-            while True:
-                frame = socket.receive_json()
-                frames.append(frame)
-                if frame["game"]["orders"] == count and socket_is_current(frame, live):
-                    break
+            current = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
+            while frames[-1]["version"] < current["version"]:
+                frames.append(socket.receive_json())
+            assert socket_is_current(frames[-1], live)
     finally:
         hub.on_change = original
     assert len(frames) > 2
     for frame in frames:
-        hidden = all_enemies - knowledge[frame["game"]["orders"]]
+        hidden = all_enemies - known_at(knowledge, frame["version"], latest)
         assert not leaks(frame, hidden), f"frame names unseen enemies {leaks(frame, hidden)}"
         assert all(e["kind"] for e in frame["events"])
     for count, answer in answers:
-        hidden = all_enemies - knowledge.get(count, latest)
+        hidden = all_enemies - known_at(knowledge, count, latest)
         assert not leaks(answer, hidden), f"answer names unseen enemies {leaks(answer, hidden)}"
     assert all_enemies - latest, "the test should leave some enemy unseen"
+
+
+def known_at(knowledge: dict[int, set[str]], version: int, latest: set[str]) -> set[str]:
+    """What the side knew when its message of `version` was made: as recorded at the first
+    change recorded from that version on (its knowledge only grows)."""
+    after = [v for v in knowledge if v >= version]
+    return knowledge[min(after)] if after else latest
 
 
 def socket_is_current(frame: dict[str, Any], live: LiveGame) -> bool:
@@ -143,10 +153,10 @@ def socket_is_current(frame: dict[str, Any], live: LiveGame) -> bool:
 
 def probe_unseen_names(client: TestClient, made: dict[str, Any], token: str, live: LiveGame,
                        known: set[str], all_enemies: set[str],
-                       answers: list[tuple[int, Any]]) -> None:
+                       answers: list[tuple[int, Any]], version: int) -> None:
     """An order at an unseen enemy gets the answer an order at a made-up name gets."""
     wait_until(lambda: settled(client, made["id"]))
-    message = client.get(f"/api/games/{made['id']}", headers=auth(token)).json()
+    message = state(client, made["id"], token)
     if not message["seat"]["may_act"]:
         return
     unit = next((o["unit"] for o in message["legal"] if o["unit"]), None)
@@ -161,4 +171,4 @@ def probe_unseen_names(client: TestClient, made: dict[str, Any], token: str, liv
         replies.append((reply.status_code, reply.json()["message"].replace(name, "NAME")))
     assert replies[0] == replies[1]
     assert replies[0][0] == 422
-    answers.append((len(live.game.orders), replies))
+    answers.append((version, replies))

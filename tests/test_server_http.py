@@ -166,10 +166,13 @@ def test_an_order_is_previewed_then_given_and_stored(
     assert state_hash(client, game["id"]) == before
     given = client.post(f"/api/games/{game['id']}/orders", headers=auth(token), json=order)
     assert given.status_code == 200, given.text
-    assert [e["kind"] for e in given.json()["events"]]
+    kinds = [e["kind"] for e in given.json()["events"]]
+    assert kinds
     store = server(client).hub.store
     assert store.order_count(game["id"]) == len(server(client).hub.games[game["id"]].game.orders)
-    assert state(client, game["id"], token)["game"]["orders"] >= 1
+    told = state(client, game["id"], token)
+    assert told["version"] > 1
+    assert [e["kind"] for e in told["events"][-len(kinds):]] == kinds
 
 
 @pytest.mark.parametrize(("order", "status", "code"), [
@@ -219,12 +222,13 @@ def test_a_side_orders_only_on_its_turn(client: TestClient) -> None:
 def test_ending_the_phase_hands_over_to_the_computer(
         client: TestClient, game: dict[str, Any]) -> None:
     token = game["seat_tokens"]["british"]
-    seat = seat_state(client, game, "british")
-    count = seat["game"]["orders"]
+    seat_state(client, game, "british")
+    live = server(client).hub.games[game["id"]]
+    count = len(live.game.orders)
     assert client.post(f"/api/games/{game['id']}/done", headers=auth(token)).status_code == 200
     wait_until(lambda: settled(client, game["id"]))
-    after = state(client, game["id"], token)
-    assert after["game"]["orders"] > count + 1  # the end, then the computer's orders
+    assert len(live.game.orders) > count + 1  # the end, then the computer's orders
+    assert state(client, game["id"], token)["status"]["to_act"] == live.game.to_act()
 
 
 def test_undo_takes_back_an_order_that_showed_nothing_new(
@@ -268,18 +272,20 @@ def test_a_commander_orders_only_his_units_and_passes_with_done(client: TestClie
         "Lieutenant Fairlie"])["seat"]["units"])
     refused(client.post(f"/api/games/{made['id']}/orders", headers=auth(price),
                         json={"kind": "observe", "unit": fairlie_unit}), 422, "not-your-unit")
-    count = seat["game"]["orders"]
+    live = server(client).hub.games[made["id"]]
+    count = len(live.game.orders)
     assert client.post(f"/api/games/{made['id']}/done", headers=auth(price)).status_code == 200
     after = state(client, made["id"], price)
     assert after["seat"]["done"] and not after["seat"]["may_act"]
-    assert after["game"]["orders"] == count  # Fairlie has still to give his
+    assert len(live.game.orders) == count  # Fairlie has still to give his
     refused(client.post(f"/api/games/{made['id']}/orders", headers=auth(price),
                         json=first_move(seat)), 409, "seat-done")
     fairlie = made["seat_tokens"]["Lieutenant Fairlie"]
     assert client.post(f"/api/games/{made['id']}/orders", headers=auth(fairlie),
                        json={"kind": "end"}).status_code == 200
     wait_until(lambda: settled(client, made["id"]))
-    assert state(client, made["id"], price)["game"]["orders"] > count
+    assert len(live.game.orders) > count
+    assert state(client, made["id"], price)["version"] > after["version"]
 
 
 # -- the creator ------------------------------------------------------------------------------
@@ -401,3 +407,44 @@ def test_a_seat_is_told_why_a_unit_has_no_order_now(client: TestClient) -> None:
     assert seat["idle"]["grayburn"] == "Lt. Grayburn moves in step 4; this is step 1"
     acting = {o["unit"] for o in seat["legal"]}
     assert "doxey" in acting and not acting & set(seat["idle"])
+
+
+def test_a_seat_s_orders_come_on_request_with_its_message_s_version(
+        client: TestClient) -> None:
+    """The message says whether the seat may act; its orders are asked for apart, and
+    say which version of the message they go with. Only a seat's own link gets them."""
+    game = create(client, "corner-shop", 3, {"british": "human", "germans": "human"})
+    path = f"/api/games/{game['id']}/orders"
+    seat_state(client, game, "british")
+    message = client.get(f"/api/games/{game['id']}",
+                         headers=auth(game["seat_tokens"]["british"])).json()
+    assert message["seat"]["may_act"] and "legal" not in message
+    orders = client.get(path, headers=auth(game["seat_tokens"]["british"])).json()
+    live = server(client).hub.games[game["id"]]
+    assert orders["type"] == "orders" and orders["version"] == message["version"]
+    assert [(o["kind"], o["unit"], o["params"]) for o in orders["legal"]] == \
+        [(o.kind, o.unit, o.params) for o in live.game.legal_orders("british")]
+    waiting = client.get(path, headers=auth(game["seat_tokens"]["germans"])).json()
+    assert waiting["legal"] == [] and waiting["idle"] == {}
+    refused(client.get(path, headers=auth(game["spectator_token"])), 403, "forbidden")
+    refused(client.get(path, headers=auth("wrong")), 403, "bad-token")
+
+
+def test_one_unit_s_orders_come_alone(client: TestClient) -> None:
+    """`?unit=` gives the orders of one of the seat's units (the page asks for the unit
+    picked), or why it has none; an enemy's or a made-up name gets the same empty answer."""
+    game = create(client, "ramp-houses", 3, dict.fromkeys(
+        ["Lieutenant's group", "Sergeant's group", "Corporal's group"], "human"))
+    token = game["seat_tokens"]["Lieutenant's group"]
+    whole = seat_state(client, game, "Lieutenant's group")
+    path = f"/api/games/{game['id']}/orders"
+    doxey = client.get(path, params={"unit": "doxey"}, headers=auth(token)).json()
+    assert doxey["legal"] == [o for o in whole["legal"] if o["unit"] == "doxey"]
+    assert doxey["legal"] and doxey["idle"] == {} and doxey["version"] == whole["version"]
+    grayburn = client.get(path, params={"unit": "grayburn"}, headers=auth(token)).json()
+    assert grayburn["legal"] == [] and grayburn["idle"] == {"grayburn": whole["idle"]["grayburn"]}
+    live = server(client).hub.games[game["id"]]
+    enemy = next(str(u["id"]) for u in live.game.view("germans")["own"])
+    answers = [client.get(path, params={"unit": name}, headers=auth(token)).json()
+               for name in (enemy, "nobody-at-all")]
+    assert answers[0] == answers[1] == {**answers[0], "legal": [], "idle": {}}

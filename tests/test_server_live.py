@@ -39,11 +39,16 @@ def path(game: dict[str, Any]) -> str:
     return f"/api/games/{game['id']}/ws"
 
 
-def until_orders(socket: Any, count: int) -> dict[str, Any]:
-    """Messages until one shows `count` orders given (each change sends one)."""
+def until_current(client: TestClient, socket: Any, game_id: str, token: str,
+                  last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Messages until the one the holder's link fetches now (each change of it is sent;
+    none when it has not changed since `last`, the latest received)."""
+    version = client.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"]
+    if last is not None and last["version"] == version:
+        return last
     while True:
         message: dict[str, Any] = socket.receive_json()
-        if message["type"] == "state" and message["game"]["orders"] == count:
+        if message["type"] == "state" and message["version"] == version:
             return message
 
 
@@ -52,7 +57,8 @@ def test_a_seat_gets_its_view_on_connecting(client: TestClient, game: dict[str, 
         socket.send_json({"token": game["seat_tokens"]["british"]})
         message = socket.receive_json()
     assert message["type"] == "state" and message["seat"]["side"] == "british"
-    assert message["view"]["side"] == "british" and message["legal"]
+    assert message["view"]["side"] == "british" and message["seat"]["may_act"]
+    assert "legal" not in message  # asked for apart
 
 
 @pytest.mark.parametrize("first", [{"token": "wrong"}, {"token": 5}, {}, ["x"]])
@@ -85,15 +91,19 @@ def test_every_seat_hears_of_an_order_in_its_own_words(
         british.send_json({"token": game["seat_tokens"]["british"]})
         germans.send_json({"token": game["seat_tokens"]["germans"]})
         public.send_json({"token": game["spectator_token"]})
-        count = len(live.game.orders)
-        for socket in (british, germans, public):
-            until_orders(socket, count)
+        tokens = {british: game["seat_tokens"]["british"],
+                  germans: game["seat_tokens"]["germans"], public: game["spectator_token"]}
+        first = {socket: until_current(client, socket, game["id"], token)
+                 for socket, token in tokens.items()}
         answer = client.post(f"/api/games/{game['id']}/orders",
                              headers=auth(game["seat_tokens"]["british"]), json=order)
         assert answer.status_code == 200
-        ours = until_orders(british, count + 1)
-        theirs = until_orders(germans, count + 1)
-        watched = until_orders(public, count + 1)
+        ours, theirs, watched = (until_current(client, socket, game["id"], token,
+                                               first[socket])
+                                 for socket, token in tokens.items())
+        theirs_orders = client.get(f"/api/games/{game['id']}/orders",
+                                   headers=auth(tokens[germans])).json()
+    assert ours["version"] == first[british]["version"] + 1
     assert ours["view"]["side"] == "british" and theirs["view"]["side"] == "germans"
     british_log = [e for e in live.game.log if e.seen_by("british")]
     german_log = [e for e in live.game.log if e.seen_by("germans")]
@@ -101,7 +111,7 @@ def test_every_seat_hears_of_an_order_in_its_own_words(
     assert theirs["event_count"] == len(german_log)
     assert watched["event_count"] == len([e for e in live.game.log if e.to == EVERYONE])
     assert "view" not in watched and "legal" not in watched
-    assert theirs["legal"] == []  # not the Germans' turn
+    assert not theirs["seat"]["may_act"] and theirs_orders["legal"] == []  # not their turn
 
 
 def test_a_page_that_reconnects_gets_the_current_view(
@@ -116,7 +126,7 @@ def test_a_page_that_reconnects_gets_the_current_view(
         socket.send_json({"token": token})
         message = socket.receive_json()
     live = server(client).hub.games[game["id"]]
-    assert message["game"]["orders"] == len(live.game.orders)
+    assert message == client.get(f"/api/games/{game['id']}", headers=auth(token)).json()
     assert message["view"] == {k: v for k, v in live.game.view("british").items() if k != "log"}
 
 
@@ -127,11 +137,11 @@ def test_the_computer_s_orders_reach_the_seat(client: TestClient) -> None:
     live = server(client).hub.games[made["id"]]
     with client.websocket_connect(f"/api/games/{made['id']}/ws") as socket:
         socket.send_json({"token": token})
-        count = socket.receive_json()["game"]["orders"]
+        count = len(live.game.orders)
         client.post(f"/api/games/{made['id']}/done", headers=auth(token))
         wait_until(lambda: settled(client, made["id"]))
-        last = until_orders(socket, len(live.game.orders))
-    assert last["game"]["orders"] > count + 1
+        last = until_current(client, socket, made["id"], token)
+    assert len(live.game.orders) > count + 1
     assert last["status"]["to_act"] == live.game.to_act()
 
 

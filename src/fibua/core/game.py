@@ -120,6 +120,14 @@ class Game:
     def legal_orders(self, side: str) -> list[Order]:
         return self.ruleset.legal_orders(self.state, side)
 
+    def unit_orders(self, side: str, unit: str) -> list[Order]:
+        """`legal_orders(side)` of one unit (`RuleSet.unit_orders`)."""
+        return self.ruleset.unit_orders(self.state, side, unit)
+
+    def has_choice(self, side: str) -> bool:
+        """Whether the side may give any order but `end` now (`RuleSet.has_choice`)."""
+        return self.ruleset.has_choice(self.state, side)
+
     def apply(self, order: Order) -> list[Event]:
         """Carry out an order and return its events; an illegal order raises IllegalOrder
         and leaves the game exactly as it was. Should the rule set fail in any other way,

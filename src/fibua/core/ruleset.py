@@ -172,6 +172,17 @@ class RuleSet(ABC, Generic[S]):
     def legal_orders(self, state: S, side: str) -> list[Order]:
         """Orders the side may give now (moves are sampled at a useful set of places)."""
 
+    def unit_orders(self, state: S, side: str, unit: str) -> list[Order]:
+        """Those of `legal_orders` that one unit gives, in the same order. A rule set that
+        can list one unit's alone (a page asks for the unit picked) does less work."""
+        return [o for o in self.legal_orders(state, side) if o.unit == unit]
+
+    def has_choice(self, state: S, side: str) -> bool:
+        """Whether `legal_orders` holds anything but `end`. A rule set that can stop at
+        the first legal order it finds (the server asks after every change, to end a
+        phase with nothing left in it) does less work."""
+        return any(o.kind != "end" for o in self.legal_orders(state, side))
+
     def forced(self, state: S, side: str) -> Order | None:
         """The one order open to the side now when it has no choice at all (as a window to
         answer a move in which none of its units can act), else None: `play_out` gives it

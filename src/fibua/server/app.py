@@ -36,10 +36,14 @@ from fibua.server.bodies import MAX_JSON_BYTES, json_body, loads, too_large
 from fibua.server.guard import Guard, Served, served
 from fibua.server.hub import Hub, LiveGame
 from fibua.server.messages import (
+    SPECTATORS,
+    encoded,
     game_entry,
     map_svg,
     seat_message,
+    seat_orders_message,
     spectator_message,
+    stamped,
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
@@ -55,17 +59,16 @@ log = logging.getLogger("fibua.server")
 
 @dataclass(eq=False)
 class Outgoing:
-    """A message on its way to the watchers of one role: encoded once, by the event loop
-    that sends it (not the engine thread), however many sockets it goes to."""
+    """A message on its way to the watchers of one role, encoded once (by the engine
+    thread, which compares it with the last one made: see `messages.stamped`), however
+    many sockets it goes to."""
 
-    message: dict[str, Any]
-    encoded: str | None = None
+    text: str
+    closing: bool = False
 
-    def text(self) -> str:
-        if self.encoded is None:
-            # as Starlette's send_json writes it
-            self.encoded = json.dumps(self.message, separators=(",", ":"), ensure_ascii=False)
-        return self.encoded
+
+CLOSED = Outgoing(json.dumps({"type": "closed", "message": "this link no longer opens the game"}),
+                  closing=True)
 
 
 @dataclass(eq=False)
@@ -75,6 +78,8 @@ class Watcher:
     holder: Holder
     queue: asyncio.Queue[Outgoing]
     loop: asyncio.AbstractEventLoop
+    #: the version of the last message queued for it (it is sent only newer ones)
+    version: int = 0
 
 
 @dataclass
@@ -95,33 +100,43 @@ class Server:
 
     # -- telling the watchers (in the engine thread) ----------------------------------------
 
-    def message_for(self, live: LiveGame, holder: Holder) -> dict[str, Any]:
+    def message_for(self, live: LiveGame, holder: Holder) -> tuple[str, int]:
+        """The holder's message encoded with its version, and that version (made once a
+        version of the game for each seat and for the spectators)."""
         if holder.seat is not None:
             seat = live.seat(holder.seat)
             if seat is not None:
-                return seat_message(self.hub, live, seat)
-        return spectator_message(live)
+                return live.once("text", seat.name, lambda: stamped(
+                    live, seat.name, seat_message(self.hub, live, seat)))
+        return live.once("text", SPECTATORS,
+                         lambda: stamped(live, SPECTATORS, spectator_message(live)))
 
     def changed(self, game_id: str) -> None:
+        """After a change: each watcher whose message is now another is sent it; one whose
+        side saw nothing change is sent nothing (the change was none of its business)."""
         live = self.hub.games.get(game_id)
-        made: dict[str, Outgoing] = {}
+        made: dict[str, tuple[Outgoing, int]] = {}
+        sends: list[tuple[Watcher, Outgoing]] = []
         for watcher in list(self.watchers.get(game_id, ())):
             if live is None or watcher.holder.role not in live.tokens:
-                message = Outgoing({"type": "closed",
-                                    "message": "this link no longer opens the game"})
-            else:
-                role = watcher.holder.role
-                if role not in made:
-                    made[role] = Outgoing(self.message_for(live, watcher.holder))
-                message = made[role]
-            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+                sends.append((watcher, CLOSED))
+                continue
+            role = watcher.holder.role
+            if role not in made:
+                text, version = self.message_for(live, watcher.holder)
+                made[role] = Outgoing(text), version
+            message, version = made[role]
+            if version > watcher.version:
+                watcher.version = version
+                sends.append((watcher, message))
+        hand_over(sends)
 
     def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
         """Add a watcher and queue its first message, in the engine thread: so no change
         can come between them and reach it out of order."""
         self.watchers.setdefault(game_id, set()).add(watcher)
-        message = Outgoing(self.message_for(live, watcher.holder))
-        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+        text, watcher.version = self.message_for(live, watcher.holder)
+        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, Outgoing(text))
 
     # -- the server's own moves --------------------------------------------------------------
 
@@ -143,6 +158,22 @@ class Server:
             log.exception("the computer players of game %s stopped", game_id)
         finally:
             self.driving.discard(game_id)
+
+
+def hand_over(sends: list[tuple[Watcher, Outgoing]]) -> None:
+    """Queue each message for its watcher, in one wake-up of each event loop (a wake-up
+    from this thread waits for the loop's hold on the interpreter: one per change, not
+    one per socket)."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[Watcher, Outgoing]]] = {}
+    for watcher, message in sends:
+        loops.setdefault(watcher.loop, []).append((watcher, message))
+    for loop, batch in loops.items():
+        loop.call_soon_threadsafe(deliver, batch)
+
+
+def deliver(batch: list[tuple[Watcher, Outgoing]]) -> None:
+    for watcher, message in batch:
+        watcher.queue.put_nowait(message)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -213,14 +244,29 @@ async def game_state(request: Request) -> Response:
     server = server_of(request)
     game_id = request.path_params["game"]
 
-    def state() -> dict[str, Any]:
+    def state() -> str:
         live, holder = server.hub.holder(game_id, bearer(request))
         if holder.role == CREATOR:
-            return {"type": "manage", "game": game_entry(server.hub, live),
-                    "links": sorted(role for role in live.tokens if role != CREATOR)}
-        return server.message_for(live, holder)
+            return encoded({"type": "manage", "game": game_entry(server.hub, live),
+                            "links": sorted(role for role in live.tokens if role != CREATOR)})
+        return server.message_for(live, holder)[0]
 
-    return JSONResponse(await server.run(state))
+    return Response(await server.run(state), media_type="application/json")
+
+
+async def seat_orders(request: Request) -> Response:
+    """A seat's legal orders and idle reasons now, with the version of its message."""
+    server = server_of(request)
+    game_id = request.path_params["game"]
+
+    def orders() -> dict[str, Any]:
+        hub = server.hub
+        live, holder = hub.holder(game_id, bearer(request))
+        seat = hub.seat_of(live, holder)
+        _, version = server.message_for(live, holder)
+        return seat_orders_message(hub, live, seat, version, request.query_params.get("unit"))
+
+    return JSONResponse(await server.run(orders))
 
 
 async def delete_game(request: Request) -> Response:
@@ -333,8 +379,8 @@ async def game_socket(socket: WebSocket) -> None:
                 getting.cancel()
                 break
             message = getting.result()
-            await socket.send_text(message.text())
-            if message.message.get("type") == "closed":
+            await socket.send_text(message.text)
+            if message.closing:
                 await socket.close(code=4403)
                 listening.cancel()
                 break
@@ -437,6 +483,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         Route("/api/games/{game}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game}/tokens", reissue_token, methods=["POST"]),
         Route("/api/games/{game}/map.svg", game_map),
+        Route("/api/games/{game}/orders", seat_orders, methods=["GET"]),
         Route("/api/games/{game}/preview", preview, methods=["POST"]),
         Route("/api/games/{game}/orders", give_order, methods=["POST"]),
         Route("/api/games/{game}/done", seat_done, methods=["POST"]),

@@ -113,6 +113,9 @@ class LiveGame:
     labels: dict[str, dict[tuple[str, str | None, str], str]] = field(default_factory=dict)
     #: each event's canonical JSON for the state hash, by the event's identity
     hashed: dict[int, tuple[Event, bytes]] = field(default_factory=dict)
+    #: per holder (a seat's name, "" for the spectators), a digest of the last message
+    #: made for it and that message's version (see `messages.stamped`)
+    shown: dict[str, tuple[bytes, int]] = field(default_factory=dict)
 
     def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
         """`describe(event)`, worked out once an event (the event is held, so its id stays
@@ -130,8 +133,7 @@ class LiveGame:
         """`work()`, done once a version of the game for (what, side). Besides the version
         (bumped by every change the hub makes), the number of orders and of events is part
         of the key: a change that forgot to bump it still cannot be answered from before."""
-        game = self.game
-        stamp = (self.version, len(game.orders), len(game.log))
+        stamp = self.stamp()
         if stamp != self.kept_stamp:
             self.kept.clear()
             self.kept_stamp = stamp
@@ -144,6 +146,21 @@ class LiveGame:
     def legal(self, side: str) -> list[Order]:
         """The side's legal orders now, worked out once a version."""
         return self.once("legal", side, lambda: self.game.legal_orders(side))
+
+    def unit_legal(self, side: str, unit: str) -> list[Order]:
+        """One unit's legal orders now, worked out once a version (taken from the side's
+        list when that was worked out already)."""
+        if self.kept_stamp == self.stamp() and ("legal", side) in self.kept:
+            return [o for o in self.legal(side) if o.unit == unit]
+        return self.once(f"legal {unit}", side, lambda: self.game.unit_orders(side, unit))
+
+    def has_choice(self, side: str) -> bool:
+        """Whether the side may give anything but `end` now, worked out once a version."""
+        return self.once("choice", side, lambda: self.game.has_choice(side))
+
+    def stamp(self) -> tuple[int, int, int]:
+        game = self.game
+        return self.version, len(game.orders), len(game.log)
 
     def view(self, side: str) -> dict[str, Any]:
         """The side's view now (`Game.view`), worked out once a version: shared by every
@@ -398,6 +415,7 @@ class Hub:
     def _mark_done(self, live: LiveGame, seat: SeatPlan) -> None:
         seats = self.done_seats(live, seat.side) | {seat.name}
         live.done[seat.side] = {"key": self.phase_key(live, seat.side), "seats": sorted(seats)}
+        live.changed()  # the messages say who is done
 
     def seat_orders(self, live: LiveGame, seat: SeatPlan) -> list[Order]:
         """The legal orders of the seat's own units now (the side's when it has all)."""
@@ -411,9 +429,11 @@ class Hub:
         return [o for o in legal if o.unit is not None and commands(seat.units, o.unit)]
 
     def may_act(self, live: LiveGame, seat: SeatPlan) -> bool:
-        return (live.game.to_act() == seat.side
-                and seat.name not in self.done_seats(live, seat.side)
-                and bool(self.seat_orders(live, seat)))
+        """Whether the seat has orders to give now. A seat with the whole side needs no
+        list of them: every rule set lets the side to act `end` its phase."""
+        if live.game.to_act() != seat.side or seat.name in self.done_seats(live, seat.side):
+            return False
+        return seat.units is None or bool(self.seat_orders(live, seat))
 
     def checked_order(self, live: LiveGame, seat: SeatPlan, kind: str, unit: str | None,
                       params: dict[str, Any]) -> Order:
@@ -573,7 +593,7 @@ class Hub:
         seats = live.seats_of(side)
         if all(seat.player == COMPUTER for seat in seats):
             return self._side_computer_order(live, side)
-        if live.legal(side) == [Order(side, "end")]:
+        if not live.has_choice(side):  # `end` is all it may do
             return self._server_order(live, Order(side, "end"))
         done = self.done_seats(live, side)
         for seat in seats:

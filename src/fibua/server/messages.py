@@ -1,21 +1,31 @@
 """What the server tells each watcher, built from what its side may know.
 
-A seat's message is its side's view (`Game.view(side)`), the events addressed to its side
-(`Event.seen_by`) and the legal orders of its own units; a spectator's holds only events
-addressed to everyone until the game is over. Both carry a map layer (`maplayer`): for a
-seat, markers and fire reports from its view; for a spectator, the map's floors alone.
+A seat's message is its side's view (`Game.view(side)`) and the events addressed to its
+side (`Event.seen_by`); the legal orders of its own units are a message of their own
+(`seat_orders_message`), sent when the page asks for them: listing them was most of the
+work of every change, and is needed only by a seat about to give an order. A spectator's
+message holds only events addressed to everyone until the game is over. Both carry a map
+layer (`maplayer`): for a seat, markers and fire reports from its view; for a spectator,
+the map's floors alone.
 Nothing here reads the full state, except the after-action report and every side's troops,
 which are everyone's once the game has ended.
+
+Each holder's message carries a version of its own (`stamped`): it grows when, and only
+when, what that holder is told changes, so an order the holder cannot see leaves its
+message, version and all, as it was, and nothing is pushed to it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from fibua.battlefield.svg import render_svg
 from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
+from fibua.core.ruleset import commands
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
@@ -25,6 +35,8 @@ from fibua.session.typed import format_order
 
 #: the latest events a message carries (the whole log is downloadable)
 EVENTS_SENT = 300
+#: the most order labels kept for a side between versions
+MAX_LABELS = 5000
 #: view keys every rule set fills that say where the game stands (public knowledge)
 PUBLIC_STATUS = ("turn", "turns", "phase", "step", "to_act")
 
@@ -85,9 +97,11 @@ def final_map(live: LiveGame) -> dict[str, Any] | None:
 
 
 def game_head(live: LiveGame) -> dict[str, Any]:
+    """What names the game (never how many orders it has had: that counts the enemy's
+    unseen ones too)."""
     scenario = live.game.scenario
     return {"id": live.id, "scenario": scenario.name, "title": scenario.scenario.title,
-            "ruleset": scenario.ruleset, "orders": len(live.game.orders)}
+            "ruleset": scenario.ruleset}
 
 
 def side_part(live: LiveGame, side: str) -> dict[str, Any]:
@@ -157,12 +171,11 @@ def idle_reasons(live: LiveGame, side: str) -> dict[str, str]:
 
 
 def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
-    """Everything a seat is told: its side's view and events, its own orders."""
+    """What a seat is told: its side's view and events, whether it may give orders now
+    (its orders themselves: `seat_orders_message`)."""
     side = seat.side
     shared = live.once("message", side, lambda: side_part(live, side))
     may_act = hub.may_act(live, seat)
-    legal = hub.seat_orders(live, seat) if may_act else []
-    entries = order_entries(live, side) if legal else {}
     done = hub.done_seats(live, side)
     return {
         "type": "state",
@@ -173,9 +186,44 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
         "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
                        for s in live.seats_of(side)],
         **shared,
-        "legal": [entries[id(o)] for o in legal],
-        "idle": idle_reasons(live, side) if may_act else {},
     }
+
+
+def seat_orders_message(hub: Hub, live: LiveGame, seat: SeatPlan, version: int,
+                        unit: str | None = None) -> dict[str, Any]:
+    """The orders a seat may give now, as the page lists them, and why each of its units
+    with none has none; with `unit`, that unit's alone (what the page asks for when one
+    is picked: a rule set may list one unit's for less). `version` is that of the seat's
+    message they go with (the page drops an answer that no longer matches its message)."""
+    answer: dict[str, Any] = {"type": "orders", "version": version, "legal": [], "idle": {}}
+    if not hub.may_act(live, seat):
+        return answer
+    if unit is None:
+        legal = hub.seat_orders(live, seat)
+        entries = order_entries(live, seat.side) if legal else {}
+        answer["legal"] = [entries[id(o)] for o in legal]
+        answer["idle"] = idle_reasons(live, seat.side)
+        return answer
+    own = {u.get("id") for u in live.view(seat.side).get("own", [])}
+    if unit not in own or not commands(seat.units, unit):
+        return answer  # an enemy's name is answered as a name nobody has
+    orders = live.unit_legal(seat.side, unit)
+    answer["legal"] = [entry(live, seat.side, o) for o in orders]
+    why = live.game.why_idle(seat.side, unit) if not orders else None
+    answer["idle"] = {unit: why} if why is not None else {}
+    return answer
+
+
+def entry(live: LiveGame, side: str, order: Order) -> dict[str, Any]:
+    """An order as the page lists it (its label kept for the next time it is legal)."""
+    labels = live.labels.setdefault(side, {})
+    if len(labels) > MAX_LABELS:
+        labels.clear()  # kept for the orders legal now and again, not for the whole game
+    key = order_key(order)
+    label = labels.get(key)
+    if label is None:
+        label = labels[key] = format_order(order)
+    return {"kind": order.kind, "unit": order.unit, "params": order.params, "label": label}
 
 
 def spectator_part(live: LiveGame) -> dict[str, Any]:
@@ -199,6 +247,29 @@ def spectator_message(live: LiveGame) -> dict[str, Any]:
     (built once a version of the game, for every spectator)."""
     found: dict[str, Any] = live.once("spectator", "", lambda: spectator_part(live))
     return found
+
+
+#: the key of the spectators' message in `LiveGame.shown` (a seat's is its name)
+SPECTATORS = ""
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """A message as it is sent (as Starlette's send_json writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def stamped(live: LiveGame, key: str, message: dict[str, Any]) -> tuple[str, int]:
+    """The message encoded with its holder's version first, and that version: the last
+    one made for `key` (a seat's name, or SPECTATORS) when the content is the same, else
+    one more. So it counts what the holder saw change, not the game's orders (a
+    game-wide count would tell each side how many orders the enemy gave)."""
+    body = encoded(message)
+    digest = hashlib.blake2b(body.encode(), digest_size=16).digest()
+    last_digest, version = live.shown.get(key, (b"", 0))
+    if digest != last_digest:
+        version += 1
+        live.shown[key] = (digest, version)
+    return f'{{"version":{version},{body[1:]}', version
 
 
 def waiting_for(hub: Hub, live: LiveGame) -> str:

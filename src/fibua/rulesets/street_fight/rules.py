@@ -88,6 +88,19 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
                 orders += _figure_orders(state, figure)
         return orders
 
+    def unit_orders(self, state: StreetFightState, side: str, unit: str) -> list[Order]:
+        figure = state.figures.get(unit)
+        if (state.acting_side != side or figure is None or figure.side != side
+                or not turn.can_act(state, figure)):
+            return []
+        return _figure_orders(state, figure)
+
+    def has_choice(self, state: StreetFightState, side: str) -> bool:
+        # stops at the first allowed candidate: checking every one is most of a listing
+        return state.acting_side == side and any(
+            _allowed(state, order) for figure in state.side_figures(side)
+            if turn.can_act(state, figure) for order in _candidates(state, figure))
+
     def observe(self, state: StreetFightState, side: str) -> SideView:
         return observe(state, side)
 
@@ -165,6 +178,11 @@ _DISPATCH: Dispatcher[StreetFightState, Figure] = Dispatcher(
 
 
 def _figure_orders(state: StreetFightState, figure: Figure) -> list[Order]:
+    return [o for o in _candidates(state, figure) if _allowed(state, o)]
+
+
+def _candidates(state: StreetFightState, figure: Figure) -> list[Order]:
+    """The orders of a figure worth checking now (the legal ones are among them)."""
     side, fid = figure.side, figure.id
     candidates: list[Order] = []
     if state.phase is Phase.MOVE:
@@ -185,7 +203,7 @@ def _figure_orders(state: StreetFightState, figure: Figure) -> list[Order]:
         for enemy in state.side_figures(state.enemy_of(side)):
             if state.can_see(fid, enemy.id):
                 candidates.append(Order(side, "shoot", fid, {"target": enemy.id}))
-    return [o for o in candidates if _allowed(state, o)]
+    return candidates
 
 
 def _allowed(state: StreetFightState, order: Order) -> bool:

@@ -4,7 +4,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const gameId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-let state = null;          // the last message from the server
+let state = null;          // the last message from the server, with its orders once fetched
 let selected = null;       // the id of the selected unit
 let pending = null;        // {kind, unit, params} being previewed
 let pointMode = null;      // {kind, unit, param, template}: the next map click gives a point
@@ -187,6 +187,12 @@ function pointParam(order) {
 function select(id) {
   selected = id;
   pointMode = null;
+  if (state) {
+    state.ordersLoaded = false;
+    state.legal = [];
+    state.idle = {};
+    if (state.seat && state.seat.may_act) loadOrders(state, id);
+  }
   render();
 }
 
@@ -207,6 +213,10 @@ function drawOrders() {
   }
   if (!selected) {
     box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
+    return;
+  }
+  if (!state.ordersLoaded) {
+    box.append(el("div", { class: "muted" }, "Fetching your orders…"));
     return;
   }
   const mine = state.legal.filter((o) => o.unit === selected);
@@ -382,6 +392,21 @@ function render() {
 
 // -- the live connection ------------------------------------------------------------------
 
+// The selected unit's orders come on request, for the message they go with (its version):
+// an answer for another version or unit is dropped (a newer message or pick asks again).
+async function loadOrders(message, unit) {
+  try {
+    const answer = await api("GET", `/api/games/${gameId}/orders?unit=${encodeURIComponent(unit)}`);
+    if (state !== message || selected !== unit || answer.version !== message.version) return;
+    state.legal = answer.legal;
+    state.idle = answer.idle;
+    state.ordersLoaded = true;
+    render();
+  } catch (error) {
+    say(error.message);
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
@@ -394,8 +419,12 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       state = message;
+      state.legal = [];
+      state.idle = {};
+      state.ordersLoaded = false;
       if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
       render();
+      if (selected && state.seat && state.seat.may_act) loadOrders(state, selected);
     } else if (message.type === "error" || message.type === "closed") {
       say(message.message);
       socket.closeReason = "refused";
