@@ -53,34 +53,22 @@ from fibua.server.access import (
 )
 from fibua.server.store import Store, StoredGame
 from fibua.session.computers import seat_computer, side_computer
+from fibua.session.seats import (
+    COMPUTER,
+    HUMAN,
+    ComputerSeat,
+    ComputerSide,
+    EndSide,
+    Forced,
+    SeatPlan,
+    SeatRound,
+)
 
-HUMAN = "human"
-COMPUTER = "computer"
 #: the most scenarios a server keeps uploaded
 MAX_UPLOADED = 500
 #: a computer seat that gives this many orders in one phase is stopped (a fault, not play)
 MAX_COMPUTER_ORDERS = 5000
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class SeatPlan:
-    """A seat of a game: its place in the rule set's seats and who plays it."""
-
-    name: str
-    side: str
-    units: frozenset[str] | None
-    player: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "side": self.side, "player": self.player,
-                "units": sorted(self.units) if self.units is not None else None}
-
-    @staticmethod
-    def from_dict(raw: Mapping[str, Any]) -> SeatPlan:
-        units = raw.get("units")
-        return SeatPlan(str(raw["name"]), str(raw["side"]),
-                        frozenset(units) if units is not None else None, str(raw["player"]))
 
 
 @dataclass
@@ -95,6 +83,7 @@ class LiveGame:
     done: dict[str, Any] = field(default_factory=dict)
     #: the computers, by seat name (by side for a side the computer plays whole)
     computers: dict[str, Player] = field(default_factory=dict)
+    seat_round: SeatRound | None = None
     #: computer orders the rules refused (a fault of the computer: it gave up its phase)
     refusals: Refusals = field(default_factory=Refusals)
     #: orders a computer seat has given in the phase under way (a runaway guard)
@@ -106,8 +95,9 @@ class LiveGame:
     #: what was worked out for the present version, by (what, side)
     kept: dict[tuple[str, str], Any] = field(default_factory=dict)
     kept_stamp: tuple[int, int, int] = (-1, 0, 0)
-    #: events as the pages show them, by the event's identity (each is told many times)
-    told: dict[int, tuple[Event, dict[str, Any]]] = field(default_factory=dict)
+    #: events as the pages show them, by the event's identity and reader (each is told
+    #: many times)
+    told: dict[tuple[int, str], tuple[Event, dict[str, Any]]] = field(default_factory=dict)
     #: per side, the labels of its legal orders of the last version they were asked for,
     #: by `order_key` (most stay legal from one order to the next)
     labels: dict[str, dict[tuple[str, str | None, str], str]] = field(default_factory=dict)
@@ -117,12 +107,15 @@ class LiveGame:
     #: made for it and that message's version (see `messages.stamped`)
     shown: dict[str, tuple[bytes, int]] = field(default_factory=dict)
 
-    def entry(self, event: Event, describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
-        """`describe(event)`, worked out once an event (the event is held, so its id stays
-        its own)."""
-        kept = self.told.get(id(event))
+    def entry(self, event: Event, reader: str,
+              describe: Callable[[Event], dict[str, Any]]) -> dict[str, Any]:
+        """`describe(event)` for a reader (a side, or "" for spectators: each is told in
+        the names it knows), worked out once an event and reader (the event is held, so
+        its id stays its own)."""
+        key = (id(event), reader)
+        kept = self.told.get(key)
         if kept is None or kept[0] is not event:
-            kept = self.told[id(event)] = (event, describe(event))
+            kept = self.told[key] = (event, describe(event))
         return kept[1]
 
     def changed(self) -> None:
@@ -185,6 +178,16 @@ class LiveGame:
         """After an undo: the events taken back are told and hashed no more."""
         self.told.clear()
         self.hashed.clear()
+
+    @property
+    def round(self) -> SeatRound:
+        """The seat round over this game (`fibua.session.seats`), reading the views and
+        orders kept for the version, its `done` the game's own (kept in the store)."""
+        kept = self.seat_round
+        if kept is None or kept.game is not self.game:
+            kept = self.seat_round = SeatRound(self.game, self.seats, self.done, self.view,
+                                               self.legal, self.has_choice)
+        return kept
 
     def seats_of(self, side: str) -> list[SeatPlan]:
         return [seat for seat in self.seats if seat.side == side]
@@ -401,39 +404,21 @@ class Hub:
 
     # -- playing -----------------------------------------------------------------------------
 
-    def phase_key(self, live: LiveGame, side: str) -> list[Any]:
-        view = live.view(side)
-        return [view.get("turn"), view.get("phase"), view.get("step")]
-
     def done_seats(self, live: LiveGame, side: str) -> set[str]:
-        """The seats of `side` that have finished its phase under way."""
-        entry = live.done.get(side)
-        if not entry or entry.get("key") != self.phase_key(live, side):
-            return set()
-        return set(entry.get("seats", []))
+        """The seats of `side` that have finished its stage under way."""
+        return live.round.done_seats(side)
 
     def _mark_done(self, live: LiveGame, seat: SeatPlan) -> None:
-        seats = self.done_seats(live, seat.side) | {seat.name}
-        live.done[seat.side] = {"key": self.phase_key(live, seat.side), "seats": sorted(seats)}
+        live.round.finish(seat)
         live.changed()  # the messages say who is done
 
     def seat_orders(self, live: LiveGame, seat: SeatPlan) -> list[Order]:
         """The legal orders of the seat's own units now (the side's when it has all)."""
-        game = live.game
-        if game.to_act() != seat.side:
-            return []
-        legal = live.legal(seat.side)
-        if seat.units is None:
-            return legal
-        # a seat of a shared side does not end the side's phase: it presses done instead
-        return [o for o in legal if o.unit is not None and commands(seat.units, o.unit)]
+        return live.round.seat_orders(seat)
 
     def may_act(self, live: LiveGame, seat: SeatPlan) -> bool:
-        """Whether the seat has orders to give now. A seat with the whole side needs no
-        list of them: every rule set lets the side to act `end` its phase."""
-        if live.game.to_act() != seat.side or seat.name in self.done_seats(live, seat.side):
-            return False
-        return seat.units is None or bool(self.seat_orders(live, seat))
+        """Whether the seat has orders to give now."""
+        return live.round.owes(seat)
 
     def checked_order(self, live: LiveGame, seat: SeatPlan, kind: str, unit: str | None,
                       params: dict[str, Any]) -> Order:
@@ -572,8 +557,7 @@ class Hub:
         for n in range(first, len(game.orders)):
             events = [e.to_dict() for e in game.events_of(n)]
             rows.append((game.orders[n].to_dict(), events, live.state_hash()))
-        for side in {o.side for o in game.orders[first:] if o.kind == "end"}:
-            live.done.pop(side, None)
+        live.round.ended(game.orders[first:])
         self.store.add_orders(live.id, first, rows, live.done)
         self.on_change(live.id)
 
@@ -590,21 +574,16 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
-        seats = live.seats_of(side)
-        if all(seat.player == COMPUTER for seat in seats):
-            return self._side_computer_order(live, side)
-        if not live.has_choice(side):  # `end` is all it may do
-            return self._server_order(live, Order(side, "end"))
-        done = self.done_seats(live, side)
-        for seat in seats:
-            if seat.player == COMPUTER and seat.name not in done:
+        match live.round.next(side):
+            case ComputerSide():
+                return self._side_computer_order(live, side)
+            case Forced(order=order):
+                return self._server_order(live, order)
+            case EndSide():
+                return self._server_order(live, Order(side, "end"))
+            case ComputerSeat(seat=seat):
                 return self._computer_order(live, seat)
-        if len(seats) == 1 and seats[0].units is None:
-            return False  # one person plays the side: they end it
-        if any(s.player == HUMAN and s.name not in done and self.seat_orders(live, s)
-               for s in seats):
-            return False
-        return self._server_order(live, Order(side, "end"))
+        return False  # a person's seat owes orders: wait for them
 
     def _server_order(self, live: LiveGame, order: Order) -> bool:
         first = len(live.game.orders)
@@ -636,8 +615,8 @@ class Hub:
         game = live.game
         player = live.computers.get(seat.name)
         if player is None:
-            player = live.computers[seat.name] = seat_computer(
-                game.ruleset, Seat(seat.name, seat.side, seat.units), game.seed)
+            player = live.computers[seat.name] = seat_computer(game.ruleset, seat.seat,
+                                                               game.seed)
         order = player.choose(game.observe(seat.side), LegalOrders(game, seat.side))
         live.computer_orders += 1
         runaway = live.computer_orders > MAX_COMPUTER_ORDERS

@@ -29,7 +29,7 @@ from fibua.core.ruleset import commands
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
-from fibua.session.narration import describe_event
+from fibua.session.narration import Names, describe_event, names_for, narrate, place_names
 from fibua.session.objectives import objective_marks, objectives
 from fibua.session.typed import format_order
 
@@ -62,9 +62,20 @@ def map_svg(scenario: Scenario) -> str:
     return render_svg(scenario.battlefield, objectives=objective_marks(scenario))
 
 
-def event_entry(event: Event) -> dict[str, Any]:
-    lines = describe_event(event)
-    return {"kind": event.kind, "turn": event.turn, "text": lines[0], "rolls": lines[1:]}
+def event_entry(event: Event, ruleset: str, names: Names) -> dict[str, Any]:
+    """An event as a side reads it: a plain sentence, a plain line a roll, and the raw
+    data behind the page's details switch."""
+    head, *rolls = narrate(event, ruleset, names)
+    return {"kind": event.kind, "turn": event.turn, "text": head, "rolls": rolls,
+            "details": describe_event(event)}
+
+
+def side_names(live: LiveGame, side: str) -> Names:
+    """The names a side knows (its units, the enemies it has seen, the map's buildings),
+    worked out once a version."""
+    game = live.game
+    return live.once("names", side, lambda: names_for(
+        game.scenario.ruleset, live.view(side), game.scenario.battlefield))
 
 
 def status(live: LiveGame) -> dict[str, Any]:
@@ -111,13 +122,15 @@ def side_part(live: LiveGame, side: str) -> dict[str, Any]:
     view = dict(live.view(side))
     view.pop("log", None)
     events = game.log_for(side)
+    ruleset, names = game.scenario.ruleset, side_names(live, side)
     return {
         "game": game_head(live),
         "status": status(live),
         "view": view,
         "map": side_layer(game.scenario, view, events),
         "revealed": final_map(live),
-        "events": [live.entry(e, event_entry) for e in events[-EVENTS_SENT:]],
+        "events": [live.entry(e, side, lambda e: event_entry(e, ruleset, names))
+                   for e in events[-EVENTS_SENT:]],
         "event_count": len(events),
         "can_undo": game.undo_refusal(side) is None,
         "ending": ending(game),
@@ -229,6 +242,10 @@ def entry(live: LiveGame, side: str, order: Order) -> dict[str, Any]:
 def spectator_part(live: LiveGame) -> dict[str, Any]:
     game = live.game
     public = [e for e in game.log if e.to == EVERYONE]
+    # a spectator knows the map, not the sides' troops: units go by their ids
+    ruleset = game.scenario.ruleset
+    names = live.once("names", "", lambda: Names(places=place_names(
+        game.scenario.battlefield)))
     return {
         "type": "state",
         "role": "spectator",
@@ -236,7 +253,8 @@ def spectator_part(live: LiveGame) -> dict[str, Any]:
         "status": status(live),
         "map": public_layer(game.scenario),
         "revealed": final_map(live),
-        "events": [live.entry(e, event_entry) for e in public[-EVENTS_SENT:]],
+        "events": [live.entry(e, "", lambda e: event_entry(e, ruleset, names))
+                   for e in public[-EVENTS_SENT:]],
         "event_count": len(public),
         "ending": ending(game),
     }

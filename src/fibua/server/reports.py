@@ -39,7 +39,15 @@ from fibua.server.app import STATIC, bearer, server_of
 from fibua.server.bodies import check_limits
 from fibua.server.messages import briefing, map_svg
 from fibua.session.figures import has_position, out_of_action, where
-from fibua.session.narration import audience, describe_event, win_text
+from fibua.session.narration import (
+    Names,
+    audience,
+    describe_event,
+    names_for,
+    narrate,
+    place_names,
+    win_text,
+)
 
 #: the largest log the upload takes (a whole game of a few hundred orders is a few hundred
 #: kilobytes; the bound keeps one upload from holding the engine thread for long)
@@ -66,16 +74,27 @@ def figure_entry(info: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def event_entry(event: Event) -> dict[str, Any]:
-    lines = describe_event(event)
-    return {"kind": event.kind, "turn": event.turn, "to": audience(event), "text": lines[0],
-            "rolls": [line.strip() for line in lines[1:]]}
+def event_entry(event: Event, ruleset: str, names: Names) -> dict[str, Any]:
+    """An event as Control tells it once the game is over (every name revealed)."""
+    head, *rolls = narrate(event, ruleset, names)
+    return {"kind": event.kind, "turn": event.turn, "to": audience(event), "text": head,
+            "rolls": rolls, "details": describe_event(event)}
 
 
-def turn_entry(record: TurnRecord) -> dict[str, Any]:
+def revealed_names(game: Game) -> Names:
+    """Every unit's name as the sides' views hold them at the end, and the map's places."""
+    scenario = game.scenario
+    by_id: dict[str, str] = {}
+    for side in scenario.side_names:
+        by_id |= names_for(scenario.ruleset, game.view(side)).by_id
+    return Names(by_id, names_for(scenario.ruleset, {}).unit,
+                 place_names(scenario.battlefield))
+
+
+def turn_entry(record: TurnRecord, ruleset: str, names: Names) -> dict[str, Any]:
     return {
         "turn": record.turn,
-        "events": [event_entry(event) for event in record.events],
+        "events": [event_entry(event, ruleset, names) for event in record.events],
         "standing": {side: [figure_entry(info) for info in figures]
                      for side, figures in record.standing.items()},
     }
@@ -85,6 +104,7 @@ def report_body(game: Game, records: Sequence[TurnRecord], lines: int) -> dict[s
     """The whole report: the scenario, the result, the after-action text and every turn."""
     scenario = game.scenario
     result = game.result()
+    names = revealed_names(game)
     return {
         "scenario": briefing(scenario),
         "seed": game.seed,
@@ -97,7 +117,7 @@ def report_body(game: Game, records: Sequence[TurnRecord], lines: int) -> dict[s
         "headline": win_text(result) if result is not None else "the game was not finished",
         "after_action": game.ruleset.after_action(game.state),
         "map": map_svg(scenario),
-        "turns": [turn_entry(record) for record in records],
+        "turns": [turn_entry(record, scenario.ruleset, names) for record in records],
     }
 
 

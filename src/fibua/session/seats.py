@@ -135,12 +135,16 @@ class SeatRound:
     done: dict[str, Any] = field(default_factory=dict)
     view: Callable[[str], Mapping[str, Any]] | None = None
     legal: Callable[[str], list[Order]] | None = None
+    choice: Callable[[str], bool] | None = None
 
     def _view(self, side: str) -> Mapping[str, Any]:
         return self.view(side) if self.view is not None else self.game.view(side)
 
     def _legal(self, side: str) -> list[Order]:
         return self.legal(side) if self.legal is not None else self.game.legal_orders(side)
+
+    def _choice(self, side: str) -> bool:
+        return self.choice(side) if self.choice is not None else self.game.has_choice(side)
 
     def of(self, side: str) -> list[SeatPlan]:
         return [seat for seat in self.seats if seat.side == side]
@@ -183,10 +187,11 @@ class SeatRound:
 
     def owes(self, seat: SeatPlan) -> bool:
         """Whether the seat is to give orders now: its side acts, it has not finished,
-        and it has an order to give."""
-        return (self.game.to_act() == seat.side
-                and seat.name not in self.done_seats(seat.side)
-                and bool(self.seat_orders(seat)))
+        and it has an order to give (a seat with the whole side always has: its `end`,
+        so its orders need not be listed)."""
+        if self.game.to_act() != seat.side or seat.name in self.done_seats(seat.side):
+            return False
+        return seat.units is None or bool(self.seat_orders(seat))
 
     def next(self, side: str) -> Next:
         """What the side's seats do next (the side must be the one to act)."""
@@ -194,8 +199,8 @@ class SeatRound:
             return ComputerSide(side)
         seats = self.of(side)
         forced = self.game.forced(side)
-        if forced is None and self._legal(side) == [Order(side, "end")]:
-            forced = Order(side, "end")
+        if forced is None and not self._choice(side):
+            forced = Order(side, "end")  # every rule set lets the side to act end
         if forced is not None:
             return Forced(forced)
         if len(seats) == 1 and seats[0].units is None:

@@ -355,9 +355,13 @@ function drawUnits() {
 function drawDice() {
   const box = document.getElementById("dice");
   box.replaceChildren();
+  const details = document.getElementById("details").checked;
   for (const event of state.events) {
     box.append(el("div", { class: "event" }, event.text));
     for (const roll of event.rolls) box.append(el("div", { class: "roll" }, roll.trim()));
+    if (details) {
+      for (const line of event.details || []) box.append(el("div", { class: "details" }, line));
+    }
   }
   box.scrollTop = box.scrollHeight;
 }
@@ -453,3 +457,7 @@ document.getElementById("download").addEventListener("click", async () => {
 });
 
 loadMap().then(connect).catch((error) => say(error.message));
+
+document.getElementById("details").addEventListener("change", () => {
+  if (state) drawDice();
+});
