@@ -17,11 +17,11 @@ import gc
 from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from fibua.core.dice import derive_seed
 from fibua.core.events import Event
 from fibua.core.game import Game, play_out
 from fibua.core.ruleset import Player, Result
 from fibua.lab.seats import Seats
+from fibua.session.computers import side_computers
 
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
@@ -51,9 +51,7 @@ WatcherFactory = Callable[[Game, int], Watcher[T]]
 def computers(game: Game, seed: int) -> dict[str, Player]:
     """The computer on both sides, each with a seed of its own drawn from the game's (as
     `fibua autoplay` seats them, so a seed plays the same game here and there)."""
-    rules = game.ruleset
-    return {side: rules.computer(side, derive_seed(seed, "computer", side))
-            for side in game.scenario.side_names}
+    return side_computers(game.ruleset, game.scenario.side_names, seed)
 
 
 class _ResultOnly:

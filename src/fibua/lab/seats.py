@@ -22,6 +22,7 @@ PlayerMaker = Callable[[RuleSet[Any], str, int, Notes], Player]
 
 
 def _computer(rules: RuleSet[Any], side: str, seed: int, notes: Notes) -> Player:
+    # `seed` is derive_seed(game seed, "computer", side): the session's computer_seed
     return rules.computer(side, seed, notes=notes)
 
 
