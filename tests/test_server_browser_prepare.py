@@ -5,8 +5,6 @@ the page is seen both before and after. Skipped where Chromium or Playwright is 
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,20 +12,14 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from browser_helpers import CHROMIUM, FLAGS, WAIT_MS, needs_chromium
 from fibua import kernels
 from fibua.scenario.loader import bundled_scenarios
 from fibua.server.app import create_app
 from server_helpers import HOST, PATIENCE, free_port, wait_until
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
-WAIT_MS = 60_000
-
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None and not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-    reason="Chromium is not installed (tools/install-browser.sh)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -18,18 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import CHROMIUM, FLAGS, WAIT_MS, needs_chromium
 from server_helpers import HOST, free_port, running_server
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
-#: how long the page may take (a bound, not a measure)
-WAIT_MS = 60_000
-
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None and not Path(CHROMIUM).exists(),
-    reason="Chromium is not installed (tools/install-browser.sh)")
+pytestmark = needs_chromium
 
 #: the other site's page: three ways a page elsewhere can send a POST without asking the
 #: server first, and one that asks (a JSON fetch, preflighted); the title says when all
