@@ -63,3 +63,14 @@ def test_an_unknown_kind_still_reads_as_words() -> None:
     lines = narrate(Event("weapon-jammed", {"figure": "hollis"}), "street-fight",
                     Names({"hollis": "Cpl Hollis"}))
     assert lines == ["Weapon jammed: Cpl Hollis."]
+
+
+def test_a_street_fight_phase_with_no_figure_able_to_act_says_it_passes() -> None:
+    """A side none of whose figures can act is passed over by the rules: both sides are
+    told so, in words, rather than the phase vanishing."""
+    lines = narrate(Event("phase-passed", {"phase": "shoot", "side": "germans"}),
+                    "street-fight", Names())
+    assert lines == ["No German figure can shoot now: the shoot phase passes."]
+    found = [t for t in told("street-fight") if t.event.kind == "phase-passed"]
+    assert found and {t.side for t in found} == {"british", "germans", "americans"} & {
+        t.side for t in told("street-fight")}

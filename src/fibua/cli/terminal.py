@@ -264,8 +264,8 @@ class PlaySession:
                 self._computer_order(side)
             case EndSide():
                 self.game.apply(Order(side, "end"))
-            case Forced(order=order):
-                if side == self.side and not seats.computer_side(side):
+            case Forced(order=order, quiet=quiet):
+                if side == self.side and not quiet and not seats.computer_side(side):
                     self._say_passed()
                 self.game.apply(order)
             case ComputerSeat(seat=seat):

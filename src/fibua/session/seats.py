@@ -100,10 +100,14 @@ class EndSide:
 
 @dataclass(frozen=True)
 class Forced:
-    """The side has no choice (`Game.forced`, or `end` is all it may do): nobody is asked,
-    so the enemy learns nothing from whether it was (a window nobody can fire in)."""
+    """The side has no choice (`Game.forced`, or `end` is all it may do): nobody is asked.
+    `quiet`: the rules' own forced order (a window to answer an enemy's move that nobody
+    can fire in), given without a word: a side is offered such a window after every enemy
+    move, seen or not, so saying it passed would tell of moves it did not see. A phase with
+    nothing to order may be said to pass."""
 
     order: Order
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,10 +203,10 @@ class SeatRound:
             return ComputerSide(side)
         seats = self.of(side)
         forced = self.game.forced(side)
-        if forced is None and not self._choice(side):
-            forced = Order(side, "end")  # every rule set lets the side to act end
         if forced is not None:
-            return Forced(forced)
+            return Forced(forced, quiet=True)
+        if not self._choice(side):
+            return Forced(Order(side, "end"))  # every rule set lets the side to act end
         if len(seats) == 1 and seats[0].units is None:
             return PersonSeat(seats[0])  # one person plays the side: they end it
         done = self.done_seats(side)

@@ -64,6 +64,8 @@ def _open_side_phase(state: StreetFightState) -> None:
             figure.overwatch = None  # overwatch lasts until the figure's next move phase
     state.emit("phase", {"phase": str(state.phase), "side": side}, state.sides)
     if not any(can_act(state, f) for f in state.side_figures(side)):
+        # said to both sides, as the phase is: either sees it pass with no order given
+        state.emit("phase-passed", {"phase": str(state.phase), "side": side}, state.sides)
         end_side_phase(state)
 
 

@@ -78,6 +78,14 @@ def phase(d: Data, n: Names) -> str:
     return f"{words(d.get('phase', ''))} phase: the {_side(d.get('side'))} give their orders"
 
 
+def phase_passed(d: Data, n: Names) -> str:
+    """`No German figure can shoot now: the shoot phase passes.`"""
+    side = _side(d.get("side", ""))
+    figure = side[:-1] if side.endswith("s") else side  # Germans -> a German figure
+    doing = "move" if d.get("phase") == "move" else "shoot"
+    return f"No {figure} figure can {doing} now: the {words(d.get('phase', ''))} phase passes"
+
+
 def game_over(d: Data, n: Names) -> str:
     scores = d.get("scores") or {}
     points = join([f"the {_side(s)} {number(v)}" for s, v in scores.items()])
@@ -130,6 +138,7 @@ PHRASES: dict[str, Phrase] = {
     "initiative": initiative,
     "initiative-order": initiative_order,
     "phase": phase,
+    "phase-passed": phase_passed,
     "game-over": game_over,
 }
 
