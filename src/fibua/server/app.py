@@ -300,9 +300,10 @@ async def game_map(request: Request) -> Response:
 async def preview(request: Request) -> Response:
     server = server_of(request)
     body = await read_body(request, OrderRequest)
-    text = await server.run(server.hub.preview, request.path_params["game"], bearer(request),
-                            body.kind, body.unit, dict(body.params))
-    return JSONResponse({"preview": text})
+    found = await server.run(server.hub.preview, request.path_params["game"], bearer(request),
+                             body.kind, body.unit, dict(body.params))
+    # the sentence, and the same as data for a page that reads it (never its words)
+    return JSONResponse({"preview": found.text, "forecast": found.to_dict()})
 
 
 async def give_order(request: Request) -> Response:

@@ -32,7 +32,7 @@ from fibua.core.game import (
 )
 from fibua.core.orders import Order
 from fibua.core.replay import log_json, scenario_table
-from fibua.core.ruleset import Player, Seat, commands, find_ruleset
+from fibua.core.ruleset import Player, Preview, Seat, commands, find_ruleset
 from fibua.scenario.loader import (
     bundled_scenarios,
     load_scenario,
@@ -505,12 +505,13 @@ class Hub:
         return {"events": [e.to_dict() for e in events if e.seen_by(seat.side)]}
 
     def preview(self, game_id: str, token: str | None, kind: str, unit: str | None,
-                params: dict[str, Any]) -> str:
+                params: dict[str, Any]) -> Preview:
+        """What the order would do (`Game.forecast`: the sentence and its data)."""
         live, holder = self.holder(game_id, token)
         seat = self.seat_of(live, holder)
         order = self.checked_order(live, seat, kind, unit, params)
-        text: str = self.judged(live, order, live.game.preview, changes=False)
-        return text
+        found: Preview = self.judged(live, order, live.game.forecast, changes=False)
+        return found
 
     def done(self, game_id: str, token: str | None) -> dict[str, Any]:
         """A seat has finished its orders for the phase; the side's `end` follows once every
