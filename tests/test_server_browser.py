@@ -119,7 +119,8 @@ def test_two_seats_play_by_clicking(tmp_path: Path) -> None:
         # waits are functions, not expressions: Playwright evaluates an expression with
         # eval, which the pages' security policy forbids
         british.wait_for_function(
-            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => / (moves|runs) \\d/.test(document.querySelector('#dice').textContent)",
+            timeout=WAIT_MS)  # the move, told in plain words
         # the unit that moved is still picked: the page says why it has no order left
         british.wait_for_function(
             "() => document.querySelector('#orders').textContent.includes('has already moved')",
@@ -132,7 +133,8 @@ def test_two_seats_play_by_clicking(tmp_path: Path) -> None:
             timeout=WAIT_MS)
         move_by_clicking(germans)
         germans.wait_for_function(
-            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => / (moves|runs) \\d/.test(document.querySelector('#dice').textContent)",
+            timeout=WAIT_MS)  # the move, told in plain words
         assert "rolled" in germans.inner_text("#dice")  # the initiative dice, faces shown
         page_text = germans.inner_text("body") + germans.content()
         browser.close()

@@ -122,14 +122,16 @@ def test_a_game_played_to_the_end_then_reviewed(tmp_path: Path) -> None:
         # waits are functions, not expressions: Playwright evaluates an expression with
         # eval, which the pages' security policy forbids
         british.wait_for_function(
-            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => / (moves|runs) \\d/.test(document.querySelector('#dice').textContent)",
+            timeout=WAIT_MS)  # the move, told in plain words
         british.click("#done")
         germans.wait_for_function(
             "() => document.querySelector('#seat').textContent.includes('your orders')",
             timeout=WAIT_MS)
         move_by_clicking(germans)
         germans.wait_for_function(
-            "() => document.querySelector('#dice').textContent.includes('moved')", timeout=WAIT_MS)
+            "() => / (moves|runs) \\d/.test(document.querySelector('#dice').textContent)",
+            timeout=WAIT_MS)  # the move, told in plain words
         assert "rolled" in germans.inner_text("#dice")  # the dice, faces shown
         germans_pages = [germans.inner_text("body") + germans.content()]
 
