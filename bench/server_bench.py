@@ -156,7 +156,7 @@ def order_latencies(starts: list[float], seats: list[SeatSocket], tally: Tally) 
     """For each order: from its POST to the first message each seat received after it
     (before the game's next order), over the seats that received one; a seat that got
     none was not told of the order (its view did not change)."""
-    bounds = [*starts[1:], float("inf")]
+    bounds = [*starts[1:], float("inf")][: len(starts)]  # (no order given: none to time)
     for start, stop in zip(starts, bounds, strict=True):
         firsts = [next((t for t in s.arrivals if start <= t < stop), None) for s in seats]
         got = [t for t in firsts if t is not None]
