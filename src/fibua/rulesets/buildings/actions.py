@@ -11,6 +11,7 @@ ground-floor door or window and leaves from one, each model placed near the poin
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import dist, hypot
 from typing import Any
@@ -30,6 +31,7 @@ from fibua.rulesets.buildings.firing import (
     collapse,
     firers,
     he_only,
+    knows_of,
     land_he,
     resolve,
     resolve_section,
@@ -53,7 +55,7 @@ from fibua.rulesets.buildings.indirect import (
     place_call,
     sees_section,
 )
-from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
+from fibua.rulesets.buildings.knowledge import enemy_sees, refresh, sees, tell, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import needs_test, order_test, rally
 from fibua.rulesets.buildings.movement import allowance, coherent
@@ -62,7 +64,6 @@ from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
     WEAPONS,
-    BuildingKind,
     OrderKind,
     UnitKind,
     WeaponName,
@@ -106,6 +107,7 @@ class Plan:
     regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
     ambush_at: str = "first"  # where along a mover's path an Ambush fires
     opening: int | None = None  # the opening a team inside assigns its fixed weapon to
+    take: bool = True  # a winning assaulter takes the floor it cleared
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -178,10 +180,13 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
 def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
                   advanced: bool) -> str:
     target = _enemy(state, unit, params, "target")
-    if not sees(state, unit, target):
+    if not knows_of(state, unit, target):
         raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if not firers(state, unit, target, advanced):
-        raise _refuse(f"no weapon of {unit.name} can reach {target.name}", "out-of-range")
+        if not sees(state, unit, target):
+            raise _refuse(f"{unit.name} has no line of fire to {target.id}", "no-sight")
+        raise _refuse(f"no weapon of {unit.name} has {target.name} in range and line of "
+                      "fire", "out-of-range")
     return target.id
 
 
@@ -206,9 +211,10 @@ def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan
                           "no-target")
         move = check_assault(state, unit, target)
         regroup = point(params["regroup"], "regroup") if "regroup" in params else None
-        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
-    if "regroup" in params:
-        raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
+        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup,
+                    take=_flag(params, "take") if "take" in params else True)
+    if "regroup" in params or "take" in params:
+        raise _refuse("regroup=X,Y and take= go with an assault", "bad-parameter")
     move = _stay(unit) if _only_reassigns(params) else \
         check_move(state, unit, params, OrderKind.RUN)
     return Plan(OrderKind.RUN, move=move, opening=_check_opening(state, unit, params, move))
@@ -404,11 +410,13 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
         return _check_ram(state, unit, sid, reach)
     if unit.kind is not UnitKind.INFANTRY:
         raise _refuse("only infantry enter buildings", "enter-infantry")
-    if unit.section is not None:
-        raise _refuse(f"{unit.name} is already inside; move with floor= or section=",
-                      "inside")
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
+    if unit.section == sid:
+        raise _refuse(f"{unit.name} is already inside; move with floor= or section=",
+                      "inside")
+    if unit.section is not None and unit.floor != 0:
+        raise _refuse("a unit leaves a building from its ground floor", "not-ground")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
     if _known_occupant(state, unit.side, sid, 0) is not None:
@@ -417,20 +425,34 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
     doors = ground_doors(section)
     if not doors:
         raise _refuse(f"{sid} has no ground-floor door or window", "no-door")
-    lead = unit.lead
-    near = min(doors, key=lambda d: dist((lead.x, lead.y), d))
-    length = dist((lead.x, lead.y), near)
-    if length > reach + EDGE:
-        raise _refuse(f"the nearest door or window of {sid} is {length:.1f}in away, "
-                      f"beyond {reach:g}in", "too-far")
-    if state.sight.move_blocked(Position(lead.x, lead.y), Position(near[0], near[1])):
-        raise _refuse(f"no clear path to the door or window of {sid}", "blocked")
-    for m in unit.models:
-        if distance_to_section((m.x, m.y), section) > reach + ENTER_WITHIN + EDGE:
-            raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of {sid}",
-                          "too-far")
+    # from inside, one Run leaves by a ground-floor opening and enters the other building
+    starts = [(m.x, m.y) for m in unit.models] if unit.section is None else \
+        ground_doors(state.battlefield.section(unit.section))
+    length = _reach_an_opening(state, starts, doors, reach, sid)
+    if unit.section is None:
+        for m in unit.models:
+            if distance_to_section((m.x, m.y), section) > reach + ENTER_WITHIN + EDGE:
+                raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of "
+                              f"{sid}", "too-far")
     cx, cy = centroid(section)
     return Move(tuple((cx, cy) for _ in unit.models), sid, 0, length)
+
+
+def _reach_an_opening(state: BuildingsState, starts: list[tuple[float, float]],
+                      doors: list[tuple[float, float]], reach: float, sid: str) -> float:
+    """The shortest clear way from one of the starts (any model: the seed asks only that
+    one model reach an opening) to a ground-floor opening of the section, within reach."""
+    ways = sorted((dist(a, d), a, d) for a in starts for d in doors)
+    if not ways or ways[0][0] > reach + EDGE:
+        near = ways[0][0] if ways else math.inf
+        raise _refuse(f"the nearest door or window of {sid} is {near:.1f}in away, beyond "
+                      f"{reach:g}in", "too-far")
+    for length, a, d in ways:
+        if length > reach + EDGE:
+            break
+        if not state.sight.move_blocked(Position(a[0], a[1]), Position(d[0], d[1])):
+            return length
+    raise _refuse(f"no clear path to a door or window of {sid}", "blocked")
 
 
 def _connected(state: BuildingsState, a: str) -> set[str]:
@@ -537,17 +559,45 @@ def _check_leave(state: BuildingsState, unit: Unit, to: tuple[float, float],
 # ------------------------------------------------------------------ assault
 
 
-def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
-    """Nearest model to nearest model, or to the section's walls; from inside, from the
-    exit opening."""
+def adjoining(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    """Whether both are inside one section or two connected ones: the assault is then
+    made inside (a surprise, no reaction fire)."""
+    if unit.section is None or target.section is None:
+        return False
+    return unit.section == target.section or target.section in _connected(state,
+                                                                            unit.section)
+
+
+def _starts(state: BuildingsState, unit: Unit) -> list[tuple[float, float]]:
+    """Where an assault is measured from: the models, or from inside the ground-floor
+    ways out (the seed: leaving is measured from any opening on the ground floor)."""
     if unit.section is not None:
-        starts = ground_doors(state.battlefield.section(unit.section))
-    else:
-        starts = [(m.x, m.y) for m in unit.models]
+        return ground_doors(state.battlefield.section(unit.section))
+    return [(m.x, m.y) for m in unit.models]
+
+
+def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
+    """How far the assault starts from its target, for a surprise charge: nearest model to
+    nearest model, or to the section's walls; from inside, from the exit opening."""
+    starts = _starts(state, unit)
     if target.section is not None:
         section = state.battlefield.section(target.section)
         return min(distance_to_section(p, section) for p in starts)
     return min(dist(p, (m.x, m.y)) for p in starts for m in target.models)
+
+
+def _charge(state: BuildingsState, unit: Unit, target: Unit) -> tuple[float, tuple[
+        float, float] | None]:
+    """The length of the charge and, at a building, the ground-floor opening it reaches
+    (the seed: measure the move to any opening on the ground floor)."""
+    starts = _starts(state, unit)
+    if target.section is None:
+        return assault_distance(state, unit, target), None
+    doors = ground_doors(state.battlefield.section(target.section))
+    if not doors:
+        raise _refuse(f"{target.section} has no ground-floor way in", "no-door")
+    gap, door = min((dist(p, d), d) for p in starts for d in doors)
+    return gap, door
 
 
 def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
@@ -558,30 +608,45 @@ def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
     reach = allowance(unit.mobility, OrderKind.RUN)
     if reach is None:
         raise _refuse(f"{unit.name} cannot Run", "cannot-move")
-    if unit.section is not None and target.section is not None:
+    if adjoining(state, unit, target):
         return _check_inside_assault(state, unit, target)
     seen = sees(state, unit, target) or (
         target.section is not None and sees_section(state, unit, target.section))
     if not seen:
         raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
-    if target.section is not None:
-        section = state.battlefield.section(target.section)
-        if target.floor != 0:
-            raise _refuse("from outside only the ground floor is assaulted", "not-ground")
-        if section.construction is BuildingKind.BUNKER and not ground_doors(section):
-            raise _refuse("a bunker is assaulted only through a door", "no-door")
-    elif unit.section is not None and unit.floor != 0:
+    if target.section is not None and target.floor != 0:
+        raise _refuse("from outside only the ground floor is assaulted", "not-ground")
+    if unit.section is not None and unit.floor != 0:
         raise _refuse("a unit leaps out to assault only from the ground floor", "not-ground")
-    gap = assault_distance(state, unit, target)
+    gap, door = _charge(state, unit, target)
     if gap > reach + EDGE:
         raise _refuse(f"{target.name} is {gap:.1f}in away, beyond the {reach:g}in Run",
                       "too-far")
-    if target.section is not None:
-        return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, gap)
+    if door is not None:
+        assert target.section is not None
+        return Move(_at_opening(state.battlefield.section(target.section), door,
+                                len(unit.models)), None, 0, gap)
     tx, ty = target.lead.x, target.lead.y
     points = tuple((tx + SPACING * (1 + k % 4), ty + SPACING * (k // 4))
                    for k in range(len(unit.models)))
     return Move(points, None, 0, gap)
+
+
+def _at_opening(section: Section, door: tuple[float, float],
+                n: int) -> tuple[tuple[float, float], ...]:
+    """Models brought into contact with a building, the first at the opening: rows of four
+    along the wall, outwards from it."""
+    cx, cy = centroid(section)
+    norm = max(1e-9, hypot(door[0] - cx, door[1] - cy))
+    ox, oy = (door[0] - cx) / norm, (door[1] - cy) / norm
+    lx, ly = -oy, ox
+    out = []
+    for k in range(n):
+        side = (k % 4 + 1) // 2 * (1 if k % 4 % 2 else -1)  # 0, 1, -1, 2
+        depth = k // 4
+        out.append((door[0] + SPACING * (side * lx + depth * ox),
+                    door[1] + SPACING * (side * ly + depth * oy)))
+    return tuple(out)
 
 
 def _check_inside_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
@@ -659,7 +724,7 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     move = plan.move
     assert move is not None
     if plan.assault is not None:
-        won = fight(state, unit, state.units[plan.assault], move)
+        won = fight(state, unit, state.units[plan.assault], move, plan.take)
         if won and plan.regroup is not None and unit.section is None:
             regroup(state, unit, plan.regroup)
         return
@@ -688,7 +753,8 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     spring_ambush(state, unit)
     if plan.target is not None and unit.alive:
         target = state.units[plan.target]
-        if target.alive and sees(state, unit, target) and firers(state, unit, target, True):
+        if target.alive and knows_of(state, unit, target) and firers(state, unit, target,
+                                                                     True):
             shoot(state, unit, target, advanced=True)
         else:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
@@ -789,8 +855,8 @@ def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
         if not landing:
             return
     state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing)
-    state.emit("shot-at", {"unit": target.id, "by": unit.id,
-                           "hit": bool(landing)}, state.sides)
+    tell(state, unit, enemy_sees(state, unit), "shot-at",
+         {"unit": target.id, "by": unit.id, "hit": bool(landing)}, key="by")
 
 
 def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
@@ -844,16 +910,19 @@ def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
     return False
 
 
-def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
+def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move,
+          take: bool = True) -> bool:
     """An assault: reaction fire unless a surprise, the charge, then rounds until one side
-    causes more casualties; the loser is destroyed and a winner takes the floor it cleared.
-    True if the assaulting unit won."""
+    causes more casualties; the loser is destroyed and a winner may take the floor it
+    cleared. True if the assaulting unit won."""
     gap = assault_distance(state, unit, target)
-    inside = unit.section is not None and target.section is not None
+    inside = adjoining(state, unit, target)
     state.emit("assault", {"unit": unit.id, "target": target.id,
                            "distance": round(gap, 2)}, state.sides)
     if not inside and not surprise(gap) and target.order in (None, OrderKind.AMBUSH) \
             and target.vehicle is None:
+        if unit.section is not None:
+            _leap_out(state, unit, target)
         _reaction_fire(state, target, unit)
     if not unit.alive or not target.alive:
         return False
@@ -861,7 +930,17 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
     if target.vehicle is not None:
         return _assault_vehicle(state, unit, target)
     together = unit.section is not None or target.section is not None
-    return _melee(state, unit, target, together) is True
+    return _melee(state, unit, target, together, take) is True
+
+
+def _leap_out(state: BuildingsState, unit: Unit, target: Unit) -> None:
+    """Assaulters leaping out of a building are out of it, at their way out, when the
+    enemy fires at them (the seed: once they have left the building, without the benefit
+    of cover)."""
+    way = min(ground_doors(state.battlefield.section(str(unit.section))),
+              key=lambda d: min(dist(d, (m.x, m.y)) for m in target.models))
+    place(state, unit, Move(tuple(way for _ in unit.models), None, 0, 0.0))
+    state.emit("leaps-out", {"unit": unit.id, "at": list(way)}, watchers(state, unit))
 
 
 def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
@@ -886,17 +965,18 @@ def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
     return not target.alive
 
 
-def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool) -> bool | None:
+def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool,
+           take: bool = True) -> bool | None:
     """Rounds until one side causes more casualties: the loser is destroyed and a winner
-    takes the floor it cleared. True if the assaulter won, False if it lost, None if
-    neither after the most rounds."""
+    takes the floor it cleared if `take` (the seed: it can). True if the assaulter won,
+    False if it lost, None if neither after the most rounds."""
     for n in range(1, MOST_ROUNDS + 1):
         result = _round(state, unit, target, together, n)
         if result is not RoundResult.ANOTHER_ROUND:
             loser, winner = ((target, unit) if result is RoundResult.ATTACKER_WINS
                              else (unit, target))
             destroy(state, loser, f"lost the assault with {winner.name}")
-            if winner is unit and target.section is not None and winner.alive:
+            if take and winner is unit and target.section is not None and winner.alive:
                 cx, cy = centroid(state.battlefield.section(target.section))
                 place(state, unit, Move(tuple((cx, cy) for _ in unit.models),
                                         target.section, target.floor, 0.0))

@@ -29,7 +29,7 @@ from fibua.rulesets.buildings.blast import (
 )
 from fibua.rulesets.buildings.firing import collapse, he_at_section, models_under
 from fibua.rulesets.buildings.geometry import distance_to_section, outside_marks
-from fibua.rulesets.buildings.knowledge import places, sees, watchers
+from fibua.rulesets.buildings.knowledge import enemy_sees, places, sees, tell, watchers
 from fibua.rulesets.buildings.losses import add_pins, remove_models
 from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
 from fibua.rulesets.buildings.shooting import Target
@@ -130,8 +130,9 @@ def indirect_roll(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName
         ranging = state.ranging[key] = Ranging(here, target.floor, target.section)
     made = roll_indirect(state.rng, ranging.tries, ranging.ranged_in)
     ranging.tries += 1
-    state.emit("indirect-fire", {"unit": unit.id, "target": target.id,
-                                 "weapon": str(weapon), "roll": made.to_dict()}, state.sides)
+    tell(state, unit, enemy_sees(state, unit), "indirect-fire", {
+        "unit": unit.id, "target": target.id, "weapon": str(weapon),
+        "roll": made.to_dict()})
     if not made.success:
         return None
     ranging.ranged_in = True
@@ -236,7 +237,9 @@ def may_go_down(unit: Unit) -> bool:
 
 def _ask(state: BuildingsState, by: str, unit: Unit) -> None:
     state.waiting = Waiting(by, unit.id, False, arrival=True)
-    state.emit("shot-at", {"unit": unit.id, "by": by, "hit": True}, state.sides)
+    caller = state.units[by]
+    tell(state, caller, caller.alive and enemy_sees(state, caller), "shot-at",
+         {"unit": unit.id, "by": by, "hit": True}, key="by")
 
 
 def _strike(state: BuildingsState, arrival: Arrival) -> bool:
@@ -268,8 +271,9 @@ def _strike(state: BuildingsState, arrival: Arrival) -> bool:
 
 def _strike_target(state: BuildingsState, call: Call) -> Unit | None:
     made, result = roll_strike(state.rng, state.options)
-    state.emit("air-strike", {"by": call.by, "roll": made.to_dict(), "result": str(result)},
-               state.sides)
+    caller = state.units[call.by]
+    tell(state, caller, caller.alive and enemy_sees(state, caller), "air-strike",
+         {"by": call.by, "roll": made.to_dict(), "result": str(result)}, key="by")
     target = state.units.get(call.target or "")
     if result is StrikeResult.NO_SHOW or target is None:
         return None
@@ -323,7 +327,9 @@ def _barrage(state: BuildingsState, arrival: Arrival) -> bool:
     radius = state.options.barrage_radius
     if not arrival.started:
         arrival.started = True
-        state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
+        caller = state.units[call.by]
+        tell(state, caller, caller.alive and enemy_sees(state, caller), "barrage",
+             {"by": call.by, "point": list(call.point)}, key="by")
     totals = arrival.totals
     if arrival.heavy is not None:
         waited, arrival.heavy = state.units[arrival.heavy], None

@@ -47,8 +47,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                    "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
                    "opening=K (alone: no move) to assign it to opening K of its floor",
         "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
-               "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
-               "into a building or a transport, or to assault",
+               "assault=ID [regroup=X,Y] [take=false]: up to double the rate, no "
+               "shooting; the only way into a building or a transport, or to assault (a "
+               "winner takes the floor it cleared unless take=false)",
         "ambush": "ambush UNIT [at=first|nearest|last]: no move; fire at the first enemy "
                   "that acts in sight; a mover coming into sight is fired at the first, "
                   "the nearest or the last point of its path in sight",
@@ -154,7 +155,7 @@ def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any
         OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter", "opening"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup",
-                        "opening"},
+                        "opening", "take"},
         OrderKind.AMBUSH: {"at"},
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},

@@ -1,0 +1,184 @@
+"""The buildings chapter to the letter: each test plays one rule with forced dice on the
+test table (tests/bld_helpers.py) and quotes the sentence of the seed it checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bld_helpers import act, game, kinds, line, put, rolls_of, row, table_dict, unit
+from fibua.core.errors import IllegalOrder
+from fibua.core.game import Game
+from fibua.core.orders import Order
+from fibua.rulesets.buildings.tables import OrderKind
+
+
+def _bunker_game(allies: list[dict[str, Any]], faces: list[int] | None = None,
+                 axis: list[dict[str, Any]] | None = None) -> Game:
+    """The test table with a bunker at 26..30 x 16..20: a door in its north wall (x 28),
+    a firing slit in its south wall (x 28); an axis team inside unless `axis` says."""
+    from bld_helpers import force, forced_game
+    from fibua.scenario.loader import scenario_from_dict
+
+    data = table_dict(allies=allies, axis=axis if axis is not None else [
+        unit("crew", row(27, 17, 3), type="mmg-team",
+             inside={"section": "pillbox", "floor": 0}),
+        unit("mg", row(32, 2, 3), type="mmg-team")])
+    data["map"]["buildings"].append({"id": "pillbox-b", "name": "Pillbox", "sections": [{
+        "id": "pillbox", "footprint": [[26, 16], [30, 16], [30, 20], [26, 20]],
+        "construction": "bunker",
+        "openings": [{"kind": "slit", "wall": 0, "floor": 0, "at": 2, "width": 1},
+                     {"kind": "door", "wall": 2, "floor": 0, "at": 2, "width": 1}]}]})
+    data["victory"] = [{"side": "allies", "kind": "hold", "sections": ["house"], "points": 1,
+                        "description": "take the house"}]
+    g = forced_game(scenario_from_dict(data, "buildings-test-table"), [1])
+    force(g, faces or [])
+    return g
+
+
+# ------------------------------------------------------------------ heavy weapons, walls
+
+
+def test_a_heavy_weapon_fires_at_a_wall_with_no_opening() -> None:
+    # "heavy weapons don't need to see an opening to shoot, but just need to be able to
+    # draw a line of fire to any wall of the corresponding floor"
+    g = game([2, 1, 1], allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
+                                unit("rifles", row(2, 5, 3), weapon="rifle")])
+    assert g.state.seen["allies"]["grenadiers"].visible  # the rifles see the door
+    events = act(g, "fire", "gun", target="grenadiers")
+    fire = rolls_of(events, "fire")[0]
+    assert fire["weapons"] == ["medium-howitzer"]
+    hit = rolls_of(events, "to-hit")[0]
+    # "Range and line of sight are measured to the walls of the building's floor"
+    assert hit["range"] == pytest.approx(3.0, abs=0.1)
+
+
+def test_small_arms_still_need_an_opening() -> None:
+    # "Units armed with small-arms can shoot at enemy inside buildings if they have a line
+    # of fire to any opening on the floor occupied by the target."
+    g = game(allies=[unit("rifle", [{"at": [28, 1]}], weapon="rifle"),
+                     unit("rifles", row(2, 5, 3), weapon="rifle")])
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "rifle", target="grenadiers")
+    assert refused.value.code == "no-sight"
+
+
+def test_a_heavy_weapon_fires_at_an_unseen_side_only_when_the_side_sees_the_unit() -> None:
+    g = game(allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
+                     unit("rifles", row(2, 20, 3), weapon="rifle")])
+    put(g, "rifles", line(2, 20, 3))
+    assert not g.state.seen["allies"].get("grenadiers") or \
+        not g.state.seen["allies"]["grenadiers"].visible
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "gun", target="grenadiers")
+    assert refused.value.code == "no-sight"
+
+
+# ------------------------------------------------------------------ bunkers
+
+
+def test_a_bunker_is_fired_into_through_its_slits_not_its_door() -> None:
+    # "models can only fire from/towards firing slits and not through doors or through
+    # solid walls (this applies to heavy weapons as well as small arms)"
+    g = _bunker_game([unit("rifle", [{"at": [28, 23]}], weapon="rifle"),
+                      unit("gun", [{"at": [27, 23.5]}], type="medium-howitzer")], [1] * 5)
+    for firer in ("rifle", "gun"):
+        with pytest.raises(IllegalOrder) as refused:
+            act(g, "fire", firer, target="crew")
+        assert refused.value.code in ("no-sight", "out-of-range")
+    put(g, "rifle", [(28, 13)])
+    events = act(g, "fire", "rifle", target="crew")
+    events += g.apply(Order("axis", "end"))
+    basis = dict(rolls_of(events, "to-hit")[0]["rolls"][0]["basis"])
+    assert basis["bunker cover"] == 4
+
+
+def test_troops_in_a_bunker_fire_out_through_slits_only() -> None:
+    g = _bunker_game([unit("rifle", [{"at": [28, 23]}], weapon="rifle"),
+                      unit("smgs", row(2, 16, 4), weapon="smg")])
+    g.state.drawn = "axis"
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "crew", target="rifle")
+    assert refused.value.code in ("no-sight", "out-of-range")
+
+
+def test_a_bunker_is_entered_by_its_door_not_its_slit() -> None:
+    # "Bunkers can only be accessed through doors and not through firing slits."
+    g = _bunker_game([unit("smgs", row(27, 14.5, 3, 0.8), weapon="smg"),
+                      unit("rifle", [{"at": [2, 2]}], weapon="rifle")],
+                     [1] * 3, axis=[unit("mg", row(32, 2, 3), type="mmg-team")])
+    with pytest.raises(IllegalOrder):
+        act(g, "run", "smgs", enter="pillbox")
+    put(g, "smgs", line(27, 21.5, 3, 0.8))
+    act(g, "run", "smgs", enter="pillbox")
+    assert g.state.units["smgs"].section == "pillbox"
+    assert g.state.units["smgs"].order is OrderKind.RUN
+
+
+# ------------------------------------------------------------------ leaving to assault
+
+
+def test_return_fire_at_assaulters_leaping_out_has_no_cover() -> None:
+    # "calculates fire once the assaulting troops have left the building, i.e. without the
+    # benefit of cover"
+    g = game([6] * 5 + [4, 1, 1, 1, 1] + [6, 6, 6] + [1] * 5)
+    put(g, "smgs", section="brick", floor=0)
+    put(g, "mg", line(28, 14, 3))
+    events = act(g, "run", "smgs", assault="mg")
+    assert "leaps-out" in kinds(events) and "reaction-fire" in kinds(events)
+    hit = rolls_of(events, "to-hit")[0]["rolls"][0]
+    assert "hard cover" not in dict(hit["basis"]) and hit["need"] == 3
+    damage = rolls_of(events, "damage")[0]["roll"]
+    assert damage["need"] == 4 and damage["success"]  # no extra protection
+
+
+def test_a_unit_leaps_out_at_an_enemy_in_another_building() -> None:
+    # "by leaping out from the building and attacking enemy outside their building
+    # (including enemies in a different not-adjoining building ...)"
+    g = game([1, 1] + [6, 6, 6, 6] + [1] * 6 + [1] * 3)  # two rifles at its door
+    put(g, "smgs", section="brick", floor=0)
+    events = act(g, "run", "smgs", assault="grenadiers")
+    assert "reaction-fire" in kinds(events)  # over 6in from the house: they may fire
+    assert not g.state.units["grenadiers"].alive
+    smgs = g.state.units["smgs"]
+    assert (smgs.section, smgs.floor) == ("house", 0)
+
+
+def test_an_assault_on_a_building_is_measured_to_a_ground_floor_opening() -> None:
+    # "Measure the move to any opening on the ground floor."
+    g = game([6, 6, 6, 6] + [1] * 6 + [1] * 3)
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(9, 23, 4, 0.8))  # 8.3in from a wall, over 13in from any opening
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "smgs", assault="grenadiers")
+    assert refused.value.code == "too-far"
+    put(g, "smgs", line(15, 5, 4, 0.8))
+    act(g, "run", "smgs", assault="grenadiers", take=False)
+    # "the assaulting models are moved into contact with the building, with at least one
+    # model in contact with an opening"; and it "can" take the floor: here it does not
+    smgs = g.state.units["smgs"]
+    assert not g.state.units["grenadiers"].alive and smgs.section is None
+    assert abs(smgs.lead.x - 17) < 0.1 and abs(smgs.lead.y - 10) < 0.1
+    assert all(9 <= m.y <= 10 for m in smgs.models)
+
+
+# ------------------------------------------------------------------ entering
+
+
+def test_one_run_leaves_one_building_and_enters_another() -> None:
+    g = game([1] * 3)
+    put(g, "smgs", section="house", floor=0)
+    g.state.units["grenadiers"].destroyed = True
+    act(g, "run", "smgs", enter="brick")
+    smgs = g.state.units["smgs"]
+    assert (smgs.section, smgs.floor) == ("brick", 0)
+
+
+def test_one_model_reaching_an_opening_is_enough_to_enter() -> None:
+    # "all the models in the unit must get to within 1" of the building, and at least one
+    # model must reach an opening such as a door or window"
+    g = game([1] * 3)
+    put(g, "smgs", line(4.4, 9, 4, 0.8))  # the first model 12.6in from the door, the last 10.2
+    act(g, "run", "smgs", enter="brick")
+    assert g.state.units["smgs"].section == "brick"
