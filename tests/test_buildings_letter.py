@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
-from bld_helpers import act, game, kinds, line, put, rolls_of, row, table_dict, unit
+from bld_helpers import act, force, game, kinds, line, put, rolls_of, row, table_dict, unit
+from fibua.battlefield.model import SectionState
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
 from fibua.core.orders import Order
+from fibua.rulesets.buildings.indirect import arrivals
 from fibua.rulesets.buildings.tables import OrderKind
 
 
@@ -18,7 +20,7 @@ def _bunker_game(allies: list[dict[str, Any]], faces: list[int] | None = None,
                  axis: list[dict[str, Any]] | None = None) -> Game:
     """The test table with a bunker at 26..30 x 16..20: a door in its north wall (x 28),
     a firing slit in its south wall (x 28); an axis team inside unless `axis` says."""
-    from bld_helpers import force, forced_game
+    from bld_helpers import forced_game
     from fibua.scenario.loader import scenario_from_dict
 
     data = table_dict(allies=allies, axis=axis if axis is not None else [
@@ -182,3 +184,96 @@ def test_one_model_reaching_an_opening_is_enough_to_enter() -> None:
     put(g, "smgs", line(4.4, 9, 4, 0.8))  # the first model 12.6in from the door, the last 10.2
     act(g, "run", "smgs", enter="brick")
     assert g.state.units["smgs"].section == "brick"
+
+
+# ------------------------------------------------------------------ indirect fire, strikes
+
+
+def _spotters() -> list[dict[str, Any]]:
+    return [unit("mortar", row(2, 20, 3), type="medium-mortar-team"),
+            unit("obs", row(3, 22, 2), type="air-observer")]
+
+
+def test_a_mortar_fires_at_an_empty_building() -> None:
+    # "Players are allowed to target an empty building with HE weapons, flamethrowers, air
+    # strikes or artillery barrages"; the shell falls through the floors as at a unit
+    g = game([6, 4, 3, 1, 1, 1], allies=_spotters())
+    events = act(g, "fire", "mortar", section="brick")
+    fired = rolls_of(events, "indirect-fire")[0]
+    assert fired["section"] == "brick" and fired["roll"]["need"] == 6
+    assert rolls_of(events, "he-in-building")[0]["floor"] == 1  # a 4 bursts on the top
+    assert g.state.ranging["mortar>brick"].ranged_in
+
+
+def test_an_air_strike_at_an_empty_building_can_bring_it_down() -> None:
+    g = game([1], allies=_spotters())
+    act(g, "fire", "obs", section="brick", call=True)
+    state = g.state
+    state.turn += 1
+    force(g, [5, 4, 6, 6, 6])  # it strikes; 4 bursts on the top floor; 3D6 18 hits
+    arrivals(state)
+    assert state.sight.section_state("brick") is SectionState.RUBBLE
+
+
+def test_a_strike_that_falls_to_another_floor_pins_the_unit_called_not_the_unit_hit() -> None:
+    # "pin markers are placed around as normal, measuring ranges from the building itself"
+    g = game([1], allies=_spotters())
+    put(g, "grenadiers", section="brick", floor=1)
+    put(g, "mg", section="brick", floor=0)
+    act(g, "fire", "obs", target="grenadiers", call=True)
+    state = g.state
+    state.turn += 1
+    # strikes; 2 falls to the ground floor; the MG takes it: 3D6 3 hits, D6 2 pins, no
+    # damage
+    force(g, [5, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1])  # and the next die from the bag
+    arrivals(state)
+    assert state.waiting is not None and state.waiting.target == "mg"
+    g.apply(Order("axis", "end"))
+    assert state.units["mg"].pins == 2  # the HE's pins only
+    assert state.units["grenadiers"].pins == 1  # a pin as a unit near
+
+
+def test_indirect_range_to_a_building_is_measured_to_its_walls() -> None:
+    # "measure the range to the building (as above for HE shells fired directly)"
+    g = game([1] * 4, allies=[unit("mortar", row(3, 6, 2), type="light-mortar-team"),
+                              unit("rifles", row(2, 20, 3), weapon="rifle")])
+    # the house's west wall 23in away, its middle 25in: within a light mortar's 12-24
+    act(g, "fire", "mortar", target="grenadiers")
+    g2 = game([1] * 4, allies=[unit("mortar", row(4, 13, 2), type="medium-mortar-team"),
+                               unit("rifles", row(2, 20, 3), weapon="rifle")])
+    put(g2, "grenadiers", section="brick", floor=0)
+    with pytest.raises(IllegalOrder) as refused:  # walls 10in away, its middle 13in
+        act(g2, "fire", "mortar", target="grenadiers")
+    assert refused.value.code == "out-of-range"
+
+
+def _tank(kind: str) -> list[dict[str, Any]]:
+    return [unit("tank", [{"at": [32, 14]}], type=kind, facing=90),
+            unit("grenadiers", row(27, 5, 6), weapon="rifle",
+                 inside={"section": "house", "floor": 0})]
+
+
+def test_a_mortar_on_a_tank_strikes_its_top_armour() -> None:
+    # HE that hits an armoured vehicle is one hit at its penetration; indirect fire
+    # "already receive[s]" the top armour bonus
+    g = game([6, 5, 1, 1], allies=_spotters(), axis=_tank("medium-tank"))
+    act(g, "fire", "mortar", target="tank")
+    events = g.apply(Order("axis", "end"))
+    damage = rolls_of(events, "damage")[0]["roll"]
+    assert damage["need"] == 6  # medium 9, HE 2in +2, top +1
+    assert dict(damage["basis"])["top armour"] == -1 and not damage["success"]
+    tank = g.state.units["tank"]
+    assert tank.alive and tank.pins == 1
+
+
+def test_an_air_strike_on_a_heavy_tank_needs_its_armour_beaten() -> None:
+    g = game([1], allies=_spotters(), axis=_tank("heavy-tank"))
+    act(g, "fire", "obs", target="tank", call=True)
+    state = g.state
+    state.turn += 1
+    force(g, [5, 2, 1, 1])  # it strikes; the damage die 2 cannot beat heavy armour
+    arrivals(state)
+    g.apply(Order("axis", "end"))
+    damage = rolls_of(g.log, "damage")[-1]["roll"]
+    assert damage["need"] == 5 and not damage["success"]  # heavy 10, +4, top +1
+    assert state.units["tank"].alive

@@ -48,7 +48,9 @@ from fibua.rulesets.buildings.indirect import (
     arrivals,
     check_call,
     check_indirect,
+    check_indirect_at,
     fire_indirect,
+    fire_indirect_at,
     indirect_land,
     indirect_roll,
     only_indirect,
@@ -146,7 +148,8 @@ def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Pla
     if "at" in params:
         raise _refuse("at=X,Y is for an artillery observer's call=true", "bad-parameter")
     if "section" in params:
-        return _check_at_section(state, unit, params)
+        return _check_at_section(state, unit, params,
+                                 indirect=_flag(params, "indirect") or only_indirect(unit))
     if _flag(params, "indirect") or only_indirect(unit):
         target = _enemy(state, unit, params, "target")
         check_indirect(state, unit, target)
@@ -155,8 +158,10 @@ def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Pla
     return Plan(OrderKind.FIRE, target=target_id)
 
 
-def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
-    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default)."""
+def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                      indirect: bool) -> Plan:
+    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default),
+    or indirect fire at it (the shell falls through the floors)."""
     sid, floor = params["section"], params.get("floor", 0)
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
@@ -171,6 +176,9 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
             u.id in known and known[u.id].visible)) for u in state.units.values()):
         raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
                       "not-empty")
+    if indirect:
+        check_indirect_at(state, unit, sid)
+        return Plan(OrderKind.FIRE, section=(sid, floor), indirect=True)
     if not section_firers(state, unit, sid):
         raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
                       "sees", "out-of-range")
@@ -711,6 +719,8 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
                    watchers(state, unit))
     elif plan.kind is OrderKind.FIRE and plan.call is not None:
         place_call(state, unit, plan.call)
+    elif plan.kind is OrderKind.FIRE and plan.section is not None and plan.indirect:
+        fire_indirect_at(state, unit, plan.section[0])
     elif plan.kind is OrderKind.FIRE and plan.section is not None:
         resolve_section(state, unit, *plan.section)
     elif plan.kind is OrderKind.FIRE:

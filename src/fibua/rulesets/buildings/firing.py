@@ -53,6 +53,7 @@ from fibua.rulesets.buildings.shooting import (
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import (
     ARMOURED,
+    HE_TEMPLATES,
     WEAPONS,
     BuildingKind,
     Cover,
@@ -513,6 +514,23 @@ def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
                state.sides)
     remove_models(state, target, sum(1 for r in rolls if r.success), "HE")
     add_pins(state, target, pins.value, "HE")
+
+
+def he_on_vehicle(state: BuildingsState, target: Unit, size: int, why: str) -> None:
+    """HE from above (indirect fire, a strike, a barrage) on a vehicle: one hit at the
+    template's penetration on its top armour, and a pin (the core: HE that hits an armoured
+    vehicle is one hit at its penetration; indirect fire strikes the top armour)."""
+    assert target.vehicle is not None
+    hit = Hit(HE_TEMPLATES[size].pen, he=True, facing=Facing.TOP)
+    made = roll_damage(state.rng, hit, Target(None, target.vehicle))
+    state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
+    if made.success:
+        chart, result = roll_chart(state.rng, state.options)
+        state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
+                                      "result": str(result)}, state.sides)
+        vehicle_result(state, target, result, superficial=False)
+    if target.alive:
+        add_pins(state, target, 1, why)
 
 
 def models_under(target: Unit, radius: float) -> int:

@@ -40,8 +40,10 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     order_syntax: ClassVar[dict[str, str]] = {
         "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
                 "sight (mortars always indirect); an observer: fire UNIT target=ID "
-                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage); HE or a "
-                "flamethrower at an empty building: fire UNIT section=S [floor=N]",
+                "call=true or section=S call=true (air strike) or fire UNIT at=X,Y "
+                "call=true (barrage); HE or a flamethrower at an empty building: fire "
+                "UNIT section=S [floor=N], indirect fire: fire UNIT section=S "
+                "[indirect=true]",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
@@ -201,8 +203,12 @@ def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
     if indirect_weapons(unit):
         out += [Order(side, "fire", uid, {"target": e.id, "indirect": True})
                 for e in state.side_units(state.enemy_of(side))]
+        out += [Order(side, "fire", uid, {"section": sid, "indirect": True})
+                for sid in state.battlefield.section_ids]
     if unit.observer is not None:
         out += [Order(side, "fire", uid, {"target": e.id, "call": True}) for e in enemies]
+        out += [Order(side, "fire", uid, {"section": sid, "call": True})
+                for sid in state.battlefield.section_ids]
         out += [Order(side, "fire", uid, {"at": [round(e.lead.x, 2), round(e.lead.y, 2)],
                                           "call": True}) for e in enemies]
     out += [Order(side, "run", uid, {"assault": e.id})
