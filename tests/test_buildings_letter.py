@@ -277,3 +277,69 @@ def test_an_air_strike_on_a_heavy_tank_needs_its_armour_beaten() -> None:
     damage = rolls_of(g.log, "damage")[-1]["roll"]
     assert damage["need"] == 5 and not damage["success"]  # heavy 10, +4, top +1
     assert state.units["tank"].alive
+
+
+# ------------------------------------------------------------------ running through sections
+
+
+def _row_game(middle: float) -> Game:
+    """The test table with a two-floor building of three sections in a row at y 19..23:
+    a (x 12..16), b (16..16+middle), c (4in wide), a connected to b, b to c by doors; a
+    window in b's south wall on each floor."""
+    from bld_helpers import forced_game
+    from fibua.scenario.loader import scenario_from_dict
+
+    data = table_dict(axis=[unit("mg", row(32, 2, 3), type="mmg-team"),
+                            unit("grenadiers", row(30, 12, 6), weapon="rifle")])
+    e = 16 + middle
+
+    def box(x0: float, x1: float) -> list[list[float]]:
+        return [[x0, 19], [x1, 19], [x1, 23], [x0, 23]]
+
+    data["map"]["buildings"].append({"id": "row-b", "name": "Row", "sections": [
+        {"id": "a", "footprint": box(12, 16), "floors": 2,
+         "openings": [{"kind": "door", "wall": 0, "floor": 0, "at": 2, "width": 1},
+                      {"kind": "door", "wall": 1, "floor": 0, "at": 2, "width": 1}]},
+        {"id": "b", "footprint": box(16, e), "floors": 2,
+         "openings": [{"kind": "window", "wall": 0, "floor": f, "at": 1, "width": 1}
+                      for f in (0, 1)]
+         + [{"kind": "door", "wall": 1, "floor": 0, "at": 2, "width": 1}]},
+        {"id": "c", "footprint": box(e, e + 4), "floors": 2,
+         "openings": [{"kind": "door", "wall": 0, "floor": 0, "at": 2, "width": 1}]}],
+        "connections": [["a", "b"], ["b", "c"]]})
+    g = forced_game(scenario_from_dict(data, "buildings-test-table"), [1])
+    force(g, [1] * 4)
+    return g
+
+
+def test_a_run_passes_through_a_house_sized_section_to_the_next() -> None:
+    # "A Run order can be used to ... move up to two adjoining buildings"
+    g = _row_game(4)
+    put(g, "smgs", section="a", floor=1)
+    act(g, "run", "smgs", section="c", floor=1)
+    assert g.state.units["smgs"].section == "c"
+
+
+def test_a_run_does_not_pass_through_a_section_larger_than_a_move() -> None:
+    # "If a single building section has dimensions greater than a standard infantry move,
+    # running troops are not allowed to move through two sections at once"
+    g = _row_game(7)
+    put(g, "smgs", section="a", floor=1)
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "smgs", section="c", floor=1)
+    assert refused.value.code == "no-way-through"
+
+
+def test_a_run_does_not_pass_through_a_floor_the_enemy_holds() -> None:
+    # "Floors that are occupied by enemy troops cannot be moved into except by means of an
+    # assault"
+    g = _row_game(4)
+    put(g, "smgs", section="a", floor=1)
+    put(g, "grenadiers", section="b", floor=1)
+    put(g, "rifles", line(16.5, 16, 10, 0.8))  # they see b's window: the enemy is known
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "run", "smgs", section="c", floor=1)
+    assert refused.value.code == "no-way-through"
+    put(g, "rifles", line(26, 22.5, 10, 0.8))  # no longer seen: the run is stopped there
+    events = act(g, "run", "smgs", section="c", floor=1)
+    assert "bumped" in kinds(events) and g.state.units["smgs"].section == "a"

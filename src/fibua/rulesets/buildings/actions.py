@@ -65,7 +65,9 @@ from fibua.rulesets.buildings.shooting import Target
 from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
+    MOVEMENT,
     WEAPONS,
+    Mobility,
     OrderKind,
     UnitKind,
     WeaponName,
@@ -94,6 +96,7 @@ class Move:
     length: float
     mount: str | None = None  # the transport the unit gets into
     ram: str | None = None  # the section a heavy tank drives into
+    via: str | None = None  # the section a Run passes through to a second one
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +488,7 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
     steps = 1 if kind is OrderKind.ADVANCE else 2
+    via: str | None = None
     if sid == unit.section:
         if floor == unit.floor:
             raise _refuse("the unit is there already", "no-move")
@@ -502,10 +506,10 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
         if floor != unit.floor:
             raise _refuse("a move to another section keeps to the same floor", "no-floor")
         one = _connected(state, unit.section)
-        two = one | {s for c in one for s in _connected(state, c)} if steps == 2 else one
-        if sid not in two:
-            raise _refuse(f"{sid} is not connected to {unit.section} within {steps}",
-                          "not-connected")
+        if sid not in one:
+            if steps == 1 or sid == unit.section:
+                raise _refuse(f"{sid} is not connected to {unit.section}", "not-connected")
+            via = _via(state, unit, sid, floor, one)
         if floor >= state.battlefield.section(sid).levels:
             raise _refuse(f"{sid} has no floor {floor}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
@@ -513,7 +517,36 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
     if _known_occupant(state, unit.side, sid, floor) is not None:
         raise _refuse(f"floor {floor} of {sid} holds a unit: one unit a floor", "occupied")
     cx, cy = centroid(state.battlefield.section(sid))
-    return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0)
+    return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0, via=via)
+
+
+def _via(state: BuildingsState, unit: Unit, sid: str, floor: int, one: set[str]) -> str:
+    """The section a Run passes through to reach a second one: connected to both, with the
+    floor, no side over a standard move (the seed: running troops may not move through two
+    sections at once where one is larger), and no enemy the side knows of on that floor."""
+    ways = sorted(c for c in one if sid in _connected(state, c))
+    if not ways:
+        raise _refuse(f"{sid} is not connected to {unit.section} within 2", "not-connected")
+    why = ""
+    for c in ways:
+        section = state.battlefield.section(c)
+        other = _known_occupant(state, unit.side, c, floor)
+        if floor >= section.levels:
+            why = f"{c} has no floor {floor}"
+        elif _larger_than_a_move(section):
+            why = f"{c} is larger than a standard move: a Run goes through one section"
+        elif other is not None and other.side != unit.side:
+            why = f"an enemy holds floor {floor} of {c}"
+        else:
+            return c
+    raise _refuse(why, "no-way-through")
+
+
+def _larger_than_a_move(section: Section) -> bool:
+    xs = [p[0] for p in section.footprint]
+    ys = [p[1] for p in section.footprint]
+    standard = MOVEMENT[Mobility.FOOT].advance
+    return max(xs) - min(xs) > standard + EDGE or max(ys) - min(ys) > standard + EDGE
 
 
 def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> Unit | None:
@@ -531,6 +564,10 @@ def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:
     sid = move.section
     if sid is None or (sid == unit.section and move.floor == unit.floor):
         return None
+    if move.via is not None:
+        there = state.occupant(move.via, move.floor)
+        if there is not None and there.side != unit.side:
+            return there
     floors = [move.floor]
     if sid == unit.section:
         lo, hi = sorted((unit.floor, move.floor))
