@@ -7,7 +7,19 @@ from typing import Any
 
 import pytest
 
-from bld_helpers import act, force, game, kinds, line, put, rolls_of, row, table_dict, unit
+from bld_helpers import (
+    act,
+    draw_for,
+    force,
+    game,
+    kinds,
+    line,
+    put,
+    rolls_of,
+    row,
+    table_dict,
+    unit,
+)
 from fibua.battlefield.model import SectionState
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game
@@ -343,3 +355,36 @@ def test_a_run_does_not_pass_through_a_floor_the_enemy_holds() -> None:
     put(g, "rifles", line(26, 22.5, 10, 0.8))  # no longer seen: the run is stopped there
     events = act(g, "run", "smgs", section="c", floor=1)
     assert "bumped" in kinds(events) and g.state.units["smgs"].section == "a"
+
+
+# ------------------------------------------------------------------ dividing fire
+
+
+def test_a_unit_inside_divides_its_fire_one_target_a_side() -> None:
+    # "A unit in a building can divide its fire against different targets on different
+    # sides of a building, but all fire from each side of a building must be aimed at the
+    # same target."
+    g = game([1, 1, 1, 1, 1, 1])
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(16, 6, 4, 0.8))  # seen by the south door only
+    put(g, "rifles", line(23, 13, 10, 0.5))  # seen by the east window only
+    draw_for(g, "axis")
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "grenadiers", targets=["smgs", "smgs"])
+    assert refused.value.code == "bad-parameter"
+    events = act(g, "fire", "grenadiers", targets=["smgs", "rifles"])
+    events += g.apply(Order("allies", "end"))  # the SMGs take it
+    events += g.apply(Order("allies", "end"))  # and the rifles
+    fired = rolls_of(events, "fire")
+    assert [(f["target"], len(f["weapons"])) for f in fired] == [("smgs", 2), ("rifles", 2)]
+
+
+def test_two_targets_on_one_side_are_refused() -> None:
+    g = game()
+    put(g, "grenadiers", section="brick", floor=0)
+    put(g, "smgs", line(16, 6, 4, 0.8))
+    put(g, "rifles", line(15, 4, 10, 0.3))  # also south: the same side
+    draw_for(g, "axis")
+    with pytest.raises(IllegalOrder) as refused:
+        act(g, "fire", "grenadiers", targets=["smgs", "rifles"])
+    assert refused.value.code == "no-sight"

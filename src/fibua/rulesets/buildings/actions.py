@@ -37,6 +37,7 @@ from fibua.rulesets.buildings.firing import (
     resolve_section,
     roll_he,
     section_firers,
+    sides_used,
 )
 from fibua.rulesets.buildings.geometry import (
     centroid,
@@ -113,6 +114,7 @@ class Plan:
     ambush_at: str = "first"  # where along a mover's path an Ambush fires
     opening: int | None = None  # the opening a team inside assigns its fixed weapon to
     take: bool = True  # a winning assaulter takes the floor it cleared
+    more: tuple[str, ...] = ()  # further targets of a unit inside, a side of it each
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -157,8 +159,33 @@ def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Pla
         target = _enemy(state, unit, params, "target")
         check_indirect(state, unit, target)
         return Plan(OrderKind.FIRE, target=target.id, indirect=True)
+    if "targets" in params:
+        return _check_targets(state, unit, params)
     target_id = _check_target(state, unit, params, advanced=False)
     return Plan(OrderKind.FIRE, target=target_id)
+
+
+def _check_targets(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    """targets=[A, B, ...]: a unit inside divides its fire, one target a side of its
+    section (the seed: different targets on different sides of a building, all fire from
+    each side at the same target); each in turn from a side the others leave."""
+    ids = params["targets"]
+    if "target" in params or not isinstance(ids, list) or len(ids) < 2 or \
+            len(set(map(str, ids))) != len(ids):
+        raise _refuse("targets=[A, B, ...] names two or more enemy units, instead of "
+                      "target", "bad-parameter")
+    if unit.section is None:
+        raise _refuse("only a unit inside a building divides its fire between sides",
+                      "outside")
+    spent: frozenset[int] = frozenset()
+    for tid in ids:
+        target = _enemy(state, unit, {"target": tid}, "target")
+        if not knows_of(state, unit, target) or not firers(state, unit, target, False,
+                                                            spent):
+            raise _refuse(f"{unit.name} has no side left that fires at {target.name}",
+                          "no-sight")
+        spent = sides_used(state, unit, target, False, spent)
+    return Plan(OrderKind.FIRE, target=ids[0], more=tuple(ids[1:]))
 
 
 def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any],
@@ -762,7 +789,8 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
         resolve_section(state, unit, *plan.section)
     elif plan.kind is OrderKind.FIRE:
         assert plan.target is not None
-        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect)
+        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect,
+              more=plan.more)
     elif plan.kind in (OrderKind.ADVANCE, OrderKind.RUN):
         _carry_move(state, unit, plan)
 
@@ -885,11 +913,15 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
 
 
 def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
-          indirect: bool = False) -> None:
+          indirect: bool = False, more: tuple[str, ...] = (),
+          spent: frozenset[int] = frozenset()) -> None:
     """A target with no order yet (or on Ambush) may go Down: its side answers before the
-    to-hit roll against small arms, after the hit against HE and indirect fire."""
+    to-hit roll against small arms, after the hit against HE and indirect fire. A unit
+    inside then fires at the `more` targets in turn, each from a side not yet `spent`."""
+    used = spent if indirect else sides_used(state, unit, target, advanced, spent)
     if target.order is not None and target.order is not OrderKind.AMBUSH:
-        _fire_now(state, unit, target, advanced, indirect)
+        _fire_now(state, unit, target, advanced, indirect, spent)
+        shoot_next(state, unit, more, used)
         return
     landing: tuple[WeaponName, ...] = ()
     if indirect:
@@ -897,21 +929,33 @@ def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
         if weapon is None:
             return
         landing = (weapon,)
-    elif he_only(state, unit, target, advanced):
-        landing = tuple(roll_he(state, unit, target, advanced))
+    elif he_only(state, unit, target, advanced, spent):
+        landing = tuple(roll_he(state, unit, target, advanced, spent))
         if not landing:
+            shoot_next(state, unit, more, used)
             return
-    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing)
+    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing,
+                            more=more, spent=tuple(sorted(spent)), used=tuple(sorted(used)))
     tell(state, unit, enemy_sees(state, unit), "shot-at",
          {"unit": target.id, "by": unit.id, "hit": bool(landing)}, key="by")
 
 
+def shoot_next(state: BuildingsState, unit: Unit, more: tuple[str, ...],
+               spent: frozenset[int]) -> None:
+    """The next of a unit's further targets it can still fire at from a side not spent."""
+    for k, tid in enumerate(more):
+        target = state.units[tid]
+        if unit.alive and target.alive and firers(state, unit, target, False, spent):
+            shoot(state, unit, target, False, more=more[k + 1:], spent=spent)
+            return
+
+
 def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
-              indirect: bool) -> None:
+              indirect: bool, spent: frozenset[int] = frozenset()) -> None:
     if indirect:
         fire_indirect(state, unit, target)
     else:
-        resolve(state, unit, target, advanced)
+        resolve(state, unit, target, advanced, spent)
 
 
 def _react_down(state: BuildingsState, unit: Unit, plan: Plan) -> None:
@@ -933,13 +977,15 @@ def take_shot(state: BuildingsState) -> None:
         return
     firer, target = state.units[waiting.firer], state.units[waiting.target]
     if not target.alive:
-        return
-    if waiting.indirect and waiting.landing:
+        pass
+    elif waiting.indirect and waiting.landing:
         indirect_land(state, target, waiting.landing[0])
     elif waiting.landing:
         land_he(state, target, list(waiting.landing))
     elif firer.alive:
-        _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
+        _fire_now(state, firer, target, waiting.advanced, waiting.indirect,
+                  frozenset(waiting.spent))
+    shoot_next(state, firer, waiting.more, frozenset(waiting.used))
 
 
 def spring_ambush(state: BuildingsState, mover: Unit) -> bool:

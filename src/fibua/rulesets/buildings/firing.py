@@ -78,6 +78,8 @@ class Firer:
     floor: int
     #: a team's fixed weapon inside: the opening it fires through
     opening: int | None = None
+    #: inside: the wall (side of the section) it fires from
+    wall: int | None = None
 
 
 def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
@@ -93,10 +95,12 @@ def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
     return sorted(usable, key=lambda w: (WEAPONS[w].shots == 1 and WEAPONS[w].pen == 0,))
 
 
-def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> list[Firer]:
+def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+           spent: frozenset[int] = frozenset()) -> list[Firer]:
     """The weapons that can fire at the target now (in sight and in range): small arms and
     flamethrowers need an opening of the target's floor, heavy weapons only a wall of it
-    (`aims`)."""
+    (`aims`). A unit inside fires from one side of its section, not one of the `spent`
+    sides (those that fired at another target this order)."""
     aims = Aims(state, target)
     if not aims.any():
         return []
@@ -112,6 +116,8 @@ def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> l
     by_wall: dict[int | None, list[Port]] = {}
     for port in ports(section, unit.floor):
         if unit.kind is UnitKind.GUN and port.opening != unit.opening:
+            continue
+        if port.wall in spent:
             continue
         by_wall.setdefault(port.wall, []).append(port)
     roof = section.flat_roof and unit.floor == section.floors
@@ -147,7 +153,8 @@ def _from_wall(unit: Unit, wall_ports: list[Port], arms: list[WeaponName],
         near = near_of[near_port]
         if near <= WEAPONS[w].range and len(found) < room:
             fixed = assigned is not None or _team_fixed(unit, w)
-            found.append(Firer(w, near, unit.floor, near_port.opening if fixed else None))
+            found.append(Firer(w, near, unit.floor, near_port.opening if fixed else None,
+                               near_port.wall))
     return found
 
 
@@ -308,10 +315,11 @@ def fires_he(weapon: WeaponName, target: Unit) -> bool:
     return arms.pen is None or (arms.he is not None and target.vehicle is None)
 
 
-def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
+def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+            spent: frozenset[int] = frozenset()) -> None:
     """One unit's shooting at one target: every firer's shots, then the hits' damage and
     the pin (or the HE template's pins)."""
-    found = firers(state, unit, target, advanced)
+    found = firers(state, unit, target, advanced, spent)
     seen = enemy_sees(state, unit)
     tell(state, unit, seen, "fire", {"unit": unit.id, "target": target.id,
                                      "advanced": advanced,
@@ -428,18 +436,27 @@ def _escape(state: BuildingsState, unit: Unit,
     return None
 
 
-def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> bool:
+def sides_used(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+               spent: frozenset[int]) -> frozenset[int]:
+    """The sides spent once the unit has fired at the target: those given and the one it
+    fires from (the seed: all fire from each side must be aimed at the same target)."""
+    return spent | {f.wall for f in firers(state, unit, target, advanced, spent)
+                    if f.wall is not None}
+
+
+def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+            spent: frozenset[int] = frozenset()) -> bool:
     """Whether every weapon firing at the target fires HE at it (a target may then go Down
     after the hit, before the hits are rolled)."""
-    found = firers(state, unit, target, advanced)
+    found = firers(state, unit, target, advanced, spent)
     return bool(found) and target.vehicle is None and all(
         fires_he(f.weapon, target) for f in found)
 
 
 def roll_he(state: BuildingsState, unit: Unit, target: Unit,
-            advanced: bool) -> list[WeaponName]:
+            advanced: bool, spent: frozenset[int] = frozenset()) -> list[WeaponName]:
     """The to-hit rolls of HE shots at troops: the weapons that hit."""
-    found = firers(state, unit, target, advanced)
+    found = firers(state, unit, target, advanced, spent)
     seen = enemy_sees(state, unit)
     tell(state, unit, seen, "fire", {"unit": unit.id, "target": target.id,
                                      "advanced": advanced,

@@ -43,7 +43,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                 "call=true or section=S call=true (air strike) or fire UNIT at=X,Y "
                 "call=true (barrage); HE or a flamethrower at an empty building: fire "
                 "UNIT section=S [floor=N], indirect fire: fire UNIT section=S "
-                "[indirect=true]",
+                "[indirect=true]; inside, fire UNIT targets=[A,B] divides the fire, one "
+                "target a side of the section",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
@@ -154,7 +155,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
 def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
-        OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
+        OrderKind.FIRE: {"target", "targets", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter", "opening"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup",
                         "opening", "take"},
