@@ -334,3 +334,18 @@ def test_a_barrage_rolls_once_for_an_empty_section_in_range() -> None:
     arrivals(g.state)
     sections = [r["section"] for r in rolls_of(g.state.pending, "barrage-on-building")]
     assert sections == ["brick"]  # the house holds the grenadiers, who roll for themselves
+
+
+def test_the_observers_charts_read_their_options_as_upper_bounds() -> None:
+    # *ours*: `strike_friendly_up_to`, `strike_no_show_up_to` and the barrage's likewise
+    # are the highest face of each result, so a wider band takes every face up to it
+    from fibua.rulesets.buildings.forces import Options
+    from fibua.rulesets.buildings.observers import barrage_result, strike_result
+    from fibua.rulesets.buildings.tables import BarrageResult, StrikeResult
+
+    wide = Options(strike_friendly_up_to=2, strike_no_show_up_to=4,
+                   barrage_nothing_up_to=3, barrage_pins_up_to=4)
+    assert [strike_result(f, wide) for f in range(1, 7)] == [
+        StrikeResult.FRIENDLY] * 2 + [StrikeResult.NO_SHOW] * 2 + [StrikeResult.STRIKE] * 2
+    assert [barrage_result(f, wide) for f in range(1, 7)] == [
+        BarrageResult.NOTHING] * 3 + [BarrageResult.PINS] + [BarrageResult.HEAVY_HIT] * 2
