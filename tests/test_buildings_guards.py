@@ -349,3 +349,15 @@ def test_the_observers_charts_read_their_options_as_upper_bounds() -> None:
         StrikeResult.FRIENDLY] * 2 + [StrikeResult.NO_SHOW] * 2 + [StrikeResult.STRIKE] * 2
     assert [barrage_result(f, wide) for f in range(1, 7)] == [
         BarrageResult.NOTHING] * 3 + [BarrageResult.PINS] + [BarrageResult.HEAVY_HIT] * 2
+
+
+def test_players_may_agree_that_no_unit_goes_into_a_building() -> None:
+    # "Players can agree that models cannot enter buildings at all if they prefer."
+    off = {"enter_buildings": False}
+    found = problems(options=off)
+    assert any("inside: no unit is set up inside" in p for p in found)
+    axis = [unit("grenadiers", row(30, 12, 6), weapon="rifle"),
+            unit("mg", row(32, 14, 3), type="mmg-team")]
+    g = game(axis=axis, options=off)
+    put(g, "smgs", line(15, 7, 4, 0.8))
+    assert refused(g, "run", "smgs", enter="brick") == "no-entering"

@@ -448,6 +448,9 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
         return _check_ram(state, unit, sid, reach)
     if unit.kind is not UnitKind.INFANTRY:
         raise _refuse("only infantry enter buildings", "enter-infantry")
+    if not state.options.enter_buildings:
+        raise _refuse("no unit goes into a building in this game (enter_buildings = "
+                      "false)", "no-entering")
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
     if unit.section == sid:
