@@ -361,3 +361,46 @@ def test_players_may_agree_that_no_unit_goes_into_a_building() -> None:
     g = game(axis=axis, options=off)
     put(g, "smgs", line(15, 7, 4, 0.8))
     assert refused(g, "run", "smgs", enter="brick") == "no-entering"
+
+
+# ------------------------------------------------------------------ losses
+
+
+def test_casualties_are_plain_riflemen_first_and_the_leader_last() -> None:
+    # the core reading: each damaging hit removes one model, the owner picks which (the
+    # computer keeps leaders and the crews of support weapons to the last)
+    from fibua.rulesets.buildings.losses import remove_models
+
+    allies = [unit("squad", [{"at": [2, 5], "weapon": "rifle"}, {"at": [3, 5], "weapon": "lmg"},
+                             {"at": [4, 5], "weapon": "rifle"}, {"at": [5, 5], "weapon": "smg"},
+                             {"at": [6, 5], "weapon": "rifle"}]),
+              unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game([6, 6], allies=allies)  # the half-strength morale test: a double 6 fails
+    squad = g.state.units["squad"]
+    remove_models(g.state, squad, 0, "nothing")
+    assert not rolls_of(g.state.pending, "casualties") and len(squad.models) == 5
+    remove_models(g.state, squad, 2, "test")  # the last rifle, then the SMG
+    assert [(m.x, str(m.weapon)) for m in squad.models] == [
+        (2, "rifle"), (3, "lmg"), (4, "rifle")]
+    squad.half_tested = True
+    remove_models(g.state, squad, 2, "test")  # the other rifle, then the LMG: the leader stays
+    assert [(m.x, str(m.weapon)) for m in squad.models] == [(2, "rifle")]
+
+
+def test_each_unit_destroyed_counts_once_for_the_enemy() -> None:
+    # the victory tiebreak: the side that destroyed more enemy units wins
+    from fibua.rulesets.buildings.losses import destroy
+
+    g = game()
+    destroy(g.state, g.state.units["mg"], "test")
+    destroy(g.state, g.state.units["mg"], "again")
+    destroy(g.state, g.state.units["grenadiers"], "test")
+    assert g.state.destroyed_by == {"allies": 2}
+
+
+def test_an_order_test_records_its_pins_as_taken_off_morale() -> None:
+    g = game([3, 3, 4, 1])
+    g.state.units["rifles"].pins = 2
+    events = act(g, "rally", "rifles")
+    basis = dict(rolls_of(events, "order-test")[0]["roll"]["basis"])
+    assert basis == {"regular morale": 9, "pins": -2}
