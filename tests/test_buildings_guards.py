@@ -404,3 +404,61 @@ def test_an_order_test_records_its_pins_as_taken_off_morale() -> None:
     events = act(g, "rally", "rifles")
     basis = dict(rolls_of(events, "order-test")[0]["roll"]["basis"])
     assert basis == {"regular morale": 9, "pins": -2}
+
+
+def test_pins_that_jump_past_morale_rout_the_unit_too() -> None:
+    # the core: a unit whose pins reach its morale value is destroyed
+    from fibua.rulesets.buildings.losses import add_pins
+
+    g = game()
+    mg = g.state.units["mg"]  # regular: morale 9
+    mg.pins = 8
+    add_pins(g.state, mg, 2, "test")
+    assert "rout" in kinds(g.state.pending) and not mg.alive
+
+
+def test_no_pins_and_no_pins_on_the_destroyed_are_told() -> None:
+    from fibua.rulesets.buildings.losses import add_pins, destroy
+
+    g = game()
+    add_pins(g.state, g.state.units["mg"], 0, "nothing")
+    destroy(g.state, g.state.units["grenadiers"], "test")
+    add_pins(g.state, g.state.units["grenadiers"], 2, "too late")
+    assert not rolls_of(g.state.pending, "pins")
+    assert g.state.units["grenadiers"].pins == 0
+
+
+def test_a_kept_down_never_leaves_fewer_than_no_pins() -> None:
+    from fibua.core.dice import ForcedDice
+    from fibua.rulesets.buildings.morale import kept_down
+
+    assert kept_down(ForcedDice(seed=0, faces=[6]), 1)[1] == 0  # D3 3 off 1 pin
+    assert kept_down(ForcedDice(seed=0, faces=[3]), 4)[1] == 2  # D3 2 off 4
+
+
+def test_the_half_strength_test_comes_once_and_a_fail_destroys() -> None:
+    # the core: when a unit first falls to half its starting models or fewer, it takes an
+    # order test; failing destroys it
+    from fibua.rulesets.buildings.losses import remove_models
+
+    g = game([3, 3])  # 6 <= 9: passed
+    smgs = g.state.units["smgs"]  # four models
+    remove_models(g.state, smgs, 2, "test")
+    assert [e.kind for e in g.state.pending].count("morale-test") == 1 and smgs.alive
+    remove_models(g.state, smgs, 1, "test")  # no second test
+    assert [e.kind for e in g.state.pending].count("morale-test") == 1 and smgs.alive
+    force(g, [6, 5])  # 11 > 9: failed
+    remove_models(g.state, g.state.units["rifles"], 5, "test")
+    assert not g.state.units["rifles"].alive
+
+
+def test_a_tank_that_beats_the_building_takes_no_hit() -> None:
+    from fibua.core.dice import ForcedDice
+    from fibua.rulesets.buildings.forces import Options
+    from fibua.rulesets.buildings.tables import BuildingKind, VehicleKind
+    from fibua.rulesets.buildings.vehicles import TankAssaultOutcome, tank_assault
+
+    done = tank_assault(ForcedDice(seed=0, faces=[6, 1, 1]), VehicleKind.HEAVY_TANK,
+                        BuildingKind.WOODEN, Options())
+    assert done.outcome is TankAssaultOutcome.TANK_WINS and done.collapsed
+    assert done.damage is None and not done.penetrating
