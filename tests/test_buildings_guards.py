@@ -462,3 +462,64 @@ def test_a_tank_that_beats_the_building_takes_no_hit() -> None:
                         BuildingKind.WOODEN, Options())
     assert done.outcome is TankAssaultOutcome.TANK_WINS and done.collapsed
     assert done.damage is None and not done.penetrating
+
+
+# ------------------------------------------------------------------ the turn and the end
+
+
+def test_after_the_last_turn_a_four_plays_one_more_once() -> None:
+    # the core: the scenario's turn limit; then a D6 of 4+ plays one more
+    from fibua.rulesets.buildings.turn import begin_turn
+
+    g = game([1])
+    state = g.state
+    state.turn = state.limit
+    force(g, [4, 1, 1, 1])
+    begin_turn(state)
+    extra = rolls_of(state.pending, "extra-turn")[0]
+    assert extra["played"] and state.limit == state.turn and state.result is None
+    force(g, [6])
+    begin_turn(state)  # no second roll: the game ends
+    assert state.result is not None and state.rng.faces == [6]
+
+
+def test_a_three_after_the_last_turn_ends_the_game() -> None:
+    from fibua.rulesets.buildings.turn import begin_turn
+
+    g = game([1])
+    state = g.state
+    state.turn = state.limit
+    limit = state.limit
+    force(g, [3])
+    begin_turn(state)
+    assert state.result is not None and state.limit == limit
+
+
+def test_only_a_unit_of_the_side_drawn_with_no_order_may_act() -> None:
+    from fibua.rulesets.buildings.turn import can_act
+
+    g = game([1])
+    state = g.state
+    assert state.drawn == "allies"
+    rifles, mg = state.units["rifles"], state.units["mg"]
+    assert can_act(state, rifles) and not can_act(state, mg)
+    rifles.order = OrderKind.FIRE
+    assert not can_act(state, rifles)
+    draw_for(g, "axis")
+    assert can_act(state, mg) and not can_act(state, state.units["smgs"])
+
+
+def test_a_side_with_no_units_left_loses_and_else_units_destroyed_break_a_tie() -> None:
+    from fibua.rulesets.buildings.turn import score
+
+    g = game([1], victory=[{"side": "allies", "kind": "hold", "sections": ["house"],
+                            "points": 1, "description": "the house"}])
+    state = g.state
+    state.destroyed_by = {"axis": 1}
+    found = score(state, "test")
+    assert found.winner == "axis" and "enemy units destroyed" in found.reason
+    for u in state.side_units("axis"):
+        u.destroyed = True
+    found = score(state, "test")
+    assert found.winner == "allies" and found.scores == {"allies": 0.0, "axis": 0.0}
+    assert "axis has no units left" in found.reason
