@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: play test bench lint clean
+.PHONY: play test bench lint clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,13 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# mutation testing of one rule set's rules modules (docs/mutation.md): survivors in
+# mutation/RULESET-survivors.txt; it changes the sources in place while it runs, and a
+# stopped run resumes (MUTATE=--fresh starts again)
+RULESET ?= buildings
+mutate: $(TEST_STAMP)
+	$(BIN)/python tools/mutate.py $(RULESET) $(MUTATE)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -117,7 +117,7 @@ def test_a_pinned_tank_in_its_reach_zone_keeps_a_down() -> None:
 
 
 def test_the_artillery_observer_calls_its_barrage_on_the_held_house() -> None:
-    allies = [unit("foo", row(8, 2, 2), type="artillery-observer"),
+    allies = [unit("foo", row(6, 2, 2), type="artillery-observer"),  # no Run to a door
               unit("rifles", row(2, 20, 5), type="rifle-squad")]
     game = Game(make_scenario(allies=allies), 1)
     idle(game, "rifles")

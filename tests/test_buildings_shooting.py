@@ -334,7 +334,7 @@ def test_tank_assault_outcomes() -> None:
     assert tie.damage is not None and tie.damage[1] is VehicleResult.IMMOBILISED
     lost = tank_assault(dice(1, 6, 6, 6, 6), heavy, brick, OPTIONS)  # 11 against 18
     assert lost.outcome is TankAssaultOutcome.BUILDING_HOLDS and lost.penetrating
-    assert lost.knocked_out
+    assert lost.damage is not None and lost.damage[1] is VehicleResult.KNOCKED_OUT
     shack = tank_assault(dice(1, 6, 6, 6), heavy, BuildingKind.WOODEN, OPTIONS)
     assert not shack.penetrating and shack.damage is not None
     super_heavy = tank_assault(dice(1, 6, 6, 1), VehicleKind.SUPER_HEAVY_TANK,

@@ -11,6 +11,7 @@ ground-floor door or window and leaves from one, each model placed near the poin
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import dist, hypot
 from typing import Any
@@ -30,11 +31,13 @@ from fibua.rulesets.buildings.firing import (
     collapse,
     firers,
     he_only,
+    knows_of,
     land_he,
     resolve,
     resolve_section,
     roll_he,
     section_firers,
+    sides_used,
 )
 from fibua.rulesets.buildings.geometry import (
     centroid,
@@ -46,14 +49,16 @@ from fibua.rulesets.buildings.indirect import (
     arrivals,
     check_call,
     check_indirect,
+    check_indirect_at,
     fire_indirect,
+    fire_indirect_at,
     indirect_land,
     indirect_roll,
     only_indirect,
     place_call,
     sees_section,
 )
-from fibua.rulesets.buildings.knowledge import refresh, sees, watchers
+from fibua.rulesets.buildings.knowledge import enemy_sees, refresh, sees, tell, watchers
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import needs_test, order_test, rally
 from fibua.rulesets.buildings.movement import allowance, coherent
@@ -61,8 +66,9 @@ from fibua.rulesets.buildings.shooting import Target
 from fibua.rulesets.buildings.state import BuildingsState, Call, Unit, Waiting
 from fibua.rulesets.buildings.tables import (
     ENTER_WITHIN,
+    MOVEMENT,
     WEAPONS,
-    BuildingKind,
+    Mobility,
     OrderKind,
     UnitKind,
     WeaponName,
@@ -91,6 +97,7 @@ class Move:
     length: float
     mount: str | None = None  # the transport the unit gets into
     ram: str | None = None  # the section a heavy tank drives into
+    via: str | None = None  # the section a Run passes through to a second one
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +113,8 @@ class Plan:
     regroup: tuple[float, float] | None = None  # where a winning assaulter regroups to
     ambush_at: str = "first"  # where along a mover's path an Ambush fires
     opening: int | None = None  # the opening a team inside assigns its fixed weapon to
+    take: bool = True  # a winning assaulter takes the floor it cleared
+    more: tuple[str, ...] = ()  # further targets of a unit inside, a side of it each
 
 
 def _refuse(reason: str, code: str) -> IllegalOrder:
@@ -144,17 +153,45 @@ def check_fire(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Pla
     if "at" in params:
         raise _refuse("at=X,Y is for an artillery observer's call=true", "bad-parameter")
     if "section" in params:
-        return _check_at_section(state, unit, params)
+        return _check_at_section(state, unit, params,
+                                 indirect=_flag(params, "indirect") or only_indirect(unit))
     if _flag(params, "indirect") or only_indirect(unit):
         target = _enemy(state, unit, params, "target")
         check_indirect(state, unit, target)
         return Plan(OrderKind.FIRE, target=target.id, indirect=True)
+    if "targets" in params:
+        return _check_targets(state, unit, params)
     target_id = _check_target(state, unit, params, advanced=False)
     return Plan(OrderKind.FIRE, target=target_id)
 
 
-def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
-    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default)."""
+def _check_targets(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan:
+    """targets=[A, B, ...]: a unit inside divides its fire, one target a side of its
+    section (the seed: different targets on different sides of a building, all fire from
+    each side at the same target); each in turn from a side the others leave."""
+    ids = params["targets"]
+    if "target" in params or not isinstance(ids, list) or len(ids) < 2 or \
+            len(set(map(str, ids))) != len(ids):
+        raise _refuse("targets=[A, B, ...] names two or more enemy units, instead of "
+                      "target", "bad-parameter")
+    if unit.section is None:
+        raise _refuse("only a unit inside a building divides its fire between sides",
+                      "outside")
+    spent: frozenset[int] = frozenset()
+    for tid in ids:
+        target = _enemy(state, unit, {"target": tid}, "target")
+        if not knows_of(state, unit, target) or not firers(state, unit, target, False,
+                                                            spent):
+            raise _refuse(f"{unit.name} has no side left that fires at {target.name}",
+                          "no-sight")
+        spent = sides_used(state, unit, target, False, spent)
+    return Plan(OrderKind.FIRE, target=ids[0], more=tuple(ids[1:]))
+
+
+def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any],
+                      indirect: bool) -> Plan:
+    """HE or a flamethrower at an empty section (on `floor`, the ground floor by default),
+    or indirect fire at it (the shell falls through the floors)."""
     sid, floor = params["section"], params.get("floor", 0)
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
@@ -169,6 +206,9 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
             u.id in known and known[u.id].visible)) for u in state.units.values()):
         raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
                       "not-empty")
+    if indirect:
+        check_indirect_at(state, unit, sid)
+        return Plan(OrderKind.FIRE, section=(sid, floor), indirect=True)
     if not section_firers(state, unit, sid):
         raise _refuse(f"no HE or flame weapon of {unit.name} reaches a wall of {sid} it "
                       "sees", "out-of-range")
@@ -178,10 +218,13 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any])
 def _check_target(state: BuildingsState, unit: Unit, params: dict[str, Any],
                   advanced: bool) -> str:
     target = _enemy(state, unit, params, "target")
-    if not sees(state, unit, target):
+    if not knows_of(state, unit, target):
         raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
     if not firers(state, unit, target, advanced):
-        raise _refuse(f"no weapon of {unit.name} can reach {target.name}", "out-of-range")
+        if not sees(state, unit, target):
+            raise _refuse(f"{unit.name} has no line of fire to {target.id}", "no-sight")
+        raise _refuse(f"no weapon of {unit.name} has {target.name} in range and line of "
+                      "fire", "out-of-range")
     return target.id
 
 
@@ -206,9 +249,10 @@ def check_run(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Plan
                           "no-target")
         move = check_assault(state, unit, target)
         regroup = point(params["regroup"], "regroup") if "regroup" in params else None
-        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup)
-    if "regroup" in params:
-        raise _refuse("regroup=X,Y goes with an assault", "bad-parameter")
+        return Plan(OrderKind.RUN, move=move, assault=target.id, regroup=regroup,
+                    take=_flag(params, "take") if "take" in params else True)
+    if "regroup" in params or "take" in params:
+        raise _refuse("regroup=X,Y and take= go with an assault", "bad-parameter")
     move = _stay(unit) if _only_reassigns(params) else \
         check_move(state, unit, params, OrderKind.RUN)
     return Plan(OrderKind.RUN, move=move, opening=_check_opening(state, unit, params, move))
@@ -404,11 +448,16 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
         return _check_ram(state, unit, sid, reach)
     if unit.kind is not UnitKind.INFANTRY:
         raise _refuse("only infantry enter buildings", "enter-infantry")
-    if unit.section is not None:
-        raise _refuse(f"{unit.name} is already inside; move with floor= or section=",
-                      "inside")
+    if not state.options.enter_buildings:
+        raise _refuse("no unit goes into a building in this game (enter_buildings = "
+                      "false)", "no-entering")
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
+    if unit.section == sid:
+        raise _refuse(f"{unit.name} is already inside; move with floor= or section=",
+                      "inside")
+    if unit.section is not None and unit.floor != 0:
+        raise _refuse("a unit leaves a building from its ground floor", "not-ground")
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
     if _known_occupant(state, unit.side, sid, 0) is not None:
@@ -417,20 +466,34 @@ def _check_enter(state: BuildingsState, unit: Unit, sid: Any, kind: OrderKind,
     doors = ground_doors(section)
     if not doors:
         raise _refuse(f"{sid} has no ground-floor door or window", "no-door")
-    lead = unit.lead
-    near = min(doors, key=lambda d: dist((lead.x, lead.y), d))
-    length = dist((lead.x, lead.y), near)
-    if length > reach + EDGE:
-        raise _refuse(f"the nearest door or window of {sid} is {length:.1f}in away, "
-                      f"beyond {reach:g}in", "too-far")
-    if state.sight.move_blocked(Position(lead.x, lead.y), Position(near[0], near[1])):
-        raise _refuse(f"no clear path to the door or window of {sid}", "blocked")
-    for m in unit.models:
-        if distance_to_section((m.x, m.y), section) > reach + ENTER_WITHIN + EDGE:
-            raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of {sid}",
-                          "too-far")
+    # from inside, one Run leaves by a ground-floor opening and enters the other building
+    starts = [(m.x, m.y) for m in unit.models] if unit.section is None else \
+        ground_doors(state.battlefield.section(unit.section))
+    length = _reach_an_opening(state, starts, doors, reach, sid)
+    if unit.section is None:
+        for m in unit.models:
+            if distance_to_section((m.x, m.y), section) > reach + ENTER_WITHIN + EDGE:
+                raise _refuse(f"not every model can come within {ENTER_WITHIN:g}in of "
+                              f"{sid}", "too-far")
     cx, cy = centroid(section)
     return Move(tuple((cx, cy) for _ in unit.models), sid, 0, length)
+
+
+def _reach_an_opening(state: BuildingsState, starts: list[tuple[float, float]],
+                      doors: list[tuple[float, float]], reach: float, sid: str) -> float:
+    """The shortest clear way from one of the starts (any model: the seed asks only that
+    one model reach an opening) to a ground-floor opening of the section, within reach."""
+    ways = sorted((dist(a, d), a, d) for a in starts for d in doors)
+    if not ways or ways[0][0] > reach + EDGE:
+        near = ways[0][0] if ways else math.inf
+        raise _refuse(f"the nearest door or window of {sid} is {near:.1f}in away, beyond "
+                      f"{reach:g}in", "too-far")
+    for length, a, d in ways:
+        if length > reach + EDGE:
+            break
+        if not state.sight.move_blocked(Position(a[0], a[1]), Position(d[0], d[1])):
+            return length
+    raise _refuse(f"no clear path to a door or window of {sid}", "blocked")
 
 
 def _connected(state: BuildingsState, a: str) -> set[str]:
@@ -455,6 +518,7 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
     if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
         raise _refuse(f"no section {sid!r}", "no-section")
     steps = 1 if kind is OrderKind.ADVANCE else 2
+    via: str | None = None
     if sid == unit.section:
         if floor == unit.floor:
             raise _refuse("the unit is there already", "no-move")
@@ -472,10 +536,10 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
         if floor != unit.floor:
             raise _refuse("a move to another section keeps to the same floor", "no-floor")
         one = _connected(state, unit.section)
-        two = one | {s for c in one for s in _connected(state, c)} if steps == 2 else one
-        if sid not in two:
-            raise _refuse(f"{sid} is not connected to {unit.section} within {steps}",
-                          "not-connected")
+        if sid not in one:
+            if steps == 1 or sid == unit.section:
+                raise _refuse(f"{sid} is not connected to {unit.section}", "not-connected")
+            via = _via(state, unit, sid, floor, one)
         if floor >= state.battlefield.section(sid).levels:
             raise _refuse(f"{sid} has no floor {floor}", "no-floor")
     if state.sight.section_state(sid) is not SectionState.INTACT:
@@ -483,7 +547,36 @@ def _check_inside_move(state: BuildingsState, unit: Unit, params: dict[str, Any]
     if _known_occupant(state, unit.side, sid, floor) is not None:
         raise _refuse(f"floor {floor} of {sid} holds a unit: one unit a floor", "occupied")
     cx, cy = centroid(state.battlefield.section(sid))
-    return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0)
+    return Move(tuple((cx, cy) for _ in unit.models), sid, floor, 0.0, via=via)
+
+
+def _via(state: BuildingsState, unit: Unit, sid: str, floor: int, one: set[str]) -> str:
+    """The section a Run passes through to reach a second one: connected to both, with the
+    floor, no side over a standard move (the seed: running troops may not move through two
+    sections at once where one is larger), and no enemy the side knows of on that floor."""
+    ways = sorted(c for c in one if sid in _connected(state, c))
+    if not ways:
+        raise _refuse(f"{sid} is not connected to {unit.section} within 2", "not-connected")
+    why = ""
+    for c in ways:
+        section = state.battlefield.section(c)
+        other = _known_occupant(state, unit.side, c, floor)
+        if floor >= section.levels:
+            why = f"{c} has no floor {floor}"
+        elif _larger_than_a_move(section):
+            why = f"{c} is larger than a standard move: a Run goes through one section"
+        elif other is not None and other.side != unit.side:
+            why = f"an enemy holds floor {floor} of {c}"
+        else:
+            return c
+    raise _refuse(why, "no-way-through")
+
+
+def _larger_than_a_move(section: Section) -> bool:
+    xs = [p[0] for p in section.footprint]
+    ys = [p[1] for p in section.footprint]
+    standard = MOVEMENT[Mobility.FOOT].advance
+    return max(xs) - min(xs) > standard + EDGE or max(ys) - min(ys) > standard + EDGE
 
 
 def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> Unit | None:
@@ -501,6 +594,10 @@ def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:
     sid = move.section
     if sid is None or (sid == unit.section and move.floor == unit.floor):
         return None
+    if move.via is not None:
+        there = state.occupant(move.via, move.floor)
+        if there is not None and there.side != unit.side:
+            return there
     floors = [move.floor]
     if sid == unit.section:
         lo, hi = sorted((unit.floor, move.floor))
@@ -537,17 +634,45 @@ def _check_leave(state: BuildingsState, unit: Unit, to: tuple[float, float],
 # ------------------------------------------------------------------ assault
 
 
-def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
-    """Nearest model to nearest model, or to the section's walls; from inside, from the
-    exit opening."""
+def adjoining(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    """Whether both are inside one section or two connected ones: the assault is then
+    made inside (a surprise, no reaction fire)."""
+    if unit.section is None or target.section is None:
+        return False
+    return unit.section == target.section or target.section in _connected(state,
+                                                                            unit.section)
+
+
+def _starts(state: BuildingsState, unit: Unit) -> list[tuple[float, float]]:
+    """Where an assault is measured from: the models, or from inside the ground-floor
+    ways out (the seed: leaving is measured from any opening on the ground floor)."""
     if unit.section is not None:
-        starts = ground_doors(state.battlefield.section(unit.section))
-    else:
-        starts = [(m.x, m.y) for m in unit.models]
+        return ground_doors(state.battlefield.section(unit.section))
+    return [(m.x, m.y) for m in unit.models]
+
+
+def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
+    """How far the assault starts from its target, for a surprise charge: nearest model to
+    nearest model, or to the section's walls; from inside, from the exit opening."""
+    starts = _starts(state, unit)
     if target.section is not None:
         section = state.battlefield.section(target.section)
         return min(distance_to_section(p, section) for p in starts)
     return min(dist(p, (m.x, m.y)) for p in starts for m in target.models)
+
+
+def _charge(state: BuildingsState, unit: Unit, target: Unit) -> tuple[float, tuple[
+        float, float] | None]:
+    """The length of the charge and, at a building, the ground-floor opening it reaches
+    (the seed: measure the move to any opening on the ground floor)."""
+    starts = _starts(state, unit)
+    if target.section is None:
+        return assault_distance(state, unit, target), None
+    doors = ground_doors(state.battlefield.section(target.section))
+    if not doors:
+        raise _refuse(f"{target.section} has no ground-floor way in", "no-door")
+    gap, door = min((dist(p, d), d) for p in starts for d in doors)
+    return gap, door
 
 
 def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
@@ -558,30 +683,45 @@ def check_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
     reach = allowance(unit.mobility, OrderKind.RUN)
     if reach is None:
         raise _refuse(f"{unit.name} cannot Run", "cannot-move")
-    if unit.section is not None and target.section is not None:
+    if adjoining(state, unit, target):
         return _check_inside_assault(state, unit, target)
     seen = sees(state, unit, target) or (
         target.section is not None and sees_section(state, unit, target.section))
     if not seen:
         raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
-    if target.section is not None:
-        section = state.battlefield.section(target.section)
-        if target.floor != 0:
-            raise _refuse("from outside only the ground floor is assaulted", "not-ground")
-        if section.construction is BuildingKind.BUNKER and not ground_doors(section):
-            raise _refuse("a bunker is assaulted only through a door", "no-door")
-    elif unit.section is not None and unit.floor != 0:
+    if target.section is not None and target.floor != 0:
+        raise _refuse("from outside only the ground floor is assaulted", "not-ground")
+    if unit.section is not None and unit.floor != 0:
         raise _refuse("a unit leaps out to assault only from the ground floor", "not-ground")
-    gap = assault_distance(state, unit, target)
+    gap, door = _charge(state, unit, target)
     if gap > reach + EDGE:
         raise _refuse(f"{target.name} is {gap:.1f}in away, beyond the {reach:g}in Run",
                       "too-far")
-    if target.section is not None:
-        return Move(tuple((m.x, m.y) for m in unit.models), unit.section, unit.floor, gap)
+    if door is not None:
+        assert target.section is not None
+        return Move(_at_opening(state.battlefield.section(target.section), door,
+                                len(unit.models)), None, 0, gap)
     tx, ty = target.lead.x, target.lead.y
     points = tuple((tx + SPACING * (1 + k % 4), ty + SPACING * (k // 4))
                    for k in range(len(unit.models)))
     return Move(points, None, 0, gap)
+
+
+def _at_opening(section: Section, door: tuple[float, float],
+                n: int) -> tuple[tuple[float, float], ...]:
+    """Models brought into contact with a building, the first at the opening: rows of four
+    along the wall, outwards from it."""
+    cx, cy = centroid(section)
+    norm = max(1e-9, hypot(door[0] - cx, door[1] - cy))
+    ox, oy = (door[0] - cx) / norm, (door[1] - cy) / norm
+    lx, ly = -oy, ox
+    out = []
+    for k in range(n):
+        side = (k % 4 + 1) // 2 * (1 if k % 4 % 2 else -1)  # 0, 1, -1, 2
+        depth = k // 4
+        out.append((door[0] + SPACING * (side * lx + depth * ox),
+                    door[1] + SPACING * (side * ly + depth * oy)))
+    return tuple(out)
 
 
 def _check_inside_assault(state: BuildingsState, unit: Unit, target: Unit) -> Move:
@@ -646,11 +786,14 @@ def carry_out(state: BuildingsState, unit: Unit, plan: Plan) -> None:
                    watchers(state, unit))
     elif plan.kind is OrderKind.FIRE and plan.call is not None:
         place_call(state, unit, plan.call)
+    elif plan.kind is OrderKind.FIRE and plan.section is not None and plan.indirect:
+        fire_indirect_at(state, unit, plan.section[0])
     elif plan.kind is OrderKind.FIRE and plan.section is not None:
         resolve_section(state, unit, *plan.section)
     elif plan.kind is OrderKind.FIRE:
         assert plan.target is not None
-        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect)
+        shoot(state, unit, state.units[plan.target], advanced=False, indirect=plan.indirect,
+              more=plan.more)
     elif plan.kind in (OrderKind.ADVANCE, OrderKind.RUN):
         _carry_move(state, unit, plan)
 
@@ -659,7 +802,7 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     move = plan.move
     assert move is not None
     if plan.assault is not None:
-        won = fight(state, unit, state.units[plan.assault], move)
+        won = fight(state, unit, state.units[plan.assault], move, plan.take)
         if won and plan.regroup is not None and unit.section is None:
             regroup(state, unit, plan.regroup)
         return
@@ -688,7 +831,8 @@ def _carry_move(state: BuildingsState, unit: Unit, plan: Plan) -> None:
     spring_ambush(state, unit)
     if plan.target is not None and unit.alive:
         target = state.units[plan.target]
-        if target.alive and sees(state, unit, target) and firers(state, unit, target, True):
+        if target.alive and knows_of(state, unit, target) and firers(state, unit, target,
+                                                                     True):
             shoot(state, unit, target, advanced=True)
         else:
             state.emit("no-shot", {"unit": unit.id, "target": target.id}, (unit.side,))
@@ -772,11 +916,15 @@ def place(state: BuildingsState, unit: Unit, move: Move) -> None:
 
 
 def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
-          indirect: bool = False) -> None:
+          indirect: bool = False, more: tuple[str, ...] = (),
+          spent: frozenset[int] = frozenset()) -> None:
     """A target with no order yet (or on Ambush) may go Down: its side answers before the
-    to-hit roll against small arms, after the hit against HE and indirect fire."""
+    to-hit roll against small arms, after the hit against HE and indirect fire. A unit
+    inside then fires at the `more` targets in turn, each from a side not yet `spent`."""
+    used = spent if indirect else sides_used(state, unit, target, advanced, spent)
     if target.order is not None and target.order is not OrderKind.AMBUSH:
-        _fire_now(state, unit, target, advanced, indirect)
+        _fire_now(state, unit, target, advanced, indirect, spent)
+        shoot_next(state, unit, more, used)
         return
     landing: tuple[WeaponName, ...] = ()
     if indirect:
@@ -784,21 +932,33 @@ def shoot(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
         if weapon is None:
             return
         landing = (weapon,)
-    elif he_only(state, unit, target, advanced):
-        landing = tuple(roll_he(state, unit, target, advanced))
+    elif he_only(state, unit, target, advanced, spent):
+        landing = tuple(roll_he(state, unit, target, advanced, spent))
         if not landing:
+            shoot_next(state, unit, more, used)
             return
-    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing)
-    state.emit("shot-at", {"unit": target.id, "by": unit.id,
-                           "hit": bool(landing)}, state.sides)
+    state.waiting = Waiting(unit.id, target.id, advanced, indirect, landing,
+                            more=more, spent=tuple(sorted(spent)), used=tuple(sorted(used)))
+    tell(state, unit, enemy_sees(state, unit), "shot-at",
+         {"unit": target.id, "by": unit.id, "hit": bool(landing)}, key="by")
+
+
+def shoot_next(state: BuildingsState, unit: Unit, more: tuple[str, ...],
+               spent: frozenset[int]) -> None:
+    """The next of a unit's further targets it can still fire at from a side not spent."""
+    for k, tid in enumerate(more):
+        target = state.units[tid]
+        if unit.alive and target.alive and firers(state, unit, target, False, spent):
+            shoot(state, unit, target, False, more=more[k + 1:], spent=spent)
+            return
 
 
 def _fire_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
-              indirect: bool) -> None:
+              indirect: bool, spent: frozenset[int] = frozenset()) -> None:
     if indirect:
         fire_indirect(state, unit, target)
     else:
-        resolve(state, unit, target, advanced)
+        resolve(state, unit, target, advanced, spent)
 
 
 def _react_down(state: BuildingsState, unit: Unit, plan: Plan) -> None:
@@ -820,13 +980,15 @@ def take_shot(state: BuildingsState) -> None:
         return
     firer, target = state.units[waiting.firer], state.units[waiting.target]
     if not target.alive:
-        return
-    if waiting.indirect and waiting.landing:
+        pass
+    elif waiting.indirect and waiting.landing:
         indirect_land(state, target, waiting.landing[0])
     elif waiting.landing:
         land_he(state, target, list(waiting.landing))
     elif firer.alive:
-        _fire_now(state, firer, target, waiting.advanced, waiting.indirect)
+        _fire_now(state, firer, target, waiting.advanced, waiting.indirect,
+                  frozenset(waiting.spent))
+    shoot_next(state, firer, waiting.more, frozenset(waiting.used))
 
 
 def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
@@ -844,16 +1006,19 @@ def spring_ambush(state: BuildingsState, mover: Unit) -> bool:
     return False
 
 
-def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
+def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move,
+          take: bool = True) -> bool:
     """An assault: reaction fire unless a surprise, the charge, then rounds until one side
-    causes more casualties; the loser is destroyed and a winner takes the floor it cleared.
-    True if the assaulting unit won."""
+    causes more casualties; the loser is destroyed and a winner may take the floor it
+    cleared. True if the assaulting unit won."""
     gap = assault_distance(state, unit, target)
-    inside = unit.section is not None and target.section is not None
+    inside = adjoining(state, unit, target)
     state.emit("assault", {"unit": unit.id, "target": target.id,
                            "distance": round(gap, 2)}, state.sides)
     if not inside and not surprise(gap) and target.order in (None, OrderKind.AMBUSH) \
             and target.vehicle is None:
+        if unit.section is not None:
+            _leap_out(state, unit, target)
         _reaction_fire(state, target, unit)
     if not unit.alive or not target.alive:
         return False
@@ -861,7 +1026,17 @@ def fight(state: BuildingsState, unit: Unit, target: Unit, move: Move) -> bool:
     if target.vehicle is not None:
         return _assault_vehicle(state, unit, target)
     together = unit.section is not None or target.section is not None
-    return _melee(state, unit, target, together) is True
+    return _melee(state, unit, target, together, take) is True
+
+
+def _leap_out(state: BuildingsState, unit: Unit, target: Unit) -> None:
+    """Assaulters leaping out of a building are out of it, at their way out, when the
+    enemy fires at them (the seed: once they have left the building, without the benefit
+    of cover)."""
+    way = min(ground_doors(state.battlefield.section(str(unit.section))),
+              key=lambda d: min(dist(d, (m.x, m.y)) for m in target.models))
+    place(state, unit, Move(tuple(way for _ in unit.models), None, 0, 0.0))
+    state.emit("leaps-out", {"unit": unit.id, "at": list(way)}, watchers(state, unit))
 
 
 def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
@@ -886,17 +1061,18 @@ def _assault_vehicle(state: BuildingsState, unit: Unit, target: Unit) -> bool:
     return not target.alive
 
 
-def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool) -> bool | None:
+def _melee(state: BuildingsState, unit: Unit, target: Unit, together: bool,
+           take: bool = True) -> bool | None:
     """Rounds until one side causes more casualties: the loser is destroyed and a winner
-    takes the floor it cleared. True if the assaulter won, False if it lost, None if
-    neither after the most rounds."""
+    takes the floor it cleared if `take` (the seed: it can). True if the assaulter won,
+    False if it lost, None if neither after the most rounds."""
     for n in range(1, MOST_ROUNDS + 1):
         result = _round(state, unit, target, together, n)
         if result is not RoundResult.ANOTHER_ROUND:
             loser, winner = ((target, unit) if result is RoundResult.ATTACKER_WINS
                              else (unit, target))
             destroy(state, loser, f"lost the assault with {winner.name}")
-            if winner is unit and target.section is not None and winner.alive:
+            if take and winner is unit and target.section is not None and winner.alive:
                 cx, cy = centroid(state.battlefield.section(target.section))
                 place(state, unit, Move(tuple((cx, cy) for _ in unit.models),
                                         target.section, target.floor, 0.0))

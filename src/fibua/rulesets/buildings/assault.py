@@ -35,11 +35,6 @@ def surprise(distance: float) -> bool:
     return round(distance, 9) <= ASSAULT_REACH
 
 
-def in_reach(distance: float) -> bool:
-    """A model this close to the fight (or in contact) attacks in it."""
-    return round(distance, 9) <= ASSAULT_REACH
-
-
 def strike(rng: Rng, attacks: int, target: Target) -> tuple[Roll, ...]:
     """One side's attacks in a round: a damage roll each; each success removes a model."""
     return tuple(roll_damage(rng, CLOSE_QUARTERS, target) for _ in range(attacks))

@@ -18,8 +18,22 @@ from fibua.rulesets.buildings.blast import (
     he_in_building,
     he_in_open,
 )
-from fibua.rulesets.buildings.geometry import Port, ground_doors, outside_marks, ports
-from fibua.rulesets.buildings.knowledge import places, watchers
+from fibua.rulesets.buildings.geometry import (
+    Port,
+    crosses_other_wall,
+    ground_doors,
+    outside_marks,
+    ports,
+    wall_marks,
+)
+from fibua.rulesets.buildings.knowledge import (
+    enemy_sees,
+    places,
+    seen_now,
+    sees,
+    tell,
+    watchers,
+)
 from fibua.rulesets.buildings.losses import add_pins, destroy, remove_models
 from fibua.rulesets.buildings.morale import morale_test
 from fibua.rulesets.buildings.movement import facing_of, most_firers, plunging
@@ -39,12 +53,15 @@ from fibua.rulesets.buildings.shooting import (
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import (
     ARMOURED,
+    HE_TEMPLATES,
     WEAPONS,
+    BuildingKind,
     Cover,
     Facing,
     OrderKind,
     UnitKind,
     WeaponName,
+    is_small_arm,
 )
 from fibua.rulesets.buildings.transport import vehicle_result
 from fibua.rulesets.buildings.vehicles import roll_chart
@@ -61,6 +78,8 @@ class Firer:
     floor: int
     #: a team's fixed weapon inside: the opening it fires through
     opening: int | None = None
+    #: inside: the wall (side of the section) it fires from
+    wall: int | None = None
 
 
 def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
@@ -76,15 +95,19 @@ def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
     return sorted(usable, key=lambda w: (WEAPONS[w].shots == 1 and WEAPONS[w].pen == 0,))
 
 
-def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> list[Firer]:
-    """The weapons that can fire at the target now (in sight and in range)."""
-    aims = places(state, target)
-    if not aims:
+def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+           spent: frozenset[int] = frozenset()) -> list[Firer]:
+    """The weapons that can fire at the target now (in sight and in range): small arms and
+    flamethrowers need an opening of the target's floor, heavy weapons only a wall of it
+    (`aims`). A unit inside fires from one side of its section, not one of the `spent`
+    sides (those that fired at another target this order)."""
+    aims = Aims(state, target)
+    if not aims.any():
         return []
     arms = weapons_of(unit, advanced)
     if unit.section is None:
         if unit.kind is UnitKind.INFANTRY:
-            return _outside(state, unit, target, aims, arms)
+            return _outside(state, unit, aims, arms)
         return _from(state, unit.pos, aims, arms, len(arms), unit.floor)
     section = state.battlefield.section(unit.section)
     if target.section == unit.section:
@@ -94,30 +117,86 @@ def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> l
     for port in ports(section, unit.floor):
         if unit.kind is UnitKind.GUN and port.opening != unit.opening:
             continue
+        if port.wall in spent:
+            continue
         by_wall.setdefault(port.wall, []).append(port)
     roof = section.flat_roof and unit.floor == section.floors
     looking = [p for wall_ports in by_wall.values() for p in wall_ports]
-    reach = dict(zip(looking, _nearest_seen(state, [p.pos for p in looking], aims),
-                     strict=True))
+    reach = {kind: dict(zip(looking, _nearest_seen(state, [p.pos for p in looking], at),
+                            strict=True))
+             for kind, at in aims.kinds(arms).items()}
     for wall_ports in by_wall.values():
-        seeing = [p for p in wall_ports if reach[p] != math.inf]
-        if not seeing:
-            continue
-        room = most_firers(len(seeing), roof)
-        found: list[Firer] = []
-        for w in arms:
-            assigned = _assigned(unit, w, seeing)
-            if assigned is not None and not assigned:
-                continue  # its fixed weapon's opening is elsewhere or sees nothing
-            near_port = min(assigned or seeing, key=reach.__getitem__)
-            near = reach[near_port]
-            if near <= WEAPONS[w].range and len(found) < room:
-                fixed = assigned is not None or _team_fixed(unit, w)
-                found.append(Firer(w, near, unit.floor,
-                                   near_port.opening if fixed else None))
+        found = _from_wall(unit, wall_ports, arms, reach, aims, roof)
         if len(found) > len(best):
             best = found
     return best
+
+
+def _from_wall(unit: Unit, wall_ports: list[Port], arms: list[WeaponName],
+               reach: dict[str, dict[Port, float]], aims: Aims, roof: bool) -> list[Firer]:
+    """The weapons a unit inside fires from the openings of one wall: two an opening that
+    sees what the weapon needs (five a roof side)."""
+    seeing = [p for p in wall_ports if any(r[p] != math.inf for r in reach.values())]
+    if not seeing:
+        return []
+    room = most_firers(len(seeing), roof)
+    found: list[Firer] = []
+    for w in arms:
+        near_of = reach[aims.kind(w)]
+        sees_it = [p for p in seeing if near_of[p] != math.inf]
+        if not sees_it:
+            continue
+        assigned = _assigned(unit, w, sees_it)
+        if assigned is not None and not assigned:
+            continue  # its fixed weapon's opening is elsewhere or sees nothing
+        near_port = min(assigned or sees_it, key=near_of.__getitem__)
+        near = near_of[near_port]
+        if near <= WEAPONS[w].range and len(found) < room:
+            fixed = assigned is not None or _team_fixed(unit, w)
+            found.append(Firer(w, near, unit.floor, near_port.opening if fixed else None,
+                               near_port.wall))
+    return found
+
+
+WALLS, OPENINGS = "walls", "openings"
+
+
+class Aims:
+    """What a firer must see of a target: its places (models; inside, the openings of its
+    floor); for a heavy weapon other than a flamethrower at a unit inside a building that
+    is no bunker, any wall of the section (the seed: big shells go through most walls;
+    a bunker is fired into only through its slits, heavy weapons too)."""
+
+    def __init__(self, state: BuildingsState, target: Unit) -> None:
+        self.openings = places(state, target)
+        section = None if target.section is None or target.aboard is not None else \
+            state.battlefield.section(target.section)
+        self.walls = self.openings if section is None or \
+            section.construction is BuildingKind.BUNKER else list(wall_marks(section))
+        self.through_walls = self.walls is not self.openings
+
+    def any(self) -> bool:
+        return bool(self.openings) or bool(self.walls)
+
+    def kind(self, weapon: WeaponName) -> str:
+        heavy = not is_small_arm(weapon) and not WEAPONS[weapon].flame
+        return WALLS if heavy and self.through_walls else OPENINGS
+
+    def of(self, kind: str) -> list[Position]:
+        return self.walls if kind == WALLS else self.openings
+
+    def kinds(self, arms: list[WeaponName]) -> dict[str, list[Position]]:
+        """The aims the weapons need, by kind (only those some weapon needs)."""
+        return {k: self.of(k) for k in sorted({self.kind(w) for w in arms})}
+
+
+def knows_of(state: BuildingsState, unit: Unit, target: Unit) -> bool:
+    """Whether the unit may pick the target: it sees it, or the target is inside a building
+    and the unit's side sees it now (a heavy weapon then fires at the walls of its floor
+    regardless of the openings the firer sees)."""
+    if sees(state, unit, target):
+        return True
+    return target.section is not None and seen_now(state, unit.side, target.id)
 
 
 def _team_fixed(unit: Unit, weapon: WeaponName) -> bool:
@@ -148,36 +227,57 @@ def assign_opening(state: BuildingsState, unit: Unit, found: list[Firer]) -> Non
             return
 
 
-def _outside(state: BuildingsState, unit: Unit, target: Unit, aims: list[Position],
+def _outside(state: BuildingsState, unit: Unit, aims: Aims,
              arms: list[WeaponName]) -> list[Firer]:
     found: list[Firer] = []
     models = [m for m in unit.models if m.weapon is not None and m.weapon in arms]
-    nearest = _nearest_seen(state, [Position(m.x, m.y) for m in models], aims)
-    for model, near in zip(models, nearest, strict=True):
+    heres = [Position(m.x, m.y) for m in models]
+    nearest = {k: _nearest_seen(state, heres, at) for k, at in aims.kinds(
+        [m.weapon for m in models if m.weapon is not None]).items()}
+    for i, model in enumerate(models):
         w = model.weapon
         assert w is not None
-        if near <= WEAPONS[w].range:
-            found.append(Firer(w, near, 0))
+        if nearest[aims.kind(w)][i] <= WEAPONS[w].range:
+            found.append(Firer(w, nearest[aims.kind(w)][i], 0))
     return found
 
 
-def _from(state: BuildingsState, here: Position, aims: list[Position],
+def _from(state: BuildingsState, here: Position, aims: Aims,
           arms: list[WeaponName], room: int, floor: int) -> list[Firer]:
-    near = _nearest_seen(state, [here], aims)[0]
-    if near == math.inf:
-        return []
-    return [Firer(w, near, floor) for w in arms if near <= WEAPONS[w].range][:room]
+    near = {k: _nearest_seen(state, [here], at)[0] for k, at in aims.kinds(arms).items()}
+    return [Firer(w, near[aims.kind(w)], floor) for w in arms
+            if near[aims.kind(w)] <= WEAPONS[w].range][:room]
 
 
 def _nearest_seen(state: BuildingsState, heres: list[Position], aims: list[Position]
                   ) -> list[float]:
     """How far each place is from the nearest aim it sees (infinity: it sees none), the
-    sight of every pair asked in one call."""
+    sight of every pair asked in one call; fire into or out of a bunker only through the
+    slit it is aimed from or at (`_by_slit`)."""
     if not heres:
         return []
     seen = state.sight.visible_matrix(heres, aims).tolist()
+    if any(_in_bunker(state, p) for p in (*heres, *aims)):
+        seen = [[s and _by_slit(state, here, a) for a, s in zip(aims, row, strict=True)]
+                for here, row in zip(heres, seen, strict=True)]
     return [min((dist(here.point, a.point) for a, s in zip(aims, row, strict=True) if s),
                 default=math.inf) for here, row in zip(heres, seen, strict=True)]
+
+
+def _in_bunker(state: BuildingsState, p: Position) -> bool:
+    return p.section is not None and \
+        state.battlefield.section(p.section).construction is BuildingKind.BUNKER
+
+
+def _by_slit(state: BuildingsState, a: Position, b: Position) -> bool:
+    """Whether a line of fire between two places leaves each bunker it starts or ends in
+    through the slit of the port it starts or ends at, not by its door (the sight engine
+    sees through doors and across the bunker's inside)."""
+    for inner, outer in ((a, b), (b, a)):
+        if _in_bunker(state, inner) and inner.section != outer.section and crosses_other_wall(
+                state.battlefield.section(str(inner.section)), inner.point, outer.point):
+            return False
+    return True
 
 
 def cover_of(state: BuildingsState, target: Unit) -> Cover:
@@ -215,12 +315,15 @@ def fires_he(weapon: WeaponName, target: Unit) -> bool:
     return arms.pen is None or (arms.he is not None and target.vehicle is None)
 
 
-def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> None:
+def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+            spent: frozenset[int] = frozenset()) -> None:
     """One unit's shooting at one target: every firer's shots, then the hits' damage and
     the pin (or the HE template's pins)."""
-    found = firers(state, unit, target, advanced)
-    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
-                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    found = firers(state, unit, target, advanced, spent)
+    seen = enemy_sees(state, unit)
+    tell(state, unit, seen, "fire", {"unit": unit.id, "target": target.id,
+                                     "advanced": advanced,
+                                     "weapons": [str(f.weapon) for f in found]})
     assign_opening(state, unit, found)
     hits = 0
     he_pins = False
@@ -232,10 +335,10 @@ def resolve(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> 
         shots = 1 if he else WEAPONS[f.weapon].shots
         for _ in range(shots):
             made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
-            state.emit("to-hit", {"unit": unit.id, "target": target.id,
-                                  "weapon": str(f.weapon), "range": round(f.range, 2),
-                                  "rolls": [r.to_dict() for r in made.rolls],
-                                  "hit": made.hit}, state.sides)
+            tell(state, unit, seen, "to-hit", {
+                "unit": unit.id, "target": target.id, "weapon": str(f.weapon),
+                "range": round(f.range, 2), "rolls": [r.to_dict() for r in made.rolls],
+                "hit": made.hit})
             if WEAPONS[f.weapon].flame:
                 flame(state, unit, target, f, made.hit)
                 continue
@@ -333,29 +436,40 @@ def _escape(state: BuildingsState, unit: Unit,
     return None
 
 
-def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> bool:
+def sides_used(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+               spent: frozenset[int]) -> frozenset[int]:
+    """The sides spent once the unit has fired at the target: those given and the one it
+    fires from (the seed: all fire from each side must be aimed at the same target)."""
+    return spent | {f.wall for f in firers(state, unit, target, advanced, spent)
+                    if f.wall is not None}
+
+
+def he_only(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+            spent: frozenset[int] = frozenset()) -> bool:
     """Whether every weapon firing at the target fires HE at it (a target may then go Down
     after the hit, before the hits are rolled)."""
-    found = firers(state, unit, target, advanced)
+    found = firers(state, unit, target, advanced, spent)
     return bool(found) and target.vehicle is None and all(
         fires_he(f.weapon, target) for f in found)
 
 
 def roll_he(state: BuildingsState, unit: Unit, target: Unit,
-            advanced: bool) -> list[WeaponName]:
+            advanced: bool, spent: frozenset[int] = frozenset()) -> list[WeaponName]:
     """The to-hit rolls of HE shots at troops: the weapons that hit."""
-    found = firers(state, unit, target, advanced)
-    state.emit("fire", {"unit": unit.id, "target": target.id, "advanced": advanced,
-                        "weapons": [str(f.weapon) for f in found]}, state.sides)
+    found = firers(state, unit, target, advanced, spent)
+    seen = enemy_sees(state, unit)
+    tell(state, unit, seen, "fire", {"unit": unit.id, "target": target.id,
+                                     "advanced": advanced,
+                                     "weapons": [str(f.weapon) for f in found]})
     assign_opening(state, unit, found)
     hit: list[WeaponName] = []
     for f in found:
         shot = shot_of(state, unit, target, f, advanced)
         made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
-        state.emit("to-hit", {"unit": unit.id, "target": target.id,
-                              "weapon": str(f.weapon), "range": round(f.range, 2),
-                              "rolls": [r.to_dict() for r in made.rolls],
-                              "hit": made.hit}, state.sides)
+        tell(state, unit, seen, "to-hit", {
+            "unit": unit.id, "target": target.id, "weapon": str(f.weapon),
+            "range": round(f.range, 2), "rolls": [r.to_dict() for r in made.rolls],
+            "hit": made.hit})
         if made.hit:
             hit.append(f.weapon)
     return hit
@@ -417,6 +531,23 @@ def he_hit(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
                state.sides)
     remove_models(state, target, sum(1 for r in rolls if r.success), "HE")
     add_pins(state, target, pins.value, "HE")
+
+
+def he_on_vehicle(state: BuildingsState, target: Unit, size: int, why: str) -> None:
+    """HE from above (indirect fire, a strike, a barrage) on a vehicle: one hit at the
+    template's penetration on its top armour, and a pin (the core: HE that hits an armoured
+    vehicle is one hit at its penetration; indirect fire strikes the top armour)."""
+    assert target.vehicle is not None
+    hit = Hit(HE_TEMPLATES[size].pen, he=True, facing=Facing.TOP)
+    made = roll_damage(state.rng, hit, Target(None, target.vehicle))
+    state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
+    if made.success:
+        chart, result = roll_chart(state.rng, state.options)
+        state.emit("vehicle-damage", {"unit": target.id, "roll": chart.to_dict(),
+                                      "result": str(result)}, state.sides)
+        vehicle_result(state, target, result, superficial=False)
+    if target.alive:
+        add_pins(state, target, 1, why)
 
 
 def models_under(target: Unit, radius: float) -> int:
@@ -518,8 +649,10 @@ def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> 
     modifiers; an HE hit rolls its hits on the floor (toward collapse, and on any unit
     there after all); a flamethrower takes its fire roll, hit or miss."""
     found = section_firers(state, unit, sid)
-    state.emit("fire-at-building", {"unit": unit.id, "section": sid, "floor": floor,
-                                    "weapons": [str(f.weapon) for f in found]}, state.sides)
+    seen = enemy_sees(state, unit)
+    tell(state, unit, seen, "fire-at-building", {
+        "unit": unit.id, "section": sid, "floor": floor,
+        "weapons": [str(f.weapon) for f in found]})
     section = state.battlefield.section(sid)
     for f in found:
         if state.sight.section_state(sid) is not SectionState.INTACT:
@@ -527,10 +660,10 @@ def resolve_section(state: BuildingsState, unit: Unit, sid: str, floor: int) -> 
         shot = Shot(f.weapon, f.range, unit.quality, unit.pins,
                     one_crew=one_crew(unit), he_at_building=True)
         made = roll_hit_target(state.rng, hit_target(shot), hit_basis(shot))
-        state.emit("to-hit", {"unit": unit.id, "section": sid, "weapon": str(f.weapon),
-                              "range": round(f.range, 2),
-                              "rolls": [r.to_dict() for r in made.rolls], "hit": made.hit},
-                   state.sides)
+        tell(state, unit, seen, "to-hit", {
+            "unit": unit.id, "section": sid, "weapon": str(f.weapon),
+            "range": round(f.range, 2), "rolls": [r.to_dict() for r in made.rolls],
+            "hit": made.hit})
         arms = WEAPONS[f.weapon]
         if arms.flame:
             fired = fire_roll(state.rng, section.construction)

@@ -212,6 +212,10 @@ class Options(_Strict):
     blunder_pins: int = Field(default=1, ge=0, le=3)
     #: inches a winner of an assault may regroup
     regroup: Inches = 6.0
+    #: false: the players agree that no unit goes into a building (the seed's option: none
+    #: enters, none is set up inside); buildings are scenery, still shot at, set alight,
+    #: brought down and driven into
+    enter_buildings: bool = True
     #: inches from a stopped transport that its passengers are placed when they bail out
     bail_out: Inches = 3.0
     #: turns to play; None: the scenario's `turns` (the rules' usual game is DEFAULT_TURNS)

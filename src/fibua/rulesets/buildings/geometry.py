@@ -13,7 +13,7 @@ from functools import update_wrapper
 from math import hypot
 from typing import TypeVar
 
-from fibua.battlefield.model import Opening, Point, Position, Section
+from fibua.battlefield.model import Construction, Opening, OpeningKind, Point, Position, Section
 
 #: inches inside a wall that a model at an opening stands
 INSET = 0.05
@@ -108,15 +108,29 @@ def _ports(section: Section, floor: int) -> tuple[Port, ...]:
         return tuple(out)
     out = []
     for k, opening in enumerate(section.openings):
-        if opening.floor != floor:
+        if opening.floor != floor or not fires_through(section, opening):
             continue
         x, y = _inward(section, opening.wall, opening_middle(section, opening), INSET)
         out.append(Port(Position(x, y, sid, floor), opening.wall, k))
     return tuple(out)
 
 
+def fires_through(section: Section, opening: Opening) -> bool:
+    """Whether fire goes in and out by the opening: a bunker's only by its slits (the
+    seed: not through doors), any other section's by every opening."""
+    return section.construction is not Construction.BUNKER or opening.kind is OpeningKind.SLIT
+
+
+def way_in(section: Section, opening: Opening) -> bool:
+    """Whether troops go in and out by the opening: doors and windows, never a slit, and a
+    bunker's doors only (the seed: accessed through doors and not through firing slits)."""
+    if section.construction is Construction.BUNKER:
+        return opening.kind is OpeningKind.DOOR
+    return opening.kind is not OpeningKind.SLIT
+
+
 def ground_doors(section: Section) -> list[Point]:
-    """The ground-floor doors and windows of a section, a point just outside each."""
+    """The ground-floor ways in of a section (`way_in`), a point just outside each."""
     return list(_ground_doors(section, None))
 
 
@@ -124,7 +138,7 @@ def ground_doors(section: Section) -> list[Point]:
 def _ground_doors(section: Section, _: None) -> tuple[Point, ...]:
     out = []
     for opening in section.openings:
-        if opening.floor == 0:
+        if opening.floor == 0 and way_in(section, opening):
             mid = opening_middle(section, opening)
             inner = _inward(section, opening.wall, mid, INSET)
             out.append((2 * mid[0] - inner[0], 2 * mid[1] - inner[1]))
@@ -160,3 +174,45 @@ def _outside_marks(section: Section, _: None) -> tuple[Position, ...]:
         d = max(1e-9, hypot(mx - cx, my - cy))
         out.append(Position(mx + (mx - cx) / d * INSET, my + (my - cy) / d * INSET))
     return tuple(out)
+
+
+#: points along each wall, as shares of its length, that a heavy weapon may aim at
+WALL_SHARES = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+
+def wall_marks(section: Section) -> tuple[Position, ...]:
+    """Points just outside each wall, along its length: what a heavy weapon needs a line
+    of fire to (any wall of the floor will do; big shells go through walls)."""
+    return _wall_marks(section, None)
+
+
+@_per_section
+def _wall_marks(section: Section, _: None) -> tuple[Position, ...]:
+    out = []
+    for k in range(len(section.footprint)):
+        (x0, y0), (x1, y1) = section.wall(k)
+        for t in WALL_SHARES:
+            p = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+            x, y = _inward(section, k, p, -INSET)
+            out.append(Position(x, y))
+    return tuple(out)
+
+
+def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether segments ab and cd cross (touching counts)."""
+    def side(p: Point, q: Point, r: Point) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = side(c, d, a), side(c, d, b)
+    d3, d4 = side(a, b, c), side(a, b, d)
+    return d1 * d2 <= 0 and d3 * d4 <= 0
+
+
+def crosses_other_wall(section: Section, inside: Point, outside: Point) -> bool:
+    """Whether the line from a point just inside a wall of the section (a port) to a point
+    outside crosses any wall but the port's own: it would go across the inside and out by
+    another wall's opening."""
+    own = min(range(len(section.footprint)),
+              key=lambda k: distance_to_segment(inside, *section.wall(k)))
+    return any(_segments_cross(inside, outside, *section.wall(k))
+               for k in range(len(section.footprint)) if k != own)

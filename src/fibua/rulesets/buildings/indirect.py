@@ -27,9 +27,14 @@ from fibua.rulesets.buildings.blast import (
     he_in_open,
     roll_indirect,
 )
-from fibua.rulesets.buildings.firing import collapse, he_at_section, models_under
-from fibua.rulesets.buildings.geometry import distance_to_section, outside_marks
-from fibua.rulesets.buildings.knowledge import places, sees, watchers
+from fibua.rulesets.buildings.firing import (
+    collapse,
+    he_at_section,
+    he_on_vehicle,
+    models_under,
+)
+from fibua.rulesets.buildings.geometry import centroid, distance_to_section, outside_marks
+from fibua.rulesets.buildings.knowledge import enemy_sees, places, sees, tell, watchers
 from fibua.rulesets.buildings.losses import add_pins, remove_models
 from fibua.rulesets.buildings.observers import roll_barrage, roll_strike
 from fibua.rulesets.buildings.shooting import Target
@@ -88,6 +93,25 @@ def _in_sight(state: BuildingsState, unit: Unit, target: Unit) -> bool:
 
 def check_indirect(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName:
     """The indirect weapon that fires at the target (IllegalOrder if none may)."""
+    weapons = _indirect_firer(state, unit)
+    if target.aboard is not None or not _in_sight(state, unit, target):
+        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
+    if target.section is not None:
+        return _in_range(weapons, _to_walls(state, unit, target.section), target.name)
+    gap = dist((unit.lead.x, unit.lead.y), (target.lead.x, target.lead.y))
+    return _in_range(weapons, gap, target.name)
+
+
+def check_indirect_at(state: BuildingsState, unit: Unit, sid: str) -> WeaponName:
+    """The indirect weapon that fires at a section (the seed: an empty building may be
+    targeted); IllegalOrder if none may."""
+    weapons = _indirect_firer(state, unit)
+    if not sees_section(state, unit, sid):
+        raise _refuse(f"{unit.name} cannot see a wall of {sid}", "no-sight")
+    return _in_range(weapons, _to_walls(state, unit, sid), sid)
+
+
+def _indirect_firer(state: BuildingsState, unit: Unit) -> list[WeaponName]:
     if unit.section is not None:
         section = state.battlefield.section(unit.section)
         if unit.kind is UnitKind.GUN or not (section.flat_roof
@@ -97,14 +121,21 @@ def check_indirect(state: BuildingsState, unit: Unit, target: Unit) -> WeaponNam
     weapons = indirect_weapons(unit)
     if not weapons:
         raise _refuse(f"{unit.name} has no weapon that fires indirect", "no-indirect")
-    if target.aboard is not None or not _in_sight(state, unit, target):
-        raise _refuse(f"{unit.name} cannot see {target.id}", "no-sight")
-    gap = dist((unit.lead.x, unit.lead.y), (target.lead.x, target.lead.y))
+    return weapons
+
+
+def _to_walls(state: BuildingsState, unit: Unit, sid: str) -> float:
+    """The range to a building: to its nearest wall (the seed: measure the range to the
+    building, as for HE shells fired directly, which are measured to the walls)."""
+    return distance_to_section((unit.lead.x, unit.lead.y), state.battlefield.section(sid))
+
+
+def _in_range(weapons: list[WeaponName], gap: float, name: str) -> WeaponName:
     for w in weapons:
         low, high = WEAPONS[w].indirect or (0.0, 0.0)
         if low - 1e-9 <= gap <= high + 1e-9:
             return w
-    raise _refuse(f"{target.name} is {gap:.1f}in away, outside the indirect ranges",
+    raise _refuse(f"{name} is {gap:.1f}in away, outside the indirect ranges",
                   "out-of-range")
 
 
@@ -130,12 +161,39 @@ def indirect_roll(state: BuildingsState, unit: Unit, target: Unit) -> WeaponName
         ranging = state.ranging[key] = Ranging(here, target.floor, target.section)
     made = roll_indirect(state.rng, ranging.tries, ranging.ranged_in)
     ranging.tries += 1
-    state.emit("indirect-fire", {"unit": unit.id, "target": target.id,
-                                 "weapon": str(weapon), "roll": made.to_dict()}, state.sides)
+    tell(state, unit, enemy_sees(state, unit), "indirect-fire", {
+        "unit": unit.id, "target": target.id, "weapon": str(weapon),
+        "roll": made.to_dict()})
     if not made.success:
         return None
     ranging.ranged_in = True
     return weapon
+
+
+def fire_indirect_at(state: BuildingsState, unit: Unit, sid: str) -> None:
+    """Indirect fire at a section the firer sees no unit in: ranged in like fire at a
+    unit; a hit falls through the floors and bursts on one, empty or not."""
+    try:
+        weapon = check_indirect_at(state, unit, sid)
+    except IllegalOrder as why:
+        state.emit("no-shot", {"unit": unit.id, "section": sid, "why": why.reason},
+                   (unit.side,))
+        return
+    here = (unit.lead.x, unit.lead.y)
+    key = f"{unit.id}>{sid}"
+    ranging = state.ranging.get(key)
+    if ranging is None or ranging.place != here:
+        ranging = state.ranging[key] = Ranging(here, 0, sid)
+    made = roll_indirect(state.rng, ranging.tries, ranging.ranged_in)
+    ranging.tries += 1
+    tell(state, unit, enemy_sees(state, unit), "indirect-fire", {
+        "unit": unit.id, "section": sid, "weapon": str(weapon), "roll": made.to_dict()})
+    if not made.success:
+        return
+    ranging.ranged_in = True
+    size = WEAPONS[weapon].he
+    assert size is not None
+    fall_on_building(state, sid, size)
 
 
 def indirect_land(state: BuildingsState, target: Unit, weapon: WeaponName) -> None:
@@ -148,6 +206,9 @@ def indirect_land(state: BuildingsState, target: Unit, weapon: WeaponName) -> No
     down = target.order is OrderKind.DOWN
     if target.section is not None:
         fall_on_building(state, target.section, size)
+        return
+    if target.vehicle is not None:
+        he_on_vehicle(state, target, size, "indirect fire")
         return
     under = models_under(target, float(size))
     pins, rolls = he_in_open(state.rng, size, under, Target(target.quality), down)
@@ -179,6 +240,16 @@ def check_call(state: BuildingsState, unit: Unit, params: dict[str, Any]) -> Cal
         raise _refuse(f"{unit.name} is no forward observer", "no-observer")
     if any(c.by == unit.id for c in state.calls):
         raise _refuse(f"{unit.name} has a call on its way", "called")
+    if unit.observer is ObserverKind.AIR and "section" in params:
+        sid = params["section"]
+        if not isinstance(sid, str) or sid not in state.battlefield.section_ids:
+            raise _refuse(f"no section {sid!r}", "no-section")
+        if state.sight.section_state(sid) is not SectionState.INTACT:
+            raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
+        if not sees_section(state, unit, sid):
+            raise _refuse(f"{unit.name} cannot see {sid}", "no-sight")
+        return Call(unit.side, unit.id, ObserverKind.AIR, state.turn, None, sid,
+                    centroid(state.battlefield.section(sid)))
     if unit.observer is ObserverKind.AIR:
         ident = params.get("target")
         target = state.units.get(ident) if isinstance(ident, str) else None
@@ -236,7 +307,9 @@ def may_go_down(unit: Unit) -> bool:
 
 def _ask(state: BuildingsState, by: str, unit: Unit) -> None:
     state.waiting = Waiting(by, unit.id, False, arrival=True)
-    state.emit("shot-at", {"unit": unit.id, "by": by, "hit": True}, state.sides)
+    caller = state.units[by]
+    tell(state, caller, caller.alive and enemy_sees(state, caller), "shot-at",
+         {"unit": unit.id, "by": by, "hit": True}, key="by")
 
 
 def _strike(state: BuildingsState, arrival: Arrival) -> bool:
@@ -245,11 +318,16 @@ def _strike(state: BuildingsState, arrival: Arrival) -> bool:
     call = arrival.call
     if not arrival.started:
         arrival.started = True
-        target = _strike_target(state, call)
-        if target is None:
+        target, section = _strike_target(state, call)
+        if target is None and section is None:
             return True
-        arrival.centre = (target.lead.x, target.lead.y)
-        section = target.section
+        if target is not None:
+            arrival.victim = target.id
+            arrival.centre = (target.lead.x, target.lead.y)
+            section = target.section
+        else:
+            assert section is not None
+            arrival.centre = centroid(state.battlefield.section(section))
         if section is not None:
             burst = burst_floor(state.rng, state.battlefield.section(section).levels - 1)
             state.emit("burst", {"section": section, "floor": burst.floor,
@@ -257,8 +335,8 @@ def _strike(state: BuildingsState, arrival: Arrival) -> bool:
             arrival.floor = burst.floor
             hit = state.occupant(section, burst.floor)
         else:
+            assert target is not None
             hit = target if target.aboard is None else None
-        arrival.victim = target.id
         if hit is not None and may_go_down(hit):
             _ask(state, call.by, hit)
             return False
@@ -266,43 +344,61 @@ def _strike(state: BuildingsState, arrival: Arrival) -> bool:
     return True
 
 
-def _strike_target(state: BuildingsState, call: Call) -> Unit | None:
+def _strike_target(state: BuildingsState, call: Call) -> tuple[Unit | None, str | None]:
+    """What the strike falls on: the unit called (or the caller's unit nearest the point,
+    on a 1), or the section called; (None, None) when it does not come."""
     made, result = roll_strike(state.rng, state.options)
-    state.emit("air-strike", {"by": call.by, "roll": made.to_dict(), "result": str(result)},
-               state.sides)
-    target = state.units.get(call.target or "")
-    if result is StrikeResult.NO_SHOW or target is None:
-        return None
+    caller = state.units[call.by]
+    tell(state, caller, caller.alive and enemy_sees(state, caller), "air-strike",
+         {"by": call.by, "roll": made.to_dict(), "result": str(result)}, key="by")
+    if result is StrikeResult.NO_SHOW:
+        return None, None
     if result is StrikeResult.FRIENDLY:
         friends = state.side_units(call.side)
         if not friends:
-            return None
-        target = min(friends, key=lambda u: dist((u.lead.x, u.lead.y), call.point))
-    return target if target.alive else None
+            return None, None
+        return min(friends, key=lambda u: dist((u.lead.x, u.lead.y), call.point)), None
+    target = state.units.get(call.target or "")
+    if target is not None:
+        return (target, None) if target.alive else (None, None)
+    if call.section is not None and state.sight.section_state(call.section) is \
+            SectionState.INTACT:
+        return None, call.section
+    return None, None
 
 
 def _strike_lands(state: BuildingsState, arrival: Arrival) -> None:
-    assert arrival.victim is not None
-    target = state.units[arrival.victim]
-    section = target.section
+    """The strike's HE on the unit or floor it falls on; then a pin on every other unit
+    near (the unit hit takes the HE's pins, not this one as well)."""
+    target = None if arrival.victim is None else state.units[arrival.victim]
+    section = target.section if target is not None else arrival.call.section
+    hit: Unit | None = None
     if section is not None and arrival.floor is not None:
-        occupant = state.occupant(section, arrival.floor)
+        hit = state.occupant(section, arrival.floor)
         he_at_section(state, section, arrival.floor, AIR_STRIKE_HE,
-                      occupant is not None and occupant.order is OrderKind.DOWN)
-    elif target.alive and target.aboard is None:
-        under = models_under(target, float(AIR_STRIKE_HE))
-        pins, rolls = he_in_open(state.rng, AIR_STRIKE_HE, under, Target(target.quality),
-                                 target.order is OrderKind.DOWN)
-        state.emit("he", {"unit": target.id, "template": AIR_STRIKE_HE, "under": under,
-                          "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
-                   watchers(state, target))
-        remove_models(state, target, sum(1 for r in rolls if r.success), "air strike")
-        add_pins(state, target, pins.value, "air strike")
+                      hit is not None and hit.order is OrderKind.DOWN)
+    elif target is not None and target.alive and target.aboard is None:
+        hit = target
+        if target.vehicle is not None:
+            he_on_vehicle(state, target, AIR_STRIKE_HE, "air strike")
+        else:
+            _strike_open(state, target)
     for other in state.units.values():
-        if other is target or not other.alive or other.aboard is not None:
+        if other is hit or not other.alive or other.aboard is not None:
             continue
         if _near(state, other, arrival.centre, section, state.options.strike_pin_radius):
             add_pins(state, other, 1, "air strike nearby")
+
+
+def _strike_open(state: BuildingsState, target: Unit) -> None:
+    under = models_under(target, float(AIR_STRIKE_HE))
+    pins, rolls = he_in_open(state.rng, AIR_STRIKE_HE, under, Target(target.quality),
+                             target.order is OrderKind.DOWN)
+    state.emit("he", {"unit": target.id, "template": AIR_STRIKE_HE, "under": under,
+                      "pins": pins.to_dict(), "damage": [r.to_dict() for r in rolls]},
+               watchers(state, target))
+    remove_models(state, target, sum(1 for r in rolls if r.success), "air strike")
+    add_pins(state, target, pins.value, "air strike")
 
 
 def _near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
@@ -323,7 +419,9 @@ def _barrage(state: BuildingsState, arrival: Arrival) -> bool:
     radius = state.options.barrage_radius
     if not arrival.started:
         arrival.started = True
-        state.emit("barrage", {"by": call.by, "point": list(call.point)}, state.sides)
+        caller = state.units[call.by]
+        tell(state, caller, caller.alive and enemy_sees(state, caller), "barrage",
+             {"by": call.by, "point": list(call.point)}, key="by")
     totals = arrival.totals
     if arrival.heavy is not None:
         waited, arrival.heavy = state.units[arrival.heavy], None
@@ -391,6 +489,9 @@ def _heavy(state: BuildingsState, unit: Unit) -> int:
     down = unit.order is OrderKind.DOWN
     if unit.section is not None:
         return he_at_section(state, unit.section, unit.floor, BARRAGE_HE, down)
+    if unit.vehicle is not None:
+        he_on_vehicle(state, unit, BARRAGE_HE, "barrage")
+        return 0
     under = models_under(unit, float(BARRAGE_HE))
     pins, rolls = he_in_open(state.rng, BARRAGE_HE, under, Target(unit.quality), down)
     state.emit("he", {"unit": unit.id, "template": BARRAGE_HE, "under": under,

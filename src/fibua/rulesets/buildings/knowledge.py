@@ -246,3 +246,20 @@ def watchers(state: BuildingsState, unit: Unit) -> tuple[str, ...]:
     if seen_by(state, state.side_units(enemy), [unit])[0]:
         return (unit.side, enemy)
     return (unit.side,)
+
+
+def enemy_sees(state: BuildingsState, unit: Unit) -> bool:
+    """Whether any unit of the enemy's sees the unit now."""
+    return seen_by(state, state.side_units(state.enemy_of(unit.side)), [unit])[0]
+
+
+def tell(state: BuildingsState, actor: Unit, seen: bool, kind: str, data: dict[str, Any],
+         key: str = "unit") -> None:
+    """An event that names the acting unit under `key`: both sides are told when the enemy
+    sees it (`seen`); otherwise its own side is told all and the enemy the same with the
+    actor unnamed (a gun firing through a wall at troops who cannot see it)."""
+    if seen:
+        state.emit(kind, data, state.sides)
+        return
+    state.emit(kind, data, (actor.side,))
+    state.emit(kind, {**data, key: None}, (state.enemy_of(actor.side),))

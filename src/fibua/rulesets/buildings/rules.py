@@ -40,15 +40,19 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     order_syntax: ClassVar[dict[str, str]] = {
         "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
                 "sight (mortars always indirect); an observer: fire UNIT target=ID "
-                "call=true (air strike) or fire UNIT at=X,Y call=true (barrage); HE or a "
-                "flamethrower at an empty building: fire UNIT section=S [floor=N]",
+                "call=true or section=S call=true (air strike) or fire UNIT at=X,Y "
+                "call=true (barrage); HE or a flamethrower at an empty building: fire "
+                "UNIT section=S [floor=N], indirect fire: fire UNIT section=S "
+                "[indirect=true]; inside, fire UNIT targets=[A,B] divides the fire, one "
+                "target a side of the section",
         "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
                    "normal rate (inside: one floor or one connected section; out from the "
                    "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
                    "opening=K (alone: no move) to assign it to opening K of its floor",
         "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
-               "assault=ID [regroup=X,Y]: up to double the rate, no shooting; the only way "
-               "into a building or a transport, or to assault",
+               "assault=ID [regroup=X,Y] [take=false]: up to double the rate, no "
+               "shooting; the only way into a building or a transport, or to assault (a "
+               "winner takes the floor it cleared unless take=false)",
         "ambush": "ambush UNIT [at=first|nearest|last]: no move; fire at the first enemy "
                   "that acts in sight; a mover coming into sight is fired at the first, "
                   "the nearest or the last point of its path in sight",
@@ -151,10 +155,10 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
 def _order(kind: OrderKind, check: Callable[[BuildingsState, Unit, dict[str, Any]],
                                              actions.Plan]) -> Kind[BuildingsState, Unit]:
     takes = {
-        OrderKind.FIRE: {"target", "indirect", "call", "at", "section", "floor"},
+        OrderKind.FIRE: {"target", "targets", "indirect", "call", "at", "section", "floor"},
         OrderKind.ADVANCE: {"to", "floor", "section", "target", "enter", "opening"},
         OrderKind.RUN: {"to", "floor", "section", "enter", "assault", "mount", "regroup",
-                        "opening"},
+                        "opening", "take"},
         OrderKind.AMBUSH: {"at"},
         OrderKind.RALLY: set(),
         OrderKind.DOWN: {"keep"},
@@ -200,8 +204,12 @@ def _candidates(state: BuildingsState, unit: Unit) -> list[Order]:
     if indirect_weapons(unit):
         out += [Order(side, "fire", uid, {"target": e.id, "indirect": True})
                 for e in state.side_units(state.enemy_of(side))]
+        out += [Order(side, "fire", uid, {"section": sid, "indirect": True})
+                for sid in state.battlefield.section_ids]
     if unit.observer is not None:
         out += [Order(side, "fire", uid, {"target": e.id, "call": True}) for e in enemies]
+        out += [Order(side, "fire", uid, {"section": sid, "call": True})
+                for sid in state.battlefield.section_ids]
         out += [Order(side, "fire", uid, {"at": [round(e.lead.x, 2), round(e.lead.y, 2)],
                                           "call": True}) for e in enemies]
     out += [Order(side, "run", uid, {"assault": e.id})

@@ -115,6 +115,7 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
     if problems:
         return problems
     sight = sight_engine(scenario).fork()
+    options: Options = scenario.rule_options or Options()
     seen: set[str] = set()
     rooms: dict[tuple[str, int], str] = {}
     made_on: set[tuple[str, int, int]] = set()
@@ -135,7 +136,10 @@ def check_scenario(scenario: Scenario) -> list[Problem]:
                                             f"{model.at[1]:g}) is inside section "
                                             f"{inside!r}: a unit set up in a building "
                                             "names it with `inside`"))
-            if spec.inside is not None:
+            if spec.inside is not None and not options.enter_buildings:
+                problems.append(Problem("", f"{path}.inside", "no unit is set up inside a "
+                                        "building when enter_buildings = false"))
+            elif spec.inside is not None:
                 problems += _check_inside(scenario, side.deployment, spec, f"{path}.inside",
                                           rooms, made_on)
     return problems

@@ -186,11 +186,20 @@ class Waiting:
     landing: tuple[WeaponName, ...] = ()
     #: an air strike or a barrage's heavy hit (state.arriving), not a shot by a unit
     arrival: bool = False
+    #: a unit inside dividing its fire: the targets still to fire at, the sides of its
+    #: section spent before this target, and those spent once it has fired
+    more: tuple[str, ...] = ()
+    spent: tuple[int, ...] = ()
+    used: tuple[int, ...] = ()
 
     def snapshot(self) -> dict[str, Any]:
-        return {"firer": self.firer, "target": self.target, "advanced": self.advanced,
-                "indirect": self.indirect, "landing": [str(w) for w in self.landing],
-                "arrival": self.arrival}
+        out: dict[str, Any] = {
+            "firer": self.firer, "target": self.target, "advanced": self.advanced,
+            "indirect": self.indirect, "landing": [str(w) for w in self.landing],
+            "arrival": self.arrival}
+        if self.more:  # only then: the snapshots of games that do not divide fire stay
+            out.update(more=list(self.more), spent=list(self.spent), used=list(self.used))
+        return out
 
 
 @dataclass(slots=True)

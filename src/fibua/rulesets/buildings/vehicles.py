@@ -85,10 +85,6 @@ class TankAssault:
     def collapsed(self) -> bool:
         return self.outcome is not TankAssaultOutcome.BUILDING_HOLDS
 
-    @property
-    def knocked_out(self) -> bool:
-        return self.damage is not None and self.damage[1] is VehicleResult.KNOCKED_OUT
-
 
 def tank_assault(rng: Rng, tank: VehicleKind, building: BuildingKind,
                  options: Options) -> TankAssault:
