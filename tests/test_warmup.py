@@ -18,7 +18,7 @@ from fibua.cli import warmup
 from fibua.scenario.loader import bundled_scenarios
 from fibua.server.app import create_app
 from fibua.server.preparing import Preparation
-from server_helpers import PATIENCE, TestClient, wait_until
+from server_helpers import PATIENCE, TEST_HOSTS, TestClient, wait_until
 
 
 @pytest.fixture
@@ -88,7 +88,8 @@ def held(small_plan: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[threadin
 
 def test_a_cold_server_prepares_in_the_background_and_says_how_far(
         tmp_path: Path, held: threading.Event) -> None:
-    with TestClient(create_app(tmp_path / "games.sqlite3", prepare=True)) as client:
+    app = create_app(tmp_path / "games.sqlite3", prepare=True, hosts=TEST_HOSTS)
+    with TestClient(app) as client:
         status = client.get("/api/engine").json()
         assert status == {"ready": False, "done": 0, "total": 1, "message":
                           "preparing the rules engine: 0 of 1 (compiled once for this "
@@ -106,12 +107,13 @@ def test_a_ready_server_prepares_nothing(tmp_path: Path, small_plan: Path,
     small_plan.parent.mkdir(parents=True)
     small_plan.touch()
     monkeypatch.setattr(Preparation, "run", lambda self: pytest.fail("prepared again"))
-    with TestClient(create_app(tmp_path / "games.sqlite3", prepare=True)) as client:
+    app = create_app(tmp_path / "games.sqlite3", prepare=True, hosts=TEST_HOSTS)
+    with TestClient(app) as client:
         assert client.get("/api/engine").json()["ready"] is True
 
 
 def test_without_prepare_the_server_is_ready_at_once(tmp_path: Path, small_plan: Path) -> None:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+    with TestClient(create_app(tmp_path / "games.sqlite3", hosts=TEST_HOSTS)) as client:
         assert client.get("/api/engine").json()["ready"] is True
     assert not small_plan.exists()
 
