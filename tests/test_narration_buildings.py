@@ -240,3 +240,11 @@ def test_missing_keys_still_make_a_sentence() -> None:
     for kind in PHRASES:
         line = told(kind, {})
         assert line[:1].isupper() and "None" not in line, (kind, line)
+
+
+def test_leaping_out_is_told_as_the_seed_has_it_in_the_open() -> None:
+    names = Names({"gruppe-falk": "Gruppe Falk"})
+    lines = narrate(Event("leaps-out", {"unit": "gruppe-falk", "at": [34.0, 15.5]}),
+                    "buildings", names)
+    assert lines == ["Gruppe Falk leaps out of its building at (34, 15.5), in the open as "
+                     "it charges."]

@@ -374,6 +374,14 @@ def no_shot(data: Data, names: Names) -> str:
     return f"{text}: {refusal(data['why'], names)}" if data.get("why") else text
 
 
+def leaps_out(data: Data, names: Names) -> str:
+    """`Gruppe Falk leaps out of its building at (34, 15), in the open as it charges.`"""
+    at = data.get("at")
+    where = (f" at ({number(at[0])}, {number(at[1])})"
+             if isinstance(at, list) and len(at) == 2 else "")
+    return f"{of(names, data)} leaps out of its building{where}, in the open as it charges"
+
+
 def ambush(data: Data, names: Names) -> str:
     return (f"{of(names, data)} springs its ambush on "
             f"{of(names, data, 'target')}")
@@ -603,7 +611,7 @@ def _opening(phrase: Phrase) -> Phrase:
 
 
 PHRASES: dict[str, Phrase] = {k: _opening(p) for k, p in {
-    "abandons": abandons, "air-strike": air_strike, "ambush": ambush,
+    "abandons": abandons, "air-strike": air_strike, "ambush": ambush, "leaps-out": leaps_out,
     "assault": assault, "assault-round": assault_round, "assigned": assigned,
     "bail-out": bail_out, "barrage": barrage, "barrage-on-building": barrage_on_building,
     "barrage-roll": barrage_roll, "bumped": bumped, "burning": burning, "burst": burst,
