@@ -4,10 +4,14 @@ computer players, a game built under the first run's message), kept apart from
 
 from __future__ import annotations
 
+import os
 import signal
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import typer
 
@@ -81,21 +85,47 @@ class HangUp(KeyboardInterrupt):
     """The terminal was closed (SIGHUP): stop as on Ctrl-C, but print nothing more."""
 
 
-def _hang_up(signum: int, frame: object) -> None:
-    raise HangUp
+#: how soon a signal that landed where it could not stop the game is raised again
+RETRY_SECONDS = 0.05
+
+
+def _swallowed_there(frame: FrameType | None) -> bool:
+    """Whether an exception raised in `frame` would be printed and ignored rather than
+    stop the game: a weak reference's callback or a finaliser, run by the collector or by
+    an object's release wherever that happens (the prompt's event loop frees its tasks
+    while it starts, so a Ctrl-C or a hang-up can land there)."""
+    code = frame.f_code if frame is not None else None
+    return code is not None and (code.co_name == "__del__"
+                                 or code.co_filename.endswith("_weakrefset.py"))
+
+
+def _stopping(error: type[KeyboardInterrupt]) -> Callable[[int, FrameType | None], None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if _swallowed_there(frame):
+            # raised here it would be ignored and the game would wait on: the same signal
+            # again in a moment, when the interpreter is back in the game's own code
+            threading.Timer(RETRY_SECONDS, os.kill, (os.getpid(), signum)).start()
+            return
+        raise error
+
+    return handler
 
 
 @contextmanager
 def hang_up_stops_the_game() -> Iterator[None]:
-    """Within the block a closed terminal raises HangUp, so the game stops in good order."""
-    if not hasattr(signal, "SIGHUP") or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
-        yield  # no such signal here, or run under nohup: left as it is
-        return
-    previous = signal.signal(signal.SIGHUP, _hang_up)
+    """Within the block a closed terminal raises HangUp and Ctrl-C KeyboardInterrupt, so
+    the game stops in good order, wherever in the interpreter the signal lands."""
+    kept: list[tuple[int, Any]] = []
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        kept.append((signal.SIGINT, signal.signal(signal.SIGINT, _stopping(KeyboardInterrupt))))
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:
+        # (under nohup a hang-up is left ignored)
+        kept.append((signal.SIGHUP, signal.signal(signal.SIGHUP, _stopping(HangUp))))
     try:
         yield
     finally:
-        signal.signal(signal.SIGHUP, previous)
+        for signum, previous in kept:
+            signal.signal(signum, previous)
 
 
 def prepared_play(
