@@ -137,6 +137,19 @@ def words(kind: str) -> str:
     return str(kind).replace("-", " ").replace("_", " ")
 
 
+def side_noun(side: Any) -> str:
+    """A side by its own name: `Germans`, `British`."""
+    if side is None or side == "":
+        return "Unknown"
+    return " ".join(w[:1].upper() + w[1:] for w in words(str(side)).split())
+
+
+def side_adjective(side: Any) -> str:
+    """`German` of `germans`, `British` of `british` (a plural in -ans drops its s)."""
+    noun = side_noun(side)
+    return noun[:-1] if noun.endswith("ans") else noun
+
+
 def sentence(text: str) -> str:
     """A capital first letter and a full stop."""
     text = text.strip()
@@ -317,6 +330,22 @@ def names_for(ruleset: str, view: Mapping[str, Any],
     return Names.from_view(view, book.unit if book is not None else "in", places)
 
 
-__all__ = ["Names", "Phrase", "Phrasebook", "headline", "join", "names_for", "narrate",
-           "number", "phrasebook", "plain_roll", "plural", "register_phrasebook",
-           "rolls_in", "sentence", "words"]
+__all__ = [
+    "Names",
+    "Phrase",
+    "Phrasebook",
+    "headline",
+    "join",
+    "names_for",
+    "narrate",
+    "number",
+    "phrasebook",
+    "plain_roll",
+    "plural",
+    "register_phrasebook",
+    "rolls_in",
+    "sentence",
+    "side_adjective",
+    "side_noun",
+    "words",
+]

@@ -23,6 +23,8 @@ from fibua.session.narration import (
     number,
     plural,
     register_phrasebook,
+    side_adjective,
+    side_noun,
     words,
 )
 
@@ -78,19 +80,6 @@ def floor_name(floor: Any) -> str:
 def place(section: Any, floor: Any, names: Names) -> str:
     """`the first floor of Maison Huet`."""
     return f"the {floor_name(floor)} of {section_name(section, names)}"
-
-
-def side_noun(side: Any) -> str:
-    """A side by its own name: `Germans`, `British`."""
-    if side is None or side == "":
-        return "Unknown"
-    return " ".join(w[:1].upper() + w[1:] for w in words(str(side)).split())
-
-
-def side_adjective(side: Any) -> str:
-    """`German` of `germans`, `British` of `british` (a plural in -ans drops its s)."""
-    noun = side_noun(side)
-    return noun[:-1] if noun.endswith("ans") else noun
 
 
 def weapon_name(weapon: Any) -> str:

@@ -23,6 +23,7 @@ from fibua.session.narration import (
     number,
     plural,
     register_phrasebook,
+    side_noun,
     words,
 )
 
@@ -50,7 +51,7 @@ def _who(names: Names, ident: Any) -> str:
 
 def side_name(side: Any) -> str:
     """`the British` from the side's name `british`."""
-    return "the " + words(side).title() if side else "a side"
+    return "the " + side_noun(side) if side else "a side"
 
 
 def _title(kind: Any) -> str:

@@ -11,12 +11,10 @@ from fibua.session.narration import (
     number,
     plural,
     register_phrasebook,
+    side_adjective,
+    side_noun,
     words,
 )
-
-
-def _side(name: object) -> str:
-    return str(name).capitalize()
 
 
 def _at(point: object) -> str:
@@ -61,36 +59,35 @@ def close_combat(d: Data, n: Names) -> str:
 def deployed(d: Data, n: Names) -> str:
     figures = d.get("figures") or []
     named = [str(f.get("name", f.get("id"))) for f in figures if isinstance(f, dict)]
-    return f"The {_side(d.get('side', 'side'))} deploy: {join(named)}"
+    return f"The {side_noun(d.get('side', 'side'))} deploy: {join(named)}"
 
 
 def initiative(d: Data, n: Names) -> str:
-    return f"Initiative is rolled by {join(sorted(_side(k) for k in d))}"
+    return f"Initiative is rolled by {join(sorted(side_noun(k) for k in d))}"
 
 
 def initiative_order(d: Data, n: Names) -> str:
-    order = [_side(s) for s in d.get("order") or []]
+    order = [side_noun(s) for s in d.get("order") or []]
     return f"The {order[0]} go first this turn, then the {join(order[1:])}" if order \
         else "The order of play is settled"
 
 
 def phase(d: Data, n: Names) -> str:
-    return f"{words(d.get('phase', ''))} phase: the {_side(d.get('side'))} give their orders"
+    return f"{words(d.get('phase', ''))} phase: the {side_noun(d.get('side'))} give their orders"
 
 
 def phase_passed(d: Data, n: Names) -> str:
     """`No German figure can shoot now: the shoot phase passes.`"""
-    side = _side(d.get("side", ""))
-    figure = side[:-1] if side.endswith("s") else side  # Germans -> a German figure
+    figure = side_adjective(d.get("side"))
     doing = "move" if d.get("phase") == "move" else "shoot"
     return f"No {figure} figure can {doing} now: the {words(d.get('phase', ''))} phase passes"
 
 
 def game_over(d: Data, n: Names) -> str:
     scores = d.get("scores") or {}
-    points = join([f"the {_side(s)} {number(v)}" for s, v in scores.items()])
+    points = join([f"the {side_noun(s)} {number(v)}" for s, v in scores.items()])
     winner = d.get("winner")
-    head = f"Game over: the {_side(winner)} win" if winner else "Game over: a draw"
+    head = f"Game over: the {side_noun(winner)} win" if winner else "Game over: a draw"
     return f"{head} ({d.get('reason', '')}); points: {points}" if points else head
 
 

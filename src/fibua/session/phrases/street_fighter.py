@@ -20,6 +20,7 @@ from fibua.session.narration import (
     number,
     plural,
     register_phrasebook,
+    side_noun,
     words,
 )
 
@@ -76,7 +77,7 @@ LOST_HOW = {"destroyed": "is destroyed", "knocked out": "is knocked out",
 
 def side(value: Any) -> str:
     """`the British`, from the side's id."""
-    return f"the {words(value).title()}" if value else "a side"
+    return f"the {side_noun(value)}" if value else "a side"
 
 
 def area(value: Any) -> str:
