@@ -50,14 +50,6 @@ class SeatPlan:
                         frozenset(units) if units is not None else None, str(raw["player"]))
 
 
-def seat_plans(game: Game, people: Mapping[str, str]) -> list[SeatPlan]:
-    """Every seat of every side, played by `people[name]` (HUMAN or COMPUTER; the
-    computer where a seat is not named)."""
-    scenario = game.scenario
-    return [SeatPlan(s.name, s.side, s.units, people.get(s.name, COMPUTER))
-            for side in scenario.side_names for s in game.ruleset.seats(scenario, side)]
-
-
 def _whole(value: Any) -> int | None:
     return int(value) if is_number(value) else None
 
@@ -217,4 +209,4 @@ class SeatRound:
 
 
 __all__ = ["COMPUTER", "HUMAN", "ComputerSeat", "ComputerSide", "EndSide", "Forced", "Next",
-           "PersonSeat", "SeatPlan", "SeatRound", "Stage", "seat_plans"]
+           "PersonSeat", "SeatPlan", "SeatRound", "Stage"]
