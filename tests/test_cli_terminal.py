@@ -201,7 +201,8 @@ def test_status_line(name: str, words: list[str]) -> None:
 
 def test_status_line_once_over() -> None:
     scenario = load_scenario("corner-shop")
-    view = {"turn": 10, "turns": 10, "phase": "end",
+    view = {**Game(scenario, 1).view("british"), "turn": 10, "turns": 10, "phase": "end",
+            "to_act": None,
             "result": {"winner": "germans", "scores": {"british": 1.0, "germans": 3.0}}}
     line = status_line(scenario, "british", view)
     assert "the germans win" in line and "germans 3" in line

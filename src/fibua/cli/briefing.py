@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from fibua.core.views import ViewHeader
 from fibua.scenario.schema import Scenario
 from fibua.session.objectives import game_over_headline, objective_sections, objectives
 
@@ -85,21 +86,19 @@ def status_line(scenario: Scenario, side: str, view: Mapping[str, object],
 def _status_parts(scenario: Scenario, side: str, view: Mapping[str, object],
                   seat: str | None, short: bool) -> list[str]:
     parts = []
-    turn, turns = view.get("turn"), view.get("turns", scenario.scenario.turns)
-    parts.append(f"turn {turn} of {turns}")
-    phase = view.get("phase")
-    if phase:
-        step = view.get("step")
-        parts.append(f"{phase}{'' if short else ' phase'}"
-                     + (f", step {step}" if step is not None else ""))
-    result = view.get("result")
+    head = ViewHeader.of(view)
+    parts.append(f"turn {head.turn} of {head.turns or scenario.scenario.turns}")
+    if head.phase:
+        parts.append(f"{head.phase}{'' if short else ' phase'}"
+                     + (f", step {head.step}" if head.step is not None else ""))
+    result = view["result"]
     if isinstance(result, Mapping):
         parts.append(game_over_headline(result.get("winner")))
         scores = result.get("scores")
         if isinstance(scores, Mapping) and scores:
             parts.append(", ".join(f"{k} {v:g}" for k, v in scores.items()))
     else:
-        acting = view.get("to_act")
+        acting = head.to_act
         if acting == side:
             parts.append(seat if seat and short else f"{seat}'s orders" if seat
                          else "your orders")

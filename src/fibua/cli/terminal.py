@@ -33,7 +33,7 @@ from fibua.cli.textmap import (
     section_states,
 )
 from fibua.core.dice import describe_roll
-from fibua.core.errors import FibuaError, IllegalOrder
+from fibua.core.errors import FibuaError, IllegalOrder, Refusal
 from fibua.core.game import Game, Refusals, attempt, chosen, give_or_end
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Seat, commands, seat_allows
@@ -460,7 +460,8 @@ class PlaySession:
     def _check_seat(self, order: Order) -> None:
         seat = self._seat
         if seat is not None and not seat_allows(seat, order):
-            raise IllegalOrder(f"{order.unit} is not under {seat.name}'s command", order, "seat")
+            raise IllegalOrder(f"{order.unit} is not under {seat.name}'s command", order,
+                               Refusal.SEAT)
 
     def preview(self, text: str) -> None:
         if not text:

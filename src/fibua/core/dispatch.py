@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from fibua.core.errors import IllegalOrder
+from fibua.core.errors import IllegalOrder, Refusal
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
@@ -96,11 +96,11 @@ class Dispatcher(Generic[S, U]):
     def _check(self, state: S, order: Order) -> Carry:
         acting = state.acting_side
         if order.side != acting:
-            raise IllegalOrder(f"it is {acting}'s turn", order, "not-your-turn")
+            raise IllegalOrder(f"it is {acting}'s turn", order, Refusal.NOT_YOUR_TURN)
         params = _params(order.params)
         if order.unit is not None and not isinstance(order.unit, str):
             raise IllegalOrder(f"an order names its {self.noun} by its id, not "
-                               f"{order.unit!r}", order, "no-unit")
+                               f"{order.unit!r}", order, Refusal.NO_UNIT)
         kind = order.kind
         if kind == "end":
             only(params, NO_PARAMETERS)
@@ -120,9 +120,9 @@ class Dispatcher(Generic[S, U]):
         uid = order.unit
         unit = self.unit(state, uid) if isinstance(uid, str) else None
         if unit is None or unit.side != order.side:
-            raise IllegalOrder(f"{order.side} has no {self.noun} {uid!r}", order, "no-unit")
+            raise IllegalOrder(f"{order.side} has no {self.noun} {uid!r}", order, Refusal.NO_UNIT)
         if not self.fit(unit):
-            raise IllegalOrder(f"{unit.name} {self.out}", order, "out-of-action")
+            raise IllegalOrder(f"{unit.name} {self.out}", order, Refusal.OUT_OF_ACTION)
         return unit
 
 
@@ -132,7 +132,7 @@ def _params(params: object) -> dict[str, Any]:
     if isinstance(params, Mapping) and all(isinstance(k, str) for k in params):
         return params if type(params) is dict else dict(params)
     raise IllegalOrder(f"an order's parameters are name=value pairs, not {params!r}",
-                       code="bad-parameter")
+                       code=Refusal.BAD_PARAMETER)
 
 
 ST = TypeVar("ST", bound=BaseState[Any])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 
@@ -10,10 +11,47 @@ class FibuaError(Exception):
     """Base of every error fibua raises on purpose."""
 
 
+class Refusal(StrEnum):
+    """The refusal codes the core, the session and the front ends give or read, whatever
+    the rules. A rule set registers its own beside these (`RuleSet.refusals`); a code is
+    what a program reads, the reason what a person reads."""
+
+    #: refused, with nothing more precise to say
+    ILLEGAL = "illegal"
+    #: a parameter the kind does not take, or a value of the wrong type
+    BAD_PARAMETER = "bad-parameter"
+    #: no order of that kind in this rule set
+    UNKNOWN = "unknown"
+    #: the order names no unit of its side
+    NO_UNIT = "no-unit"
+    #: the unit can no longer take orders
+    OUT_OF_ACTION = "out-of-action"
+    #: another side's order is awaited
+    NOT_YOUR_TURN = "not-your-turn"
+    #: the game is over
+    GAME_OVER = "game-over"
+    #: nothing to take back
+    CANNOT_UNDO = "cannot-undo"
+    #: a place off the table
+    OFF_TABLE = "off-table"
+    #: an order of another phase
+    WRONG_PHASE = "wrong-phase"
+    #: an order of another step of the phase
+    WRONG_STEP = "wrong-step"
+    #: an answer to an enemy's action is awaited first
+    REACTING = "reacting"
+    #: the order names no target the unit may take
+    NO_TARGET = "no-target"
+    #: the unit is not under the seat's command
+    SEAT = "seat"
+    #: a target the side has not seen (a front end's masked refusal)
+    UNKNOWN_TARGET = "unknown-target"
+
+
 class IllegalOrder(FibuaError):
     """An order the rules do not allow now. The game state is left exactly as it was."""
 
-    def __init__(self, reason: str, order: Any = None, code: str = "illegal") -> None:
+    def __init__(self, reason: str, order: Any = None, code: str = Refusal.ILLEGAL) -> None:
         self.reason = reason
         self.order = order
         self.code = code

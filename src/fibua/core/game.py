@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
-from fibua.core.errors import FibuaError, IllegalOrder, RulesFault
+from fibua.core.errors import FibuaError, IllegalOrder, Refusal, RulesFault
 from fibua.core.events import Event
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Preview, Result, RuleSet, find_ruleset
@@ -34,12 +34,14 @@ BOUNDARY_KINDS = frozenset({"turn", "phase", "step", "orders", "game-over"})
 #: events whose kind begins so tell a side about the enemy (seen, glimpsed, lost, hit)
 SIGHTING_PREFIX = "enemy-"
 #: refusals of a bare order that say only what it lacks, not why the unit cannot act
-UNTELLING_REFUSALS = frozenset({"bad-parameter", "unknown", "illegal", "no-target"})
+UNTELLING_REFUSALS = frozenset({Refusal.BAD_PARAMETER, Refusal.UNKNOWN, Refusal.ILLEGAL,
+                                Refusal.NO_TARGET})
 #: a bare order refused for its missing parameters: the kind is open now, were there
 #: anything to give it (a shot with a target, a move with a place)
-OPEN_KIND_REFUSALS = frozenset({"bad-parameter"})
+OPEN_KIND_REFUSALS = frozenset({Refusal.BAD_PARAMETER})
 #: refusals for the moment of the turn, true of every unit of the side
-TIMING_REFUSALS = frozenset({"wrong-phase", "wrong-step", "reacting", "not-your-turn"})
+TIMING_REFUSALS = frozenset({Refusal.WRONG_PHASE, Refusal.WRONG_STEP, Refusal.REACTING,
+                             Refusal.NOT_YOUR_TURN})
 
 
 def _telling(code: str | None) -> int:
@@ -47,7 +49,7 @@ def _telling(code: str | None) -> int:
     order of this phase (its step: 1), about another phase's orders (2)."""
     if code not in TIMING_REFUSALS:
         return 0
-    return 2 if code == "wrong-phase" else 1
+    return 2 if code == Refusal.WRONG_PHASE else 1
 
 
 def canonical_json(value: Any) -> str:
@@ -58,11 +60,11 @@ def checked_shape(order: Any) -> Order:
     """The order if its fields have the types an order needs (params a mapping with string
     keys), else IllegalOrder with code "bad-parameter": the rule sets may then rely on them."""
     if not isinstance(order, Order):
-        raise IllegalOrder(f"not an order: {order!r}", order, "bad-parameter")
+        raise IllegalOrder(f"not an order: {order!r}", order, Refusal.BAD_PARAMETER)
     if not isinstance(order.side, str) or not isinstance(order.kind, str):
-        raise IllegalOrder("an order's side and kind must be text", order, "bad-parameter")
+        raise IllegalOrder("an order's side and kind must be text", order, Refusal.BAD_PARAMETER)
     if order.unit is not None and not isinstance(order.unit, str):
-        raise IllegalOrder("an order's unit must be text", order, "bad-parameter")
+        raise IllegalOrder("an order's unit must be text", order, Refusal.BAD_PARAMETER)
     params: Any = order.params
     if not isinstance(params, Mapping):
         raise IllegalOrder(
@@ -72,7 +74,7 @@ def checked_shape(order: Any) -> Order:
         )
     if not all(isinstance(key, str) for key in params):
         raise IllegalOrder("an order's parameters must be name=value pairs with text names",
-                           order, "bad-parameter")
+                           order, Refusal.BAD_PARAMETER)
     if not isinstance(params, dict):
         # a read-only or custom mapping: logged and compared as the plain dict it holds
         return Order(order.side, order.kind, order.unit, dict(params))
@@ -137,9 +139,10 @@ class Game:
             self.restore()
         acting = self.to_act()
         if acting is None:
-            raise IllegalOrder("the game is over", order, "game-over")
+            raise IllegalOrder("the game is over", order, Refusal.GAME_OVER)
         if order.side != acting:
-            raise IllegalOrder(f"it is {acting}'s turn to give orders", order, "not-your-turn")
+            raise IllegalOrder(f"it is {acting}'s turn to give orders", order,
+                               Refusal.NOT_YOUR_TURN)
         events = self._carry_out(order)
         self._record(order, events)
         for listener in list(self.listeners):
@@ -243,7 +246,7 @@ class Game:
         reason = self.undo_refusal(side)
         last = self.orders[-1] if self.orders else None
         if reason is not None:
-            raise IllegalOrder(f"cannot take the order back: {reason}", last, "cannot-undo")
+            raise IllegalOrder(f"cannot take the order back: {reason}", last, Refusal.CANNOT_UNDO)
         assert last is not None
         self._rebuild(self.orders[:-1])
         for listener in list(self.undo_listeners):

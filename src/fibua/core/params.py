@@ -7,7 +7,7 @@ from math import inf, isfinite
 from typing import Any
 
 from fibua.battlefield.model import Table
-from fibua.core.errors import IllegalOrder
+from fibua.core.errors import IllegalOrder, Refusal
 from fibua.core.values import is_number
 
 
@@ -18,7 +18,7 @@ def only(params: dict[str, Any], allowed: set[str] | frozenset[str]) -> None:
     if extra:
         takes = ", ".join(sorted(allowed)) or "no parameters"
         raise IllegalOrder(f"unknown parameter(s) {', '.join(extra)}; this order takes "
-                           f"{takes}", code="bad-parameter")
+                           f"{takes}", code=Refusal.BAD_PARAMETER)
 
 
 def point(value: Any, what: str) -> tuple[float, float]:
@@ -38,7 +38,7 @@ def point(value: Any, what: str) -> tuple[float, float]:
             x = y = inf
         if isfinite(x) and isfinite(y):
             return x, y
-    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code="bad-parameter")
+    raise IllegalOrder(f"{what} must be two numbers x,y, not {value!r}", code=Refusal.BAD_PARAMETER)
 
 
 def waypoints(params: dict[str, Any], most: int | None = None) -> list[tuple[float, float]]:
@@ -47,13 +47,13 @@ def waypoints(params: dict[str, Any], most: int | None = None) -> list[tuple[flo
         path = params["path"]
         if not isinstance(path, list) or not path or (most is not None and len(path) > most):
             count = "x,y points" if most is None else f"1 to {most} x,y points"
-            raise IllegalOrder(f"path must be a list of {count}", code="bad-parameter")
+            raise IllegalOrder(f"path must be a list of {count}", code=Refusal.BAD_PARAMETER)
         return [point(p, "each point of path") for p in path]
     if "to" in params:
         return [point(params["to"], "to")]
-    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code="bad-parameter")
+    raise IllegalOrder("a move needs to=x,y (or path=[[x,y],...])", code=Refusal.BAD_PARAMETER)
 
 
 def require_on_table(table: Table, x: float, y: float) -> None:
     if not (0 <= x <= table.width and 0 <= y <= table.height):
-        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code="off-table")
+        raise IllegalOrder(f"({x:g}, {y:g}) is off the table", code=Refusal.OFF_TABLE)

@@ -151,6 +151,10 @@ class RuleSet(ABC, Generic[S]):
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
     #: order kinds a person can type, with the parameters each takes (for help and prompts)
     order_syntax: ClassVar[Mapping[str, str]] = {}
+    #: the rule set's own refusal codes, beside the core's `Refusal` (a rule set's codes.py)
+    refusals: ClassVar[frozenset[str]] = frozenset()
+    #: the kinds of event its rules emit (each has its phrase in the session's phrasebook)
+    event_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         """Rule-set checks on a scenario whose forces and options already parsed."""

@@ -9,7 +9,7 @@ adds its own keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter, is_
@@ -198,3 +198,50 @@ def copy_data(value: Any) -> Any:
 #: the keys every view promises (`RuleSet.view`); `contract_dict` fills them and `turns`
 CONTRACT_KEYS = frozenset({"ruleset", "scenario", "side", "turn", "phase", "to_act", "own",
                            "enemies", "log", "result"})
+
+
+@dataclass(frozen=True, slots=True)
+class ViewHeader:
+    """The part of a view every front end reads to know where the game stands: the typed
+    reading of the contract keys (and `step`, which House Clearing's views add). `of`
+    refuses a view that breaks the contract rather than guessing."""
+
+    ruleset: str
+    scenario: str
+    side: str
+    turn: int
+    turns: int | None
+    phase: str | None
+    step: int | None
+    to_act: str | None
+    over: bool
+
+    @staticmethod
+    def of(view: Mapping[str, Any]) -> ViewHeader:
+        missing = CONTRACT_KEYS - set(view)
+        if missing:
+            raise ValueError(f"a view without {', '.join(sorted(missing))}")
+        phase, to_act = view["phase"], view["to_act"]
+        return ViewHeader(
+            ruleset=_text(view, "ruleset"), scenario=_text(view, "scenario"),
+            side=_text(view, "side"), turn=_whole(view, "turn") or 0,
+            turns=_whole(view, "turns"), phase=None if phase is None else str(phase),
+            step=_whole(view, "step"), to_act=None if to_act is None else str(to_act),
+            over=view["result"] is not None)
+
+
+def _text(view: Mapping[str, Any], key: str) -> str:
+    value = view[key]
+    if not isinstance(value, str):
+        raise ValueError(f"a view's {key} is text, not {value!r}")
+    return value
+
+
+def _whole(view: Mapping[str, Any], key: str) -> int | None:
+    """A whole number the view may leave out or hold as null."""
+    value = view.get(key)  # `turns` and `step` are not promised by every rule set
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a view's {key} is a whole number, not {value!r}")
+    return value

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fibua.core.dice import new_seed
-from fibua.core.errors import FibuaError, IllegalOrder, Problem, ScenarioError
+from fibua.core.errors import FibuaError, IllegalOrder, Problem, Refusal, ScenarioError
 from fibua.core.events import Event
 from fibua.core.game import (
     Game,
@@ -480,7 +480,7 @@ class Hub:
             if swaps:
                 # it can only be refused, or the rule set accepts a name it does not know
                 live.game.preview(masked)
-                raise IllegalOrder("no such target", masked, "unknown-target")
+                raise IllegalOrder("no such target", masked, Refusal.UNKNOWN_TARGET)
             return act(masked)
         except IllegalOrder as error:
             reason = error.reason

@@ -26,6 +26,7 @@ from fibua.core.events import EVERYONE, Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
+from fibua.core.views import ViewHeader
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
@@ -37,8 +38,6 @@ from fibua.session.typed import format_order
 EVENTS_SENT = 300
 #: the most order labels kept for a side between versions
 MAX_LABELS = 5000
-#: view keys every rule set fills that say where the game stands (public knowledge)
-PUBLIC_STATUS = ("turn", "turns", "phase", "step", "to_act")
 
 
 def briefing(scenario: Scenario) -> dict[str, Any]:
@@ -81,11 +80,9 @@ def side_names(live: LiveGame, side: str) -> Names:
 def status(live: LiveGame) -> dict[str, Any]:
     """Turn, phase and who acts: the same in every side's view, so read from the first."""
     game = live.game
-    view = live.view(game.scenario.side_names[0])
-    out = {key: view.get(key) for key in PUBLIC_STATUS}
-    out["to_act"] = game.to_act()
-    out["over"] = game.over
-    return out
+    head = ViewHeader.of(live.view(game.scenario.side_names[0]))
+    return {"turn": head.turn, "turns": head.turns, "phase": head.phase, "step": head.step,
+            "to_act": game.to_act(), "over": game.over}
 
 
 def ending(game: Game) -> dict[str, Any] | None:

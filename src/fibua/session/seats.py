@@ -20,7 +20,7 @@ from typing import Any
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import Seat, commands
-from fibua.core.values import is_number
+from fibua.core.views import ViewHeader
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -50,10 +50,6 @@ class SeatPlan:
                         frozenset(units) if units is not None else None, str(raw["player"]))
 
 
-def _whole(value: Any) -> int | None:
-    return int(value) if is_number(value) else None
-
-
 @dataclass(frozen=True)
 class Stage:
     """Where the game stands for a side: the turn, and the phase and step where the rule
@@ -65,9 +61,8 @@ class Stage:
 
     @staticmethod
     def of(view: Mapping[str, Any]) -> Stage:
-        phase = view.get("phase")
-        return Stage(_whole(view.get("turn")), str(phase) if phase is not None else None,
-                     _whole(view.get("step")))
+        head = ViewHeader.of(view)
+        return Stage(head.turn, head.phase, head.step)
 
     def key(self) -> list[Any]:
         return [self.turn, self.phase, self.step]

@@ -12,7 +12,7 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, register
-from fibua.rulesets.buildings import actions, setup, turn
+from fibua.rulesets.buildings import actions, codes, setup, turn
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
@@ -36,6 +36,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     title: ClassVar[str] = "Buildings: order-dice WWII skirmish in and around buildings"
     forces_model = Forces
     options_model = Options
+    refusals = codes.REFUSALS
+    event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
     order_syntax: ClassVar[dict[str, str]] = {
         "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "

@@ -11,7 +11,7 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
-from fibua.rulesets.house_clearing import actions, setup, turn
+from fibua.rulesets.house_clearing import actions, codes, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
 from fibua.rulesets.house_clearing.knowledge import refresh_all
@@ -33,6 +33,8 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
     title: ClassVar[str] = "House-Clearing: D100 skirmish with initiative and body cover"
     forces_model = Forces
     options_model = Options
+    refusals = codes.REFUSALS
+    event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
     order_syntax: ClassVar[dict[str, str]] = {
         "move": "move FIGURE to=X,Y | path=[[X,Y],...] [floor=N] [stance=S]: in its "

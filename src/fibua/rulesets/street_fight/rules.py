@@ -10,7 +10,7 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Risk, register
-from fibua.rulesets.street_fight import actions, setup, turn
+from fibua.rulesets.street_fight import actions, codes, setup, turn
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
@@ -31,6 +31,8 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
     title: ClassVar[str] = "Street-Fight: fast d10 skirmish"
     forces_model = Forces
     options_model = Options
+    refusals = codes.REFUSALS
+    event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
     order_syntax: ClassVar[dict[str, str]] = {
         "move": "move FIGURE to=X,Y [floor=N] | path=[[X,Y],...]: up to 5in, or up to 9in "

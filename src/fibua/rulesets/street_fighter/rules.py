@@ -12,7 +12,7 @@ from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
-from fibua.rulesets.street_fighter import actions, setup, turn
+from fibua.rulesets.street_fighter import actions, codes, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
 from fibua.rulesets.street_fighter.knowledge import refresh
@@ -31,6 +31,8 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
     title: ClassVar[str] = "Street Fighter: platoon FIBUA against a hidden enemy, Control umpires"
     forces_model = Forces
     options_model = Options
+    refusals = codes.REFUSALS
+    event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
     order_syntax: ClassVar[dict[str, str]] = {
         "move": "move UNIT to=X,Y | path=[[X,Y],...]: the full move (tanks, halftracks 8cm, "
