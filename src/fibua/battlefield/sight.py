@@ -908,6 +908,16 @@ class SightEngine:
         self._umpire = False
         self._umpire_memos: dict[bytes, dict[Any, Any]] = {}
 
+    @property
+    def umpire(self) -> bool:
+        """Whether this is the fork of a game's rules (see `fork`)."""
+        return self._umpire
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SightEngine:
+        """A copy of a game's state (`BaseState.clone`) forks each engine it holds: the
+        section states are the state's own, the map is shared (it never changes)."""
+        return self.fork(self._umpire)
+
     def fork(self, umpire: bool = False) -> SightEngine:
         """Another engine on the same map, for one user: it shares the arrays, the kernel
         tables and the whole-map stores, and starts with a copy of this engine's section

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from fibua.core.dice import Rng
 from fibua.core.errors import IllegalOrder, Refusal
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
@@ -153,6 +154,9 @@ class DispatchedRuleSet(RuleSet[ST], Generic[ST, U]):
 
     def result(self, state: ST) -> Result | None:
         return state.result
+
+    def clone(self, state: ST, rng: Rng | None = None) -> ST:
+        return state.clone(rng)
 
     def check(self, state: ST, order: Order) -> Carry:
         """The dispatcher's check, kept for this very order object until the state

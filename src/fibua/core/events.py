@@ -54,6 +54,13 @@ class SideLogs:
     def of(self, side: str) -> list[Event]:
         return list(self._logs.get(side, ()))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SideLogs:
+        """Logs of their own holding the same events: an event is never changed once
+        emitted (views hand out copies of its data), so a copy of a game shares them."""
+        twin = SideLogs(self._length)
+        twin._logs = {side: log.copy() for side, log in self._logs.items()}
+        return twin
+
 
 class Drains(Protocol):
     """A rule set's state as `drain` needs it: the events of the order in hand, the sides'

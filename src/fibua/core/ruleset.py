@@ -247,6 +247,12 @@ class RuleSet(ABC, Generic[S]):
         own: list[dict[str, Any]] = self.view(state, side)["own"]
         return own
 
+    def clone(self, state: S, rng: Any = None) -> S:
+        """A copy of the state that shares nothing that changes with it (what a search
+        plays forward and throws away), rolling from `rng` if one is given, else what the
+        game would roll. Rule sets on `BaseState` have it (`BaseState.clone`)."""
+        raise NotImplementedError(f"{self.name} does not copy its state")
+
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:
         """The whole state as canonical JSON values, the generator included (for hashing)."""

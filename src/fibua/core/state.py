@@ -11,8 +11,9 @@ rule set's `snapshot` names what it hashes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import KW_ONLY, dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Rng
@@ -63,6 +64,29 @@ class BaseState(Generic[O]):
     #: the last order checked successfully, at which version, and what carries it out: a
     #: computer player asks whether an order is allowed and then gives that very order
     last_check: tuple[int, Any, Callable[[], None]] | None = None
+    #: fields a copy of the state shares with it (`clone`): caches of what the map alone
+    #: decides, which every copy may read and fill alike
+    shared_on_clone: ClassVar[tuple[str, ...]] = ()
+
+    def clone(self, rng: Rng | None = None) -> Self:
+        """A copy of the game as it stands that shares nothing that changes with this one:
+        what a search plays forward and throws away. The scenario and its map are shared
+        (they never change), each sight engine is forked with its section states
+        (`SightEngine.__deepcopy__`), the views' copies and the last check (whose carrying
+        out is bound to this state) are left behind. The copy rolls what this game would
+        roll, unless given a generator of its own (`rng`): a player searching ahead must
+        not know the game's dice to come."""
+        memo: dict[int, Any] = {id(self.scenario): self.scenario,
+                                id(self.battlefield): self.battlefield,
+                                id(self.view_copies): {}}
+        for name in self.shared_on_clone:
+            value = getattr(self, name)
+            memo[id(value)] = value
+        if self.last_check is not None:
+            memo[id(self.last_check)] = None
+        if rng is not None:
+            memo[id(self.rng)] = rng
+        return deepcopy(self, memo)
 
     def emit(self, kind: str, data: dict[str, Any], to: tuple[str, ...]) -> None:
         """An event of the order in hand, for the sides in `to` (see core/events.py)."""

@@ -14,7 +14,7 @@ room shows its first LEANING_SHOWS bands at most.
 from __future__ import annotations
 
 from bisect import bisect_right
-from copy import copy
+from copy import copy, deepcopy
 from dataclasses import dataclass
 from itertools import pairwise
 from math import hypot
@@ -233,6 +233,12 @@ class MapGeometry:
         rates = np.array([MOVE_RATE[area.kind] for area in field.terrain], dtype=np.float64)
         self.ground = (self.boundaries, *sight.terrain_tables, rates,
                        np.array([MOVE_RATE[TerrainKind.OPEN], MOVE_INSIDE]))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MapGeometry:
+        """A copy of a game's state binds its geometry to the copy's fork of the engine;
+        the rows and numbers of the map are shared."""
+        sight = deepcopy(self.sight, memo)
+        return self.bind(sight, umpire=sight.umpire)
 
     def bind(self, sight: SightEngine, umpire: bool = False) -> MapGeometry:
         """This geometry reading `sight` (a fork of the engine of the same map), with a

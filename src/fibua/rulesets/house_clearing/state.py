@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from fibua.battlefield.model import Position
 from fibua.core.events import SideLogs
@@ -154,6 +154,8 @@ class HouseClearingState(BaseState[Options]):
     #: paths already traced and what they cost (`movement.paths_traced`, shared by the
     #: scenario's games): no part of the game, only spares tracing a path again
     traced: dict[Any, Any] = field(default_factory=dict)
+    #: a copy of the game (`clone`) traces paths into the same store
+    shared_on_clone: ClassVar[tuple[str, ...]] = ("traced",)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
     #: each side's figures in the order of `figures` (set once they are all placed)
