@@ -1,4 +1,5 @@
-"""`make bench`: line of sight, move checks, dice, whole-game speed, the lab, and the game
+"""`make bench`: line of sight, move checks, dice, whole-game speed, what a search costs
+(a copy of a state, an order of a rollout), the lab, and the game
 server under load (100 and 200 bot-played games: order-to-view latency, memory a game).
 Every figure is given by CPU time beside wall time (see timing.py). The last line is one
 JSON object."""
@@ -18,6 +19,7 @@ from dice_bench import measure_dice
 from games_bench import measure_games
 from lab_bench import LAB_SCENARIO, measure_lab
 from move_bench import measure_moves
+from search_bench import measure_search
 from server_bench import measure_server
 from sight_bench import measure_sight
 
@@ -67,6 +69,13 @@ def main() -> None:
         print(f"{name}: {rate['per_cpu_s']:,.1f} complete computer-vs-computer games a CPU "
               f"second ({rate['per_wall_s']:,.1f} a wall second)")
     figures["games"] = games
+    search = measure_search()
+    for name, cost in search.items():
+        print(f"search, {name}: a copy {cost['clone_cpu_ms']:.2f} ms CPU "
+              f"({cost['clone_wall_ms']:.2f} wall); a rollout order "
+              f"{cost['random_order_cpu_ms']:.2f} ms CPU random, "
+              f"{cost['computer_order_cpu_ms']:.2f} ms CPU by the computer")
+    figures["search"] = search
     if cores:
         os.sched_setaffinity(0, cores)  # the lab's processes may use every core again
     jobs = 2
