@@ -54,6 +54,11 @@ class SideLogs:
     def of(self, side: str) -> list[Event]:
         return list(self._logs.get(side, ()))
 
+    def forget(self, side: str) -> None:
+        """The side's log emptied: a search's world drawn for the enemy, who must not
+        carry what the side was really told."""
+        self._logs.pop(side, None)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> SideLogs:
         """Logs of their own holding the same events: an event is never changed once
         emitted (views hand out copies of its data), so a copy of a game shares them."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from fibua.core.errors import FibuaError, IllegalOrder, Refusal, RulesFault
 from fibua.core.events import Event
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Preview, Result, RuleSet, find_ruleset
+from fibua.core.ruleset import Player, Preview, Result, RuleSet, Searcher, find_ruleset
 
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
@@ -359,8 +359,16 @@ def chosen(game: Game, side: str, player: Player) -> Order:
     this way, so a seed plays the same game everywhere."""
     order = game.forced(side)
     if order is None:
-        order = player.choose(game.observe(side), LegalOrders(game, side))
+        order = ask(game, side, player)
     return order
+
+
+def ask(game: Game, side: str, player: Player) -> Order:
+    """A player's choice for `side` now: a searching player searches from the game."""
+    legal = LegalOrders(game, side)
+    if isinstance(player, Searcher):
+        return player.search(game.state, game.observe(side), legal)
+    return player.choose(game.observe(side), legal)
 
 
 @dataclass

@@ -7,11 +7,20 @@ set packages import the core, never the other way round.
 from __future__ import annotations
 
 import importlib
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from pydantic import BaseModel
 
@@ -141,6 +150,17 @@ class Player(Protocol):
     def choose(self, view: Any, legal: Sequence[Order]) -> Order: ...
 
 
+@runtime_checkable
+class Searcher(Protocol):
+    """A player that looks ahead from the game itself: `search` is asked instead of
+    `choose` where the game is at hand (`core.game.chosen`). It may read the state only
+    through `RuleSet.resample`, which keeps what its side has not observed out."""
+
+    def choose(self, view: Any, legal: Sequence[Order]) -> Order: ...
+
+    def search(self, state: Any, view: Any, legal: Sequence[Order]) -> Order: ...
+
+
 class RuleSet(ABC, Generic[S]):
     name: ClassVar[str]
     title: ClassVar[str]
@@ -252,6 +272,24 @@ class RuleSet(ABC, Generic[S]):
         plays forward and throws away), rolling from `rng` if one is given, else what the
         game would roll. Rule sets on `BaseState` have it (`BaseState.clone`)."""
         raise NotImplementedError(f"{self.name} does not copy its state")
+
+    #: whether `resample` draws worlds (a search player needs it)
+    can_resample: ClassVar[bool] = False
+
+    def resample(self, state: S, side: str, rng: random.Random) -> S:
+        """A copy of the game with everything `side` has not observed drawn again from
+        what it knows (never read from the game), with dice of its own: a world a search
+        may play forward. Moving an enemy the side cannot see must change nothing drawn."""
+        raise NotImplementedError(f"{self.name} does not draw worlds")
+
+    def standing(self, state: S) -> Result | None:
+        """The result were the game to end now (a search judges positions by it); None
+        where the rule set cannot say."""
+        return None
+
+    def strength(self, state: S, side: str) -> float:
+        """What is left of a side, on a scale shared by both sides (figures, models)."""
+        return 0.0
 
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from fibua.core.errors import FibuaError, IllegalOrder, Problem, Refusal, Scenar
 from fibua.core.events import Event
 from fibua.core.game import (
     Game,
-    LegalOrders,
     Refusals,
+    ask,
     attempt,
     canonical_json,
     chosen,
@@ -618,7 +618,7 @@ class Hub:
         if player is None:
             player = live.computers[seat.name] = seat_computer(game.ruleset, seat.seat,
                                                                game.seed)
-        order = player.choose(game.observe(seat.side), LegalOrders(game, seat.side))
+        order = ask(game, seat.side, player)
         live.computer_orders += 1
         runaway = live.computer_orders > MAX_COMPUTER_ORDERS
         if seat.units is not None and (order.kind == "end" or runaway):

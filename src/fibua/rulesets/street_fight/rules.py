@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
@@ -9,8 +10,8 @@ from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Ki
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Risk, register
-from fibua.rulesets.street_fight import actions, codes, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, Risk, register
+from fibua.rulesets.street_fight import actions, codes, sampling, setup, turn
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
@@ -128,6 +129,18 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
 
     def after_action(self, state: StreetFightState) -> list[str]:
         return after_action_report(state)
+
+    can_resample = True
+
+    def resample(self, state: StreetFightState, side: str,
+                 rng: random.Random) -> StreetFightState:
+        return sampling.resample(state, side, rng)
+
+    def standing(self, state: StreetFightState) -> Result:
+        return turn.score(state, "were the game to end now")
+
+    def strength(self, state: StreetFightState, side: str) -> float:
+        return float(len(state.side_figures(side)))
 
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
                  notes: Notes | None = None) -> Player:
