@@ -186,7 +186,10 @@ def template(live: LiveGame, seat: SeatPlan, query: ReachQuery,
 
 def masked(hub: Hub, live: LiveGame, side: str, params: dict[str, Any]) -> dict[str, Any]:
     """The parameters with every name of an enemy the side has not seen swapped for a
-    name nobody has: the answer is then the one any unknown name gets."""
+    name nobody has: the answer is then the one any unknown name gets. (Parameters that
+    name nothing, most of them, spare the work of finding the names.)"""
+    if not any(isinstance(v, str | list | dict) for v in params.values()):
+        return params
     hidden = hub.hidden_names(live, side)
 
     def swap(value: Any) -> Any:
