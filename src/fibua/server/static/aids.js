@@ -171,9 +171,9 @@ async function sightFrom(p) {
     const answer = await api("GET", `/api/games/${gameId}/sight?${query}`);
     const group = aidsLayer("sight");
     shade(group, answer, "sight-cell");
-    const size = Math.max(answer.cell, 0.4);
+    const size = Math.max(mapWidth, mapHeight) / 220;
     group.append(svgEl("circle", { class: "sight-eye", cx: answer.from[0],
-      cy: mapHeight - answer.from[1], r: size }));
+      cy: mapHeight - answer.from[1], r: size * 0.7, "stroke-width": size * 0.25 }));
     const cells = answer.runs.reduce((n, r) => n + r[2] - r[1] + 1, 0);
     group.dataset.cells = String(cells);
     readout(`in sight from (${answer.from[0]}, ${answer.from[1]})`
