@@ -187,6 +187,7 @@ function pointParam(order) {
 function select(id) {
   selected = id;
   pointMode = null;
+  clearReach();
   if (state) {
     state.ordersLoaded = false;
     state.legal = [];
@@ -233,6 +234,7 @@ function drawOrders() {
     if (point) {
       box.append(el("button", { class: "kind", "data-kind": kind, onclick: () => {
         pointMode = { kind, unit: selected, param: point[0], template: orders[0] };
+        showReach(selected, kind);  // aids.js: shade where it may go
         render();
       } }, `${kind}: click the map`));
     }
@@ -286,6 +288,7 @@ async function commit() {
   const order = pending;
   cancel();
   pointMode = null;
+  clearReach();
   try {
     await api("POST", `/api/games/${gameId}/orders`, order);
     say("");
@@ -392,6 +395,7 @@ function render() {
   }
   drawDice();
   drawFigures();
+  aidsRendered();
 }
 
 // -- the live connection ------------------------------------------------------------------
