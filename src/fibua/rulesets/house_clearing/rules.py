@@ -10,13 +10,12 @@ from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
-from fibua.rulesets.house_clearing import actions, codes, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
+from fibua.rulesets.house_clearing import actions, codes, forecast, setup, turn
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
 from fibua.rulesets.house_clearing.knowledge import refresh_all
 from fibua.rulesets.house_clearing.odds import ODDS_QUERIES
-from fibua.rulesets.house_clearing.shooting import at_least_one_hit, band_for, hit_chance
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.views import SideView, observe, own_dicts, view_dict
@@ -73,17 +72,11 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
         turn.after_order(state)
 
     def preview(self, state: HouseClearingState, order: Order) -> str:
+        return self.forecast(state, order).text
+
+    def forecast(self, state: HouseClearingState, order: Order) -> Preview:
         self.check(state, order)
-        figure = state.figures.get(order.unit or "")
-        if figure is not None and order.kind == "move":
-            plan = actions.check_move(state, figure, order.params)
-            return f"{figure.name} moves {plan.ground:.1f}in: {plan.share:.0%} of its move"
-        if figure is not None and order.kind == "fire":
-            shot = actions.check_fire(state, figure, order.params)
-            if state.reaction is not None:
-                return _reaction_preview(state, figure, shot)
-            return _fire_preview(state, figure, shot)
-        return f"{order}: allowed"
+        return forecast.forecast(state, order)
 
     def legal_orders(self, state: HouseClearingState, side: str) -> list[Order]:
         if state.acting_side != side:
@@ -217,35 +210,6 @@ def _fire_variants(state: HouseClearingState, figure: Figure, target: str,
         params.append({"target": target, "auto": True})
     params += [dict(p, loader=c.id) for p in params for c in crew]
     return [Order(side, "fire", fid, p) for p in params]
-
-
-def _fire_preview(state: HouseClearingState, figure: Figure, plan: actions.FirePlan) -> str:
-    target = plan.target
-    distance = figure.pos.distance(target.pos)
-    return _odds_line(figure, target, plan, distance, state.fifths(figure.id, target.id), "")
-
-
-def _reaction_preview(state: HouseClearingState, figure: Figure,
-                      plan: actions.FirePlan) -> str:
-    """Fire at a mover is measured where the shot would be taken: the place along the path
-    the firer saw it at (never where the mover stopped out of its sight)."""
-    reaction = state.reaction
-    assert reaction is not None
-    k = actions.best_spot(state, figure, plan.row)
-    spot = reaction.spots[k]
-    fifths = state.geometry.fifths(figure.pos, spot, reaction.stances[k])
-    return _odds_line(figure, plan.target, plan, figure.pos.distance(spot), fifths,
-                      f" where it saw it at ({spot.x:.1f}, {spot.y:.1f})")
-
-
-def _odds_line(figure: Figure, target: Figure, plan: actions.FirePlan, distance: float,
-               fifths: int, where: str) -> str:
-    chance = hit_chance(figure.skill, plan.row, distance, plan.auto)
-    band = band_for(plan.row, distance)
-    odds = at_least_one_hit(chance, fifths)
-    return (f"{figure.name} at {target.name}{where}: {distance:.1f}in, {band.name} band "
-            f"({plan.row}), chance {chance}%, {fifths}/5 visible: {float(odds):.0%} for a "
-            "confirmed hit")
 
 
 RULES = HouseClearing()

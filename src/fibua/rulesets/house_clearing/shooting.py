@@ -130,6 +130,29 @@ def expected_hits(chance: int, fifths: int) -> Fraction:
     return (sure + Fraction(extra, 100)) * _keep(fifths)
 
 
+D3_FACES = 3  # a D3: 1, 2 or 3 initiative points, each as likely
+
+
+@lru_cache(maxsize=64)
+def loss_distribution(hits: int) -> tuple[tuple[int, Fraction], ...]:
+    """Exact chance of each initiative loss from `hits` confirmed hits: a D3 each, added."""
+    found = {0: Fraction(1)}
+    for _ in range(hits):
+        nxt: dict[int, Fraction] = {}
+        for total, p in found.items():
+            for face in range(1, D3_FACES + 1):
+                nxt[total + face] = nxt.get(total + face, Fraction(0)) + p / D3_FACES
+        found = nxt
+    return tuple(sorted(found.items()))
+
+
+def out_of_action_chance(chance: int, fifths: int, initiative: int) -> Fraction:
+    """Chance that one firing puts a figure of this initiative out of action: its confirmed
+    hits cost it more initiative than it has (below 0 it is out)."""
+    return sum((p * q for hits, p in hits_distribution(chance, fifths).items()
+                for loss, q in loss_distribution(hits) if loss > initiative), Fraction(0))
+
+
 def duck_back_chance(chance: int, fifths: int) -> Fraction:
     """Chance the dice hit at least once and the cover die turns every hit away."""
     sure, extra = split_chance(chance)

@@ -23,6 +23,9 @@ from fibua.rulesets.street_fighter.tables import (
     ASSAULT_NEED,
     ASSAULT_POINTS_STEP,
     BAND_NAMES,
+    INDIRECT_NEED,
+    LANDING_LOST,
+    LANDING_ON_TARGET,
     Cover,
     Row,
     Sign,
@@ -30,8 +33,6 @@ from fibua.rulesets.street_fighter.tables import (
 
 if TYPE_CHECKING:
     from fibua.battlefield.model import Position
-    from fibua.core.orders import Order
-    from fibua.rulesets.street_fighter.state import StreetFighterState, Unit
 
 Firer = Literal["tank", "infantry", "mmg", "direct-mortar", "sniper", "at-gun", "rocket"]
 
@@ -128,6 +129,31 @@ def assault_odds(q: AssaultQuestion) -> OddsReport:
     return OddsReport(values, rows)
 
 
+D10_FACES = range(10)  # a d10 read 0-9
+D8_WAYS = range(1, 9)
+
+
+def landing_odds(x: float, y: float) -> list[tuple[Fraction, tuple[float, float]]]:
+    """Where indirect fire called on (x, y) comes down, each place with its chance: the
+    landing d10 loses it below LANDING_LOST, drifts it DRIFT cm in a d8 direction below
+    LANDING_ON_TARGET, else it falls on the mark (the chance it is lost is the rest)."""
+    from fibua.rulesets.street_fighter.turn import drifted
+
+    on = Fraction(sum(1 for f in D10_FACES if f >= LANDING_ON_TARGET), len(D10_FACES))
+    off = Fraction(sum(1 for f in D10_FACES if LANDING_LOST <= f < LANDING_ON_TARGET),
+                   len(D10_FACES))
+    return [(on, (x, y)), *((off / len(D8_WAYS), drifted(x, y, way)) for way in D8_WAYS)]
+
+
+def bombard_chance(x: float, y: float, at: Position) -> Fraction:
+    """Chance that a unit standing at `at` (not a tank, not riding inside a vehicle) is hit
+    by indirect fire called on (x, y): it comes down within reach, then 5+ on a d10."""
+    from fibua.rulesets.street_fighter.turn import in_blast
+
+    near = sum((p for p, (lx, ly) in landing_odds(x, y) if in_blast(at, lx, ly)), Fraction(0))
+    return near * success_chance(INDIRECT_NEED, 0)
+
+
 ODDS_QUERIES = {
     "shoot": OddsQuery("shoot", "chance that one firing action scores a hit", ShootQuestion,
                        shoot_odds),
@@ -136,22 +162,3 @@ ODDS_QUERIES = {
     "assault": OddsQuery("assault", "chance to inflict a hit in a close-assault round",
                          AssaultQuestion, assault_odds),
 }
-
-
-def preview_shot(state: StreetFighterState, unit: Unit, order: Order, at: Position) -> str:
-    """The odds of a checked firing order, the firer standing `at` (where a move-fire's
-    move ends, else where it stands)."""
-    from fibua.rulesets.street_fighter.combat import ANTI_TANK, shot_for
-    from fibua.rulesets.street_fighter.tables import Body
-
-    target = state.units[order.params["target"]]
-    row = Row.ROCKET if order.params.get("weapon") == "rocket" else unit.spec.row
-    assert row is not None
-    s = shot_for(state, unit, target, row, moved=order.kind == "move-fire", at=at)
-    # told from the kind alone: whether anyone rides inside is not the firing side's to know
-    inside = "; a hit falls on whoever rides inside, if anyone does" if \
-        target.spec.body is Body.ARMOURED and row not in ANTI_TANK else ""
-    where = "" if at.point == unit.pos.point else f" from ({at.x:g}, {at.y:g})"
-    return (f"{unit.name}{where} at {target.name}: range {s.range:.1f} cm, needs "
-            f"{base_need(row, s.range)}+ with {sum(m.value for m in modifiers(s)):+d}: "
-            f"{float(hit_chance(s)):.0%} to hit{inside}")

@@ -11,8 +11,8 @@ from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
 from fibua.core.orders import Order
 from fibua.core.params import only
-from fibua.core.ruleset import Notes, OddsQuery, Player, Seat, register
-from fibua.rulesets.street_fighter import actions, codes, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
+from fibua.rulesets.street_fighter import actions, codes, forecast, setup, turn
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
 from fibua.rulesets.street_fighter.knowledge import refresh
@@ -74,16 +74,11 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
             _end_if_idle(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
-        self.check(state, order)
-        if order.kind in ("shoot", "move-fire") and "target" in order.params:
-            from fibua.rulesets.street_fighter.odds import preview_shot
+        return self.forecast(state, order).text
 
-            unit = state.units[str(order.unit)]
-            at = unit.pos
-            if order.kind == "move-fire":  # it fires from where its half move ends
-                at = actions.plan_move(state, unit, order.params, Activity.MOVED_FIRED).legs[-1]
-            return preview_shot(state, unit, order, at)
-        return f"{order}: allowed"
+    def forecast(self, state: StreetFighterState, order: Order) -> Preview:
+        self.check(state, order)
+        return forecast.forecast(state, order)
 
     def legal_orders(self, state: StreetFighterState, side: str) -> list[Order]:
         if state.acting_side != side:

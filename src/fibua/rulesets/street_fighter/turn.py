@@ -100,8 +100,7 @@ def land(state: StreetFighterState, marker: Marker) -> None:
     drift = None
     if arrival.total < LANDING_ON_TARGET:
         way = state.record(roll(state.rng, "d8", "drift direction (1 = north, clockwise)"))
-        angle = pi / 2 - (way.total - 1) * pi / 4
-        x, y = x + DRIFT * cos(angle), y + DRIFT * sin(angle)
+        x, y = drifted(x, y, way.total)
         drift = way.to_dict()
     state.emit("fire-lands", {"by": marker.by, "point": [round(x, 2), round(y, 2)],
                               "roll": arrival.to_dict(), "drift": drift}, (marker.side,))
@@ -109,11 +108,20 @@ def land(state: StreetFighterState, marker: Marker) -> None:
         bombard(state, marker, unit)
 
 
+def drifted(x: float, y: float, way: int) -> tuple[float, float]:
+    """Where fire drifts to from (x, y) on a d8 of `way` (1 = north, clockwise)."""
+    angle = pi / 2 - (way - 1) * pi / 4
+    return x + DRIFT * cos(angle), y + DRIFT * sin(angle)
+
+
 def under_fire(state: StreetFighterState, x: float, y: float) -> list[Unit]:
-    spot = Position(x, y)
     return [u for u in state.units.values()
-            if u.alive and u.rides is None and not u.is_tank
-            and u.pos.distance(spot) <= INDIRECT_RADIUS + EDGE]
+            if u.alive and u.rides is None and not u.is_tank and in_blast(u.pos, x, y)]
+
+
+def in_blast(pos: Position, x: float, y: float) -> bool:
+    """Whether a place is under indirect fire come down at (x, y)."""
+    return pos.distance(Position(x, y)) <= INDIRECT_RADIUS + EDGE
 
 
 def bombard(state: StreetFighterState, marker: Marker, unit: Unit) -> None:
