@@ -2,6 +2,9 @@
 
 Drawing happens in table units inside a group whose transform flips the y axis (the table's
 y grows north, SVG's grows down); text is placed outside that group so it reads upright.
+Building names are texts of class `label` with the point they name (`data-anchor-x`,
+`data-anchor-y`): the game page moves them off one another (static/labels.js). An
+objective is marked by a small numbered symbol, its aims in the symbol's title.
 """
 
 from __future__ import annotations
@@ -59,16 +62,20 @@ OBSTACLE_STYLE = {
 
 
 OBJECTIVE_STROKE = "#e0a800"
+#: a building name's rank among the page's labels (a unit's is higher: it goes first)
+BUILDING_PRIORITY = 10
 
 
 @dataclass(frozen=True, slots=True)
 class ObjectiveMark:
-    """An objective drawn on the map: sections outlined, or an area shaded, with a label
-    (a side and what it must do)."""
+    """An objective drawn on the map: sections outlined, or an area shaded, and a symbol
+    showing `key` (how a list of objectives names it) titled with `label` (each side and
+    what it must do there)."""
 
     label: str
     sections: tuple[str, ...] = ()
     zone: tuple[Point, ...] = ()
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,26 +196,22 @@ def _centre(points: Sequence[Point]) -> Point:
     return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
 
 
-def _text(x: float, y: float, text: str, size: float, unit: float, css: str,
-          fill: str = "#111") -> str:
-    """Text centred at (x, y) in screen coordinates, with a light halo so it reads on any
-    ground."""
-    return (
-        f'<text class={quoteattr(css)} x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
-        f'font-family="sans-serif" text-anchor="middle" fill="{fill}" stroke="#fff" '
-        f'stroke-width="{_num(unit * 0.8)}" paint-order="stroke">{escape(text)}</text>'
-    )
-
-
 def _building_names(battlefield: Battlefield, unit: float, flip: float) -> list[str]:
-    """Each building's name over the middle of its footprints."""
+    """Each building's name and height, a label over the middle of its footprints."""
     out = []
     for building in battlefield.buildings:
         points = [p for s in building.sections for p in s.footprint]
         x, y = _centre(points)
-        out.append(_text(x, flip - y, building.name, unit * 4.5, unit, "building-name"))
-        out.append(_text(x, flip - y + unit * 5, storeys(building.sections), unit * 3.2,
-                         unit, "building-floors", "#444"))
+        sx, sy = _num(x), _num(flip - y)
+        out.append(
+            f'<text class="label building-name" x="{sx}" y="{sy}" data-anchor-x="{sx}" '
+            f'data-anchor-y="{sy}" data-priority="{BUILDING_PRIORITY}" '
+            f'font-size="{_num(unit * 4.5)}" font-family="sans-serif" text-anchor="middle" '
+            f'fill="#111" stroke="#fff" stroke-width="{_num(unit * 0.8)}" '
+            f'paint-order="stroke">{escape(building.name)}'
+            f'<tspan class="building-floors" x="{sx}" dy="{_num(unit * 4.2)}" '
+            f'font-size="{_num(unit * 3.2)}" fill="#444">'
+            f"{escape(storeys(building.sections))}</tspan></text>")
     return out
 
 
@@ -224,10 +227,10 @@ def storeys(sections: Sequence[Section]) -> str:
 
 def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], unit: float,
                 flip: float) -> list[str]:
-    """Objective sections outlined and zones shaded (in table coordinates), then their
-    labels (upright, on top)."""
+    """Objective sections outlined and zones shaded (in table coordinates), then a symbol
+    in the top left corner of each (upright, on top)."""
     shapes: list[str] = []
-    labels: list[str] = []
+    symbols: list[str] = []
     known = {s.id: s for b in battlefield.buildings for s in b.sections}
     for mark in objectives:
         outlines = [known[s].footprint for s in mark.sections if s in known]
@@ -244,12 +247,28 @@ def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], u
                 f'stroke-width="{_num(unit * 1.2)}"/>'
             )
         where = [p for f in outlines for p in f] + list(mark.zone)
-        if where and mark.label:
-            x, y = _centre(where)
-            labels.append(_text(x, flip - y + unit * 6, mark.label, unit * 3.8, unit,
-                                "objective-label", "#7a5a00"))
+        if where:
+            symbols.append(_objective_symbol(mark, where, unit, flip))
     return ['<g class="objectives" transform="matrix(1 0 0 -1 0 ' + _num(flip) + ')">',
-            *shapes, "</g>", *labels]
+            *shapes, "</g>", *symbols]
+
+
+def _objective_symbol(mark: ObjectiveMark, where: Sequence[Point], unit: float,
+                      flip: float) -> str:
+    """A gold disc with the objective's key, just inside the top left corner of its place
+    (the middle is left to the building's name)."""
+    radius = unit * 3
+    x = min(p[0] for p in where) + radius + unit
+    y = flip - max(p[1] for p in where) + radius + unit
+    return (
+        f'<g class="objective-mark" data-key={quoteattr(mark.key)}>'
+        f"<title>{escape(mark.label)}</title>"
+        f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" fill="{OBJECTIVE_STROKE}" '
+        f'stroke="#5c4400" stroke-width="{_num(unit * 0.5)}"/>'
+        f'<text x="{_num(x)}" y="{_num(y + radius * 0.45)}" font-size="{_num(radius * 1.3)}" '
+        f'font-family="sans-serif" font-weight="bold" text-anchor="middle" fill="#2a2000">'
+        f"{escape(mark.key or '*')}</text></g>"
+    )
 
 
 def _nice_length(span: float) -> float:
@@ -308,6 +327,7 @@ def render_svg(
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
         f'width="{_num(PIXELS_WIDE)}" height="{_num(pixels_high)}" '
+        f'data-unit="{table.unit.value}" '
         f'viewBox="0 0 {_num(width)} {_num(height)}">',
         _defs(unit),
         f'<rect class="table" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '
