@@ -227,16 +227,18 @@ def storeys(sections: Sequence[Section]) -> str:
 
 def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], unit: float,
                 flip: float) -> list[str]:
-    """Objective sections outlined and zones shaded (in table coordinates), then a symbol
-    in the top left corner of each (upright, on top)."""
+    """Objective sections outlined and zones shaded (in table coordinates), then the
+    symbols of the objectives naming each section or zone in its top left corner (upright,
+    on top)."""
     shapes: list[str] = []
     symbols: list[str] = []
     known = {s.id: s for b in battlefield.buildings for s in b.sections}
+    marks_of: dict[str, list[ObjectiveMark]] = {}
     for mark in objectives:
-        outlines = [known[s].footprint for s in mark.sections if s in known]
-        for footprint in outlines:
+        for section in (s for s in mark.sections if s in known):
+            marks_of.setdefault(section, []).append(mark)
             shapes.append(
-                f'<polygon class="objective section" points="{_points(footprint)}" '
+                f'<polygon class="objective section" points="{_points(known[section].footprint)}" '
                 f'fill="none" stroke="{OBJECTIVE_STROKE}" stroke-width="{_num(unit * 1.8)}" '
                 f'stroke-dasharray="{_num(unit * 4)} {_num(unit * 2)}"/>'
             )
@@ -246,29 +248,33 @@ def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], u
                 f'fill="{OBJECTIVE_STROKE}" fill-opacity="0.18" stroke="{OBJECTIVE_STROKE}" '
                 f'stroke-width="{_num(unit * 1.2)}"/>'
             )
-        where = [p for f in outlines for p in f] + list(mark.zone)
-        if where:
-            symbols.append(_objective_symbol(mark, where, unit, flip))
+            symbols.extend(_objective_symbols([mark], mark.zone, unit, flip))
+    for section, marks in marks_of.items():
+        symbols.extend(_objective_symbols(marks, known[section].footprint, unit, flip))
     return ['<g class="objectives" transform="matrix(1 0 0 -1 0 ' + _num(flip) + ')">',
             *shapes, "</g>", *symbols]
 
 
-def _objective_symbol(mark: ObjectiveMark, where: Sequence[Point], unit: float,
-                      flip: float) -> str:
-    """A gold disc with the objective's key, just inside the top left corner of its place
-    (the middle is left to the building's name)."""
+def _objective_symbols(marks: Sequence[ObjectiveMark], where: Sequence[Point], unit: float,
+                       flip: float) -> list[str]:
+    """A gold disc with each objective's key, in a row just inside the top left corner of
+    a section or zone (its middle is left to the building's name)."""
     radius = unit * 3
-    x = min(p[0] for p in where) + radius + unit
+    left = min(p[0] for p in where) + radius + unit
     y = flip - max(p[1] for p in where) + radius + unit
-    return (
-        f'<g class="objective-mark" data-key={quoteattr(mark.key)}>'
-        f"<title>{escape(mark.label)}</title>"
-        f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" fill="{OBJECTIVE_STROKE}" '
-        f'stroke="#5c4400" stroke-width="{_num(unit * 0.5)}"/>'
-        f'<text x="{_num(x)}" y="{_num(y + radius * 0.45)}" font-size="{_num(radius * 1.3)}" '
-        f'font-family="sans-serif" font-weight="bold" text-anchor="middle" fill="#2a2000">'
-        f"{escape(mark.key or '*')}</text></g>"
-    )
+    out = []
+    for i, mark in enumerate(marks):
+        x = left + i * radius * 2.3
+        out.append(
+            f'<g class="objective-mark" data-key={quoteattr(mark.key)}>'
+            f"<title>{escape(mark.label)}</title>"
+            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" '
+            f'fill="{OBJECTIVE_STROKE}" stroke="#5c4400" stroke-width="{_num(unit * 0.5)}"/>'
+            f'<text x="{_num(x)}" y="{_num(y + radius * 0.45)}" '
+            f'font-size="{_num(radius * 1.3)}" font-family="sans-serif" font-weight="bold" '
+            f'text-anchor="middle" fill="#2a2000">{escape(mark.key or "*")}</text></g>'
+        )
+    return out
 
 
 def _nice_length(span: float) -> float:

@@ -9,7 +9,7 @@ any two games whose views are the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from fibua.battlefield.model import Battlefield, Position
 from fibua.scenario.objectives import in_objective
 from fibua.scenario.schema import Scenario, VictorySpec
-from fibua.session.objectives import KIND_WORDS, Objective, Place, objective_places, objectives
+from fibua.session.objectives import Objective, Place, objective_places, objectives
 
 #: statuses the rule sets' views give a troop out of the fight (it holds nothing)
 OUT_STATUSES = frozenset({"casualty", "out of action", "destroyed", "surrendered"})
@@ -32,6 +32,8 @@ class Holding(StrEnum):
     ENEMY_LAST_SEEN = "enemy-last-seen"  # no own troop; an enemy was last seen there
     NOBODY_KNOWN = "nobody-known"  # no own troop, no enemy seen there
     UNKNOWN = "unknown"  # no side's view read (a spectator before the end)
+    HELD = "held"  # once the game is over: one side's troops alone are there
+    NOBODY = "nobody"  # once the game is over: nobody's troops are there
     NO_PLACE = "no-place"  # an objective with no place to hold (eliminate, survive)
 
 
@@ -94,7 +96,7 @@ def place_name(battlefield: Battlefield, place: Place) -> str:
     if place.zone:
         xs, ys = [p[0] for p in place.zone], [p[1] for p in place.zone]
         names.append(f"the area x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g}")
-    return " and ".join(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _aims(found: Iterable[Objective]) -> tuple[Aim, ...]:
@@ -107,13 +109,19 @@ def _spec(place: Place) -> VictorySpec:
                        zone=list(place.zone) or None)
 
 
-def holding(place: Place, side: str, enemy: str, view: Mapping[str, Any]
-            ) -> tuple[Holding, str, int | None]:
+def _own_there(spec: VictorySpec, view: Mapping[str, Any]) -> bool:
+    """Whether any of the view's own troops still in the fight stands in the place."""
+    return any(in_objective(p, spec) for u in view.get("own") or ()
+               if isinstance(u, Mapping) and in_the_fight(u) and (p := _placed(u)))
+
+
+Known = tuple[Holding, str, int | None]
+
+
+def holding(place: Place, side: str, enemy: str, view: Mapping[str, Any]) -> Known:
     """Who holds the place as the side's view tells it: the holding, the holder's side
     (or ""), and the turn an enemy was last seen there when it is not in sight now."""
     spec = _spec(place)
-    mine = any(in_objective(p, spec) for u in view.get("own") or ()
-               if isinstance(u, Mapping) and in_the_fight(u) and (p := _placed(u)))
     seen_now, seen_turns = False, []
     for e in view.get("enemies") or ():
         if not isinstance(e, Mapping) or e.get("alive") is False:
@@ -125,7 +133,7 @@ def holding(place: Place, side: str, enemy: str, view: Mapping[str, Any]
             seen_now = True
         elif isinstance(e.get("seen_turn"), int):
             seen_turns.append(int(e["seen_turn"]))
-    if mine:
+    if _own_there(spec, view):
         return (Holding.CONTESTED, "", None) if seen_now else (Holding.YOURS, side, None)
     if seen_now:
         return Holding.ENEMY, enemy, None
@@ -134,24 +142,44 @@ def holding(place: Place, side: str, enemy: str, view: Mapping[str, Any]
     return Holding.NOBODY_KNOWN, "", None
 
 
-def objective_panel(scenario: Scenario, side: str | None,
-                    view: Mapping[str, Any] | None) -> list[ObjectiveStatus]:
-    """Every objective of the scenario for the panel: the places first (keyed as the map
-    marks them), with who holds each as `side`'s view tells it (UNKNOWN without a view),
-    then the objectives with no place."""
-    battlefield = scenario.battlefield
-    enemy = next((s for s in scenario.side_names if s != side), "")
-    out: list[ObjectiveStatus] = []
-    for place in objective_places(scenario):
-        known = (holding(place, side, enemy, view) if side is not None and view is not None
-                 else (Holding.UNKNOWN, "", None))
-        out.append(ObjectiveStatus(place.key, place_name(battlefield, place),
-                                   _aims(place.aims), *known))
+def final_holding(place: Place, views: Mapping[str, Mapping[str, Any]]) -> Known:
+    """Who holds the place once the game is over, from every side's own troops."""
+    spec = _spec(place)
+    there = [side for side, view in views.items() if _own_there(spec, view)]
+    if len(there) == 1:
+        return Holding.HELD, there[0], None
+    return (Holding.CONTESTED if there else Holding.NOBODY), "", None
+
+
+def _panel(scenario: Scenario, known: Callable[[Place], Known]) -> list[ObjectiveStatus]:
+    """The places first (keyed as the map marks them), each with `known(place)`, then the
+    objectives with no place."""
+    out = [ObjectiveStatus(place.key, place_name(scenario.battlefield, place),
+                           _aims(place.aims), *known(place))
+           for place in objective_places(scenario)]
     for objective in objectives(scenario):
         if not objective.sections and not objective.zone:
-            out.append(ObjectiveStatus("", KIND_WORDS.get(objective.kind, objective.kind),
+            # its description (the file's, else the kind in a few words) names it
+            out.append(ObjectiveStatus("", objective.description.rstrip("."),
                                        _aims([objective]), Holding.NO_PLACE))
     return out
+
+
+def objective_panel(scenario: Scenario, side: str | None,
+                    view: Mapping[str, Any] | None) -> list[ObjectiveStatus]:
+    """Every objective of the scenario for the panel, with who holds each place as
+    `side`'s view tells it (UNKNOWN without a view)."""
+    if side is None or view is None:
+        return _panel(scenario, lambda place: (Holding.UNKNOWN, "", None))
+    enemy = next((s for s in scenario.side_names if s != side), "")
+    return _panel(scenario, lambda place: holding(place, side, enemy, view))
+
+
+def final_panel(scenario: Scenario, views: Mapping[str, Mapping[str, Any]]
+                ) -> list[ObjectiveStatus]:
+    """The objectives once the game is over, when every side's troops are everyone's
+    (`views`: every side's view)."""
+    return _panel(scenario, lambda place: final_holding(place, views))
 
 
 def panel_dicts(statuses: Sequence[ObjectiveStatus]) -> list[dict[str, Any]]:

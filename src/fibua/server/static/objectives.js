@@ -11,6 +11,8 @@ function holdingWords(o, mySide) {
     case "enemy-last-seen": return `${o.holder} last seen there (turn ${o.seen_turn})`;
     case "nobody-known": return mySide ? "nobody you know of" : "unknown";
     case "no-place": return "scored at the end";
+    case "held": return `held by ${o.holder}`;
+    case "nobody": return "held by nobody";
     default: return "unknown";
   }
 }
@@ -18,7 +20,9 @@ function holdingWords(o, mySide) {
 function drawObjectives() {
   const box = document.getElementById("objectives");
   if (!box) return;
-  const list = (state && state.map && state.map.objectives) || [];
+  // once the game is over, who holds what is everyone's to know
+  const list = (state && ((state.revealed && state.revealed.objectives)
+    || (state.map && state.map.objectives))) || [];
   const mySide = state && state.seat ? state.seat.side : null;
   box.replaceChildren();
   for (const o of list) {
