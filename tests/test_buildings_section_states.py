@@ -90,7 +90,8 @@ def _map(name: str, tmp_path: Path) -> ET.Element:
 
 def test_fibua_map_shows_floors_openings_slits_and_roofs(tmp_path: Path) -> None:
     village_svg = _map("village-street", tmp_path)
-    floors = [t.text for t in village_svg.iter(f"{SVG}text")
+    # each building's height is the second line of its name's label
+    floors = [t.text for t in village_svg.iter(f"{SVG}tspan")
               if t.get("class") == "building-floors"]
     assert floors.count("2 floors") == 4 and "1 floor" in floors
     upstairs = [e for e in village_svg.iter(f"{SVG}line") if e.get("data-floor") == "1"]

@@ -2,6 +2,9 @@
 
 Drawing happens in table units inside a group whose transform flips the y axis (the table's
 y grows north, SVG's grows down); text is placed outside that group so it reads upright.
+Building names are texts of class `label` with the point they name (`data-anchor-x`,
+`data-anchor-y`): the game page moves them off one another (static/labels.js). An
+objective is marked by a small numbered symbol, its aims in the symbol's title.
 """
 
 from __future__ import annotations
@@ -59,16 +62,20 @@ OBSTACLE_STYLE = {
 
 
 OBJECTIVE_STROKE = "#e0a800"
+#: a building name's rank among the page's labels (a unit's is higher: it goes first)
+BUILDING_PRIORITY = 10
 
 
 @dataclass(frozen=True, slots=True)
 class ObjectiveMark:
-    """An objective drawn on the map: sections outlined, or an area shaded, with a label
-    (a side and what it must do)."""
+    """An objective drawn on the map: sections outlined, or an area shaded, and a symbol
+    showing `key` (how a list of objectives names it) titled with `label` (each side and
+    what it must do there)."""
 
     label: str
     sections: tuple[str, ...] = ()
     zone: tuple[Point, ...] = ()
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,26 +196,22 @@ def _centre(points: Sequence[Point]) -> Point:
     return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
 
 
-def _text(x: float, y: float, text: str, size: float, unit: float, css: str,
-          fill: str = "#111") -> str:
-    """Text centred at (x, y) in screen coordinates, with a light halo so it reads on any
-    ground."""
-    return (
-        f'<text class={quoteattr(css)} x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
-        f'font-family="sans-serif" text-anchor="middle" fill="{fill}" stroke="#fff" '
-        f'stroke-width="{_num(unit * 0.8)}" paint-order="stroke">{escape(text)}</text>'
-    )
-
-
 def _building_names(battlefield: Battlefield, unit: float, flip: float) -> list[str]:
-    """Each building's name over the middle of its footprints."""
+    """Each building's name and height, a label over the middle of its footprints."""
     out = []
     for building in battlefield.buildings:
         points = [p for s in building.sections for p in s.footprint]
         x, y = _centre(points)
-        out.append(_text(x, flip - y, building.name, unit * 4.5, unit, "building-name"))
-        out.append(_text(x, flip - y + unit * 5, storeys(building.sections), unit * 3.2,
-                         unit, "building-floors", "#444"))
+        sx, sy = _num(x), _num(flip - y)
+        out.append(
+            f'<text class="label building-name" x="{sx}" y="{sy}" data-anchor-x="{sx}" '
+            f'data-anchor-y="{sy}" data-priority="{BUILDING_PRIORITY}" '
+            f'font-size="{_num(unit * 4.5)}" font-family="sans-serif" text-anchor="middle" '
+            f'fill="#111" stroke="#fff" stroke-width="{_num(unit * 0.8)}" '
+            f'paint-order="stroke">{escape(building.name)}'
+            f'<tspan class="building-floors" x="{sx}" dy="{_num(unit * 4.2)}" '
+            f'font-size="{_num(unit * 3.2)}" fill="#444">'
+            f"{escape(storeys(building.sections))}</tspan></text>")
     return out
 
 
@@ -224,16 +227,18 @@ def storeys(sections: Sequence[Section]) -> str:
 
 def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], unit: float,
                 flip: float) -> list[str]:
-    """Objective sections outlined and zones shaded (in table coordinates), then their
-    labels (upright, on top)."""
+    """Objective sections outlined and zones shaded (in table coordinates), then the
+    symbols of the objectives naming each section or zone in its top left corner (upright,
+    on top)."""
     shapes: list[str] = []
-    labels: list[str] = []
+    symbols: list[str] = []
     known = {s.id: s for b in battlefield.buildings for s in b.sections}
+    marks_of: dict[str, list[ObjectiveMark]] = {}
     for mark in objectives:
-        outlines = [known[s].footprint for s in mark.sections if s in known]
-        for footprint in outlines:
+        for section in (s for s in mark.sections if s in known):
+            marks_of.setdefault(section, []).append(mark)
             shapes.append(
-                f'<polygon class="objective section" points="{_points(footprint)}" '
+                f'<polygon class="objective section" points="{_points(known[section].footprint)}" '
                 f'fill="none" stroke="{OBJECTIVE_STROKE}" stroke-width="{_num(unit * 1.8)}" '
                 f'stroke-dasharray="{_num(unit * 4)} {_num(unit * 2)}"/>'
             )
@@ -243,13 +248,33 @@ def _objectives(battlefield: Battlefield, objectives: Sequence[ObjectiveMark], u
                 f'fill="{OBJECTIVE_STROKE}" fill-opacity="0.18" stroke="{OBJECTIVE_STROKE}" '
                 f'stroke-width="{_num(unit * 1.2)}"/>'
             )
-        where = [p for f in outlines for p in f] + list(mark.zone)
-        if where and mark.label:
-            x, y = _centre(where)
-            labels.append(_text(x, flip - y + unit * 6, mark.label, unit * 3.8, unit,
-                                "objective-label", "#7a5a00"))
+            symbols.extend(_objective_symbols([mark], mark.zone, unit, flip))
+    for section, marks in marks_of.items():
+        symbols.extend(_objective_symbols(marks, known[section].footprint, unit, flip))
     return ['<g class="objectives" transform="matrix(1 0 0 -1 0 ' + _num(flip) + ')">',
-            *shapes, "</g>", *labels]
+            *shapes, "</g>", *symbols]
+
+
+def _objective_symbols(marks: Sequence[ObjectiveMark], where: Sequence[Point], unit: float,
+                       flip: float) -> list[str]:
+    """A gold disc with each objective's key, in a row just inside the top left corner of
+    a section or zone (its middle is left to the building's name)."""
+    radius = unit * 3
+    left = min(p[0] for p in where) + radius + unit
+    y = flip - max(p[1] for p in where) + radius + unit
+    out = []
+    for i, mark in enumerate(marks):
+        x = left + i * radius * 2.3
+        out.append(
+            f'<g class="objective-mark" data-key={quoteattr(mark.key)}>'
+            f"<title>{escape(mark.label)}</title>"
+            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" '
+            f'fill="{OBJECTIVE_STROKE}" stroke="#5c4400" stroke-width="{_num(unit * 0.5)}"/>'
+            f'<text x="{_num(x)}" y="{_num(y + radius * 0.45)}" '
+            f'font-size="{_num(radius * 1.3)}" font-family="sans-serif" font-weight="bold" '
+            f'text-anchor="middle" fill="#2a2000">{escape(mark.key or "*")}</text></g>'
+        )
+    return out
 
 
 def _nice_length(span: float) -> float:
@@ -308,6 +333,7 @@ def render_svg(
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
         f'width="{_num(PIXELS_WIDE)}" height="{_num(pixels_high)}" '
+        f'data-unit="{table.unit.value}" '
         f'viewBox="0 0 {_num(width)} {_num(height)}">',
         _defs(unit),
         f'<rect class="table" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '

@@ -4,7 +4,8 @@ Every function here reads the side's view dict (`Game.view(side)`), the events a
 to the side, or the scenario's public map; none reads the game state. The layer is plain
 JSON: the floors a building has, the state of its sections (burning, rubble) when the view
 carries it, markers on the side's own troops (overwatch, aim, observing...), and the
-fire the side was told it took, as arrows from where (or the direction) it came.
+fire the side was told it took, as arrows from where (or the direction) it came, and the
+objectives panel: each objective with who holds it as the side knows it (session/holding).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from fibua.battlefield.model import SectionState
 from fibua.core.events import Event
 from fibua.scenario.schema import Scenario
+from fibua.session.holding import objective_panel, panel_dicts
 
 #: fired-on reports drawn: those of this turn and the last
 FIRE_TURNS = 2
@@ -146,13 +148,18 @@ def side_layer(scenario: Scenario, view: Mapping[str, Any],
     reacting = _reacting(view)
     marks = {str(u.get("id")): found for u in view.get("own") or ()
              if isinstance(u, Mapping) and (found := unit_marks(u, reacting))}
+    side = view.get("side")
     return {"floors": floors(scenario), "sections": section_states(view), "marks": marks,
-            "fired_on": fire_reports(view, events)}
+            "fired_on": fire_reports(view, events),
+            "objectives": panel_dicts(objective_panel(
+                scenario, side if isinstance(side, str) else None, view))}
 
 
 def public_layer(scenario: Scenario) -> dict[str, Any]:
-    """What a spectator's map draws before the end: the map's floors and nothing else."""
-    return {"floors": floors(scenario), "sections": {}, "marks": {}, "fired_on": []}
+    """What a spectator's map draws before the end: the map's floors, and the objectives
+    with nobody's holding."""
+    return {"floors": floors(scenario), "sections": {}, "marks": {}, "fired_on": [],
+            "objectives": panel_dicts(objective_panel(scenario, None, None))}
 
 
 def revealed(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:

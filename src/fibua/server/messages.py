@@ -30,6 +30,7 @@ from fibua.core.views import ViewHeader
 from fibua.scenario.schema import Scenario
 from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
+from fibua.session.holding import final_panel, panel_dicts
 from fibua.session.narration import Names, describe_event, names_for, narrate, place_names
 from fibua.session.objectives import objective_marks, objectives
 from fibua.session.typed import format_order
@@ -96,12 +97,13 @@ def ending(game: Game) -> dict[str, Any] | None:
 
 def final_map(live: LiveGame) -> dict[str, Any] | None:
     """Once the game is over, every troop and section as each side's own view holds them
-    (everyone's by then); before, None."""
+    (everyone's by then), and who holds each objective; before, None."""
     game = live.game
     if not game.over:
         return None
     views = {side: live.view(side) for side in game.scenario.side_names}
-    return {"troops": revealed(views), "sections": all_sections(views)}
+    return {"troops": revealed(views), "sections": all_sections(views),
+            "objectives": panel_dicts(final_panel(game.scenario, views))}
 
 
 def game_head(live: LiveGame) -> dict[str, Any]:

@@ -66,17 +66,37 @@ def objective_zones(scenario: Scenario) -> list[Objective]:
     return [o for o in objectives(scenario) if o.zone]
 
 
-def objective_marks(scenario: Scenario) -> list[ObjectiveMark]:
-    """The objectives with a place, for the SVG map: one mark for each set of sections or
-    zone, labelled with every side's aim there (`british hold (2); germans hold (2)`)."""
-    places: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[str]] = {}
+@dataclass(frozen=True)
+class Place:
+    """Sections or a zone some objectives name, with every side's aims there; `key` is the
+    symbol the map marks it with and the objectives panel lists it under (1, 2, ...)."""
+
+    key: str
+    sections: tuple[str, ...]
+    zone: tuple[Point, ...]
+    aims: tuple[Objective, ...]
+
+
+def objective_places(scenario: Scenario) -> list[Place]:
+    """The places objectives name, in the order the file first names each."""
+    places: dict[tuple[tuple[str, ...], tuple[Point, ...]], list[Objective]] = {}
     for objective in objectives(scenario):
         if objective.sections or objective.zone:
-            key = (objective.sections, objective.zone)
-            places.setdefault(key, []).append(
-                f"{objective.side} {objective.kind} ({objective.points})")
-    return [ObjectiveMark("; ".join(aims), sections, zone)
-            for (sections, zone), aims in places.items()]
+            places.setdefault((objective.sections, objective.zone), []).append(objective)
+    return [Place(str(i + 1), sections, zone, tuple(aims))
+            for i, ((sections, zone), aims) in enumerate(places.items())]
+
+
+def aims_text(aims: Sequence[Objective]) -> str:
+    """Every side's aim at a place: `british hold (2); germans hold (2)`."""
+    return "; ".join(f"{o.side} {o.kind} ({o.points})" for o in aims)
+
+
+def objective_marks(scenario: Scenario) -> list[ObjectiveMark]:
+    """The objectives with a place, for the SVG map: one mark for each set of sections or
+    zone, keyed as the objectives panel lists it, its title every side's aim there."""
+    return [ObjectiveMark(aims_text(p.aims), p.sections, p.zone, p.key)
+            for p in objective_places(scenario)]
 
 
 def game_over_headline(winner: object) -> str:

@@ -163,7 +163,8 @@ function figure(info, colour, opacity, size, onclick, kind, age) {
       + `M${cx - size},${cy + size} L${cx + size},${cy - size}`, stroke: "#111",
       "stroke-width": size * 0.25 }));
   }
-  const label = svgEl("text", { x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
+  const label = svgEl("text", { class: "label", "data-anchor-x": cx, "data-anchor-y": cy,
+    "data-priority": kind === "own" ? 30 : 25, x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
     "font-family": "sans-serif", fill: "#111", stroke: "#fff", "stroke-width": size * 0.3,
     "paint-order": "stroke" });
   label.textContent = info.id + (age ? ` (turn ${info.seen_turn})` : "");
@@ -396,6 +397,10 @@ function render() {
   drawDice();
   drawFigures();
   aidsRendered();
+  drawObjectives();
+  const map = document.querySelector("#mapbox svg");
+  placeLabels(map);  // labels.js: after every draw, so no label covers another
+  drawRulers(map);
 }
 
 // -- the live connection ------------------------------------------------------------------

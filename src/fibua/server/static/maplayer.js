@@ -64,8 +64,10 @@ function drawSectionLabels(size) {
     const shape = svg.querySelector(`polygon.section[data-id="${CSS.escape(id)}"]`);
     if (!shape) continue;
     const box = shape.getBBox();  // in table coordinates (the map group flips y)
-    const label = svgEl("text", { class: `section-state ${what}`, "data-section": id,
-      x: box.x + box.width / 2, y: mapHeight - (box.y + box.height / 2), "font-size": size * 2.4,
+    const x = box.x + box.width / 2, y = mapHeight - (box.y + box.height / 2);
+    // a label (labels.js moves it off the others), ranked below units, above buildings
+    const label = svgEl("text", { class: `label section-state ${what}`, "data-section": id,
+      "data-anchor-x": x, "data-anchor-y": y, "data-priority": 20, x, y, "font-size": size * 2.4,
       "text-anchor": "middle", "font-family": "sans-serif", fill: what === "burning" ? "#7a1500" : "#333",
       stroke: "#fff", "stroke-width": size * 0.3, "paint-order": "stroke" });
     label.textContent = what;
