@@ -26,7 +26,7 @@ from fibua.core.replay import ReplayReport
 from fibua.core.ruleset import Player, Seat, find_ruleset
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
-from fibua.session.computers import side_computers
+from fibua.session.computers import Level, side_computers
 
 #: the scenario `fibua play` opens when none is named
 DEFAULT_RULESET = "street-fight"
@@ -45,11 +45,22 @@ def check_side(scenario: Scenario, side: str, option: str = "--side") -> str:
 
 
 def computer_players(
-    scenario: Scenario, seed: int, humans: tuple[str, ...] = ()
+    scenario: Scenario, seed: int, humans: tuple[str, ...] = (), level: Level = Level.NORMAL
 ) -> dict[str, Player]:
     """The rule set's computer for every side not played by a person (see
     `fibua.session.computers`: the same players in every front end)."""
-    return side_computers(find_ruleset(scenario.ruleset), scenario.side_names, seed, humans)
+    return side_computers(find_ruleset(scenario.ruleset), scenario.side_names, seed, humans,
+                          level)
+
+
+def computer_level(given: str) -> Level:
+    """`--level` read, or a clear refusal naming the levels."""
+    try:
+        return Level(given)
+    except ValueError:
+        known = ", ".join(level.value for level in Level)
+        raise InputError([Problem("--level", "", f"no level {given!r}; levels: {known}")]
+                         ) from None
 
 
 def default_scenario() -> str:

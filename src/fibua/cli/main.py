@@ -68,6 +68,10 @@ def play(
         typer.Option(help="carry on the game saved in this file (its scenario and seed come "
                           "from it); it goes on being saved there unless --save names another"),
     ] = None,
+    level: Annotated[
+        str, typer.Option(help="how well the computer plays: easy, normal or hard (it looks "
+                               "ahead; slower)")
+    ] = "normal",
 ) -> None:
     """Play a scenario at the terminal against the computer.
 
@@ -75,6 +79,7 @@ def play(
     """
     from fibua.cli.games import (
         HangUp,
+        computer_level,
         computer_players,
         hang_up_stops_the_game,
         human_seats,
@@ -88,6 +93,7 @@ def play(
     from fibua.core.replay import write_log
     from fibua.session.computers import seat_computers
 
+    strength = computer_level(level)
     if resume is not None and (scenario is not None or seed is not None):
         raise InputError([Problem("--resume", "", "a resumed game takes its scenario and seed "
                                                   "from the save: give neither")])
@@ -120,11 +126,12 @@ def play(
     session = PlaySession(
         game,
         you,
-        computer_players(loaded, game_seed, (you,) if people else ()),
+        computer_players(loaded, game_seed, (you,) if people else (), strength),
         out_console,
         echo=not sys.stdin.isatty(),
         seats=seats,
-        seat_players={} if watch else seat_computers(game.ruleset, seats, game_seed, people),
+        seat_players={} if watch else seat_computers(game.ruleset, seats, game_seed, people,
+                                                     strength),
     )
     stopped: KeyboardInterrupt | None = None
     outcome = None
@@ -171,9 +178,13 @@ def autoplay(
     report: Annotated[
         bool, typer.Option("--report", help="print the after-action report after the game")
     ] = False,
+    level: Annotated[
+        str, typer.Option(help="how well the computer plays: easy, normal or hard (it looks "
+                               "ahead; slower)")
+    ] = "normal",
 ) -> None:
     """Let the computer play every side and write the game log."""
-    from fibua.cli.games import check_side, computer_players
+    from fibua.cli.games import check_side, computer_level, computer_players
     from fibua.cli.review import show_after_action
     from fibua.cli.saving import check_writable
     from fibua.cli.warmup import preparing, warm_up
@@ -190,7 +201,8 @@ def autoplay(
         game = Game(loaded, seed)
         warm_up(game)
     try:
-        result = play_out(game, computer_players(loaded, seed), max_orders=max_orders)
+        result = play_out(game, computer_players(loaded, seed, level=computer_level(level)),
+                          max_orders=max_orders)
     except RuntimeError as error:
         raise fail(str(error), 1) from None
     lines = write_log(game, out, side=as_side)

@@ -13,11 +13,57 @@ the computer, which gives up its phase).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Sequence
+from enum import StrEnum
 from typing import Any
 
 from fibua.core.dice import derive_seed
-from fibua.core.ruleset import Notes, Player, RuleSet, Seat
+from fibua.core.orders import Order
+from fibua.core.ruleset import Notes, Player, RuleSet, Seat, commands
+from fibua.core.search import search_player
+
+
+class Level(StrEnum):
+    """How well a computer plays: `normal` is the rule set's own computer; `easy` it
+    with lapses (now and then an order drawn at random); `hard` it looking ahead
+    (core/search.py) where the rule set can draw worlds, else `normal`."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+#: how often an easy computer gives an order drawn at random instead of its own
+LAPSE = 0.3
+
+
+class Careless:
+    """A computer that now and then gives a legal order of one of its units drawn at
+    random instead of its own choice (never `end` unasked: a lapse is a poor order, not
+    giving up the phase)."""
+
+    def __init__(self, player: Player, seed: int, units: frozenset[str] | None) -> None:
+        self.player = player
+        self.units = units
+        self.rng = random.Random(derive_seed(seed, "lapse"))
+
+    def choose(self, view: Any, legal: Sequence[Order]) -> Order:
+        if self.rng.random() < LAPSE:
+            mine = [o for o in legal if o.kind != "end" and commands(self.units, o.unit)]
+            if mine:
+                return self.rng.choice(mine)
+        return self.player.choose(view, legal)
+
+
+def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,
+            units: frozenset[str] | None = None, notes: Notes | None = None) -> Player:
+    """The computer of one level for a side (or the seat with `units`)."""
+    if level is Level.HARD:
+        return search_player(rules, side, seed, units=units)
+    player = (rules.computer(side, seed, units) if notes is None
+              else rules.computer(side, seed, units, notes=notes))
+    return Careless(player, seed, units) if level is Level.EASY else player
 
 
 def computer_seed(game_seed: int, side: str, seat: str | None = None) -> int:
@@ -28,31 +74,31 @@ def computer_seed(game_seed: int, side: str, seat: str | None = None) -> int:
 
 
 def side_computer(rules: RuleSet[Any], side: str, game_seed: int,
-                  notes: Notes | None = None) -> Player:
+                  notes: Notes | None = None, level: Level = Level.NORMAL) -> Player:
     """The computer that plays a whole side (with the side's notes from earlier games of
     the scenario, where kept: see `Notes`)."""
-    seed = computer_seed(game_seed, side)
-    if notes is None:
-        return rules.computer(side, seed)
-    return rules.computer(side, seed, notes=notes)
+    return leveled(rules, side, computer_seed(game_seed, side), level, notes=notes)
 
 
-def seat_computer(rules: RuleSet[Any], seat: Seat, game_seed: int) -> Player:
+def seat_computer(rules: RuleSet[Any], seat: Seat, game_seed: int,
+                  level: Level = Level.NORMAL) -> Player:
     """The computer for one seat of a side that a person plays too."""
-    return rules.computer(seat.side, computer_seed(game_seed, seat.side, seat.name),
-                          seat.units)
+    return leveled(rules, seat.side, computer_seed(game_seed, seat.side, seat.name), level,
+                   seat.units)
 
 
 def side_computers(rules: RuleSet[Any], sides: Sequence[str], game_seed: int,
-                   people: Collection[str] = ()) -> dict[str, Player]:
+                   people: Collection[str] = (), level: Level = Level.NORMAL
+                   ) -> dict[str, Player]:
     """A computer for every side but those in `people`."""
-    return {side: side_computer(rules, side, game_seed) for side in sides
+    return {side: side_computer(rules, side, game_seed, level=level) for side in sides
             if side not in people}
 
 
 def seat_computers(rules: RuleSet[Any], seats: Sequence[Seat], game_seed: int,
-                   people: Collection[str]) -> dict[str, Player]:
+                   people: Collection[str], level: Level = Level.NORMAL
+                   ) -> dict[str, Player]:
     """A computer for every seat of a side not in `people` (seat names), by seat name, for
     a side some person plays (a side nobody plays has one `side_computer`)."""
-    return {seat.name: seat_computer(rules, seat, game_seed) for seat in seats
+    return {seat.name: seat_computer(rules, seat, game_seed, level) for seat in seats
             if seat.name not in people}
