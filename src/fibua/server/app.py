@@ -449,6 +449,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
     `prepare`: compile the rules engine's kernels in the background if they are not
     (`preparing`). `hosts`: the addresses it answers to (by default the loopback ones, on
     any port)."""
+    from fibua.server.history import routes as history_routes  # it imports this module
     from fibua.server.reports import routes as report_routes  # it imports this module
 
     store = Store(db_path)
@@ -492,6 +493,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         Route("/api/games/{game}/log.jsonl", download_log),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
         *report_routes(),
+        *history_routes(),
         *odds_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
