@@ -17,6 +17,8 @@ const turnflow = {
   wanted: null,      // the position the slider wants (asked for once the last answer is in)
   indexing: false,   // an index request is under way
   reindex: false,    // and another is owed once it is in (the game moved on meanwhile)
+  stale: true,       // a live message came since the index was fetched
+  sliding: null,     // a position the slider moved to while the index was being fetched
 };
 
 // -- the seat's turn -----------------------------------------------------------------------
@@ -24,22 +26,25 @@ const turnflow = {
 // called by game.js with every live message: true while the page shows the past (the
 // message is then kept for "back to now")
 function lookingBack(message) {
-  noteTurn(message);
+  const began = noteTurn(message);
   turnflow.live = message;
+  turnflow.stale = true;
   if (turnflow.shown === null) {
-    if (message.role === "seat") loadIndex();
+    if (message.role === "seat" && (turnflow.index === null || began)) loadIndex();
     return false;
   }
   document.getElementById("history-now").textContent = "back to now (the game has moved on)";
   return true;
 }
 
+// the title, the mark kept when the seat's turn ends, and when it begins the beep and the
+// box of what was told meanwhile; true when the turn has just begun
 function noteTurn(message) {
   const seat = message.role === "seat" ? message.seat : null;
   document.getElementById("look-back").hidden = !seat;
   const myTurn = Boolean(seat && seat.may_act && !message.status.over);
   document.title = myTurn ? "▶ Your orders · fibua" : `fibua: ${message.game.title}`;
-  if (!seat) return;
+  if (!seat) return false;
   const toAct = message.status.to_act;
   if (toAct && toAct !== seat.side) turnflow.enemy = toAct;
   const key = `fibua-last-orders-${message.game.id}-${seat.name}`;
@@ -53,7 +58,9 @@ function noteTurn(message) {
     if (turnflow.myTurn === false) beep();
     if (mark !== null) showSince(message, Number(mark));
   }
+  const began = myTurn && turnflow.myTurn === false;
   turnflow.myTurn = myTurn;
+  return began;
 }
 
 function beep() {
@@ -183,12 +190,15 @@ async function loadIndex() {
     return;
   }
   turnflow.indexing = true;
+  turnflow.stale = false;
   try {
     const answer = await historyApi("");
     turnflow.index = answer.positions;
     const slider = document.getElementById("history-slider");
     slider.max = String(turnflow.index.length - 1);
-    if (turnflow.shown === null) slider.value = slider.max;
+    if (turnflow.shown === null && turnflow.wanted === null && turnflow.sliding === null) {
+      slider.value = slider.max;
+    }
     label();
   } catch (error) {
     say(error.message);
@@ -198,6 +208,10 @@ async function loadIndex() {
   if (turnflow.reindex) {
     turnflow.reindex = false;
     loadIndex();
+  } else if (turnflow.sliding !== null) {
+    const position = turnflow.sliding;
+    turnflow.sliding = null;
+    slid(position);
   }
 }
 
@@ -215,7 +229,13 @@ function label() {
 
 // the slider moved: the latest position it asks for is fetched, one request at a time
 function slid(position) {
-  const last = turnflow.index ? turnflow.index.length - 1 : 0;
+  if (turnflow.index === null || turnflow.indexing || (turnflow.stale && turnflow.shown === null)) {
+    // the game may have moved on since the positions were fetched: "now" is known first
+    turnflow.sliding = position;
+    loadIndex();
+    return;
+  }
+  const last = turnflow.index.length - 1;
   if (position >= last) {
     backToNow();
     return;
@@ -291,6 +311,11 @@ function turnStep(by) {
 
 function lookBackControls() {
   const slider = document.getElementById("history-slider");
+  // the positions are fetched again when the slider is touched after the game moved on
+  // (not with every message: most are never looked back from)
+  const touched = () => { if (turnflow.stale && turnflow.shown === null) loadIndex(); };
+  document.getElementById("look-back").addEventListener("pointerdown", touched);
+  document.getElementById("look-back").addEventListener("focusin", touched);
   slider.addEventListener("input", () => slid(Number(slider.value)));
   document.getElementById("history-now").addEventListener("click", backToNow);
   document.getElementById("history-prev").addEventListener("click", () => turnStep(-1));
