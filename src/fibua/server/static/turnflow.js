@@ -279,6 +279,9 @@ function showPast(answer) {
   document.getElementById("history-now").textContent = "back to now";
   label();
   render();
+  // game.js would say whose turn it was then, as if the seat waited for it
+  document.getElementById("orders").replaceChildren(el("div", { class: "muted" },
+    "Looking back: no orders here (back to now to give them)."));
 }
 
 function backToNow() {
