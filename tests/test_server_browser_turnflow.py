@@ -166,6 +166,7 @@ def test_the_seat_is_told_its_turn_what_it_missed_and_can_look_back(tmp_path: Pa
             arg=[unit, before[unit][0]], timeout=WAIT_MS)
         assert page.locator("#mapbox.past").count() == 1
         assert page.locator("#done").count() == 0
+        assert "no orders" in page.inner_text("#orders")
         assert "Looking back" in page.inner_text("#history-label")
         page.click("#history-now")
         page.wait_for_function(
