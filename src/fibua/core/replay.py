@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -373,11 +373,13 @@ def _first_difference(expected: list[str], actual: list[str]) -> ReplayMismatch 
 @dataclass(frozen=True)
 class TurnRecord:
     """One turn as Control saw it: every event of the turn, whoever it was addressed to,
-    and where each side's figures stood at its end (each side's own view of its troops)."""
+    and where each side's figures stood at its end (each side's own view of its troops);
+    and as each side saw it: the enemies in its view at the turn's end (`seen`)."""
 
     turn: int
     events: list[Event]
     standing: dict[str, list[dict[str, Any]]]
+    seen: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], Game]:
@@ -394,10 +396,11 @@ def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], G
             waiting.setdefault(max(event.turn, current), []).append(event)
 
     def close_turns_before(turn: int) -> None:
-        standing = _standing(game)
-        records.extend(
-            TurnRecord(done, waiting.pop(done), standing) for done in sorted(waiting) if done < turn
-        )
+        done = [number for number in sorted(waiting) if number < turn]
+        if not done:
+            return
+        standing, seen = _standing(game), _seen(game)
+        records.extend(TurnRecord(number, waiting.pop(number), standing, seen) for number in done)
 
     gather(game.log)
     # the set-up may already open the first turn: what came before it stood as set up
@@ -416,3 +419,8 @@ def replay_by_turn(log: ParsedLog, rng: Any = None) -> tuple[list[TurnRecord], G
 
 def _standing(game: Game) -> dict[str, list[dict[str, Any]]]:
     return {side: list(game.own_view(side)) for side in game.scenario.side_names}
+
+
+def _seen(game: Game) -> dict[str, list[dict[str, Any]]]:
+    """Each side's enemies as its own view holds them (where last seen, whether in sight)."""
+    return {side: list(game.view(side)["enemies"]) for side in game.scenario.side_names}

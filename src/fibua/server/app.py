@@ -450,6 +450,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
     (`preparing`). `hosts`: the addresses it answers to (by default the loopback ones, on
     any port)."""
     from fibua.server.aids import routes as aid_routes  # it imports this module
+    from fibua.server.history import routes as history_routes  # it imports this module
     from fibua.server.reports import routes as report_routes  # it imports this module
 
     store = Store(db_path)
@@ -494,6 +495,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         WebSocketRoute("/api/games/{game}/ws", game_socket),
         *report_routes(),
         *aid_routes(),
+        *history_routes(),
         *odds_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

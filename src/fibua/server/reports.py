@@ -74,11 +74,20 @@ def figure_entry(info: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def event_entry(event: Event, ruleset: str, names: Names) -> dict[str, Any]:
-    """An event as Control tells it once the game is over (every name revealed)."""
+def sighting_entry(info: Mapping[str, Any]) -> dict[str, Any]:
+    """An enemy as a side's view held it: where it was last seen, and whether in sight."""
+    return {**figure_entry(info), "visible": info.get("visible_now") is True,
+            "seen_turn": info.get("seen_turn")}
+
+
+def event_entry(event: Event, ruleset: str, names: Names,
+                sides: Sequence[str] = ()) -> dict[str, Any]:
+    """An event as Control tells it once the game is over (every name revealed), with the
+    sides it was told to (of `sides`: the report's view switch shows a side its own)."""
     head, *rolls = narrate(event, ruleset, names)
     return {"kind": event.kind, "turn": event.turn, "to": audience(event), "text": head,
-            "rolls": rolls, "details": describe_event(event)}
+            "rolls": rolls, "details": describe_event(event),
+            "sides": [side for side in sides if event.seen_by(side)]}
 
 
 def revealed_names(game: Game) -> Names:
@@ -92,11 +101,14 @@ def revealed_names(game: Game) -> Names:
 
 
 def turn_entry(record: TurnRecord, ruleset: str, names: Names) -> dict[str, Any]:
+    sides = list(record.standing)
     return {
         "turn": record.turn,
-        "events": [event_entry(event, ruleset, names) for event in record.events],
+        "events": [event_entry(event, ruleset, names, sides) for event in record.events],
         "standing": {side: [figure_entry(info) for info in figures]
                      for side, figures in record.standing.items()},
+        "seen": {side: [sighting_entry(info) for info in enemies]
+                 for side, enemies in record.seen.items()},
     }
 
 

@@ -420,6 +420,17 @@ async function loadOrders(message, unit) {
   }
 }
 
+// a live message shown (turnflow.js shows the one it held when the page comes back to now)
+function showState(message) {
+  state = message;
+  state.legal = [];
+  state.idle = {};
+  state.ordersLoaded = false;
+  if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
+  render();
+  if (selected && state.seat && state.seat.may_act) loadOrders(state, selected);
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
@@ -431,13 +442,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
-      state = message;
-      state.legal = [];
-      state.idle = {};
-      state.ordersLoaded = false;
-      if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
-      render();
-      if (selected && state.seat && state.seat.may_act) loadOrders(state, selected);
+      if (!lookingBack(message)) showState(message);  // turnflow.js: held while looking back
     } else if (message.type === "error" || message.type === "closed") {
       say(message.message);
       socket.closeReason = "refused";

@@ -7,6 +7,7 @@ let report = null;     // the report the server sent
 let mapHeight = 0;
 let unitSize = 1;
 let figures = null;    // the SVG group the figures are drawn in
+let viewShown = null;  // the side whose view the map shows (null: Control's, everything)
 
 function svgNode(tag, attrs) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -52,6 +53,23 @@ function swatch(colour) {
   return chip;
 }
 
+// Control (everything) or one side's view: its own troops, the enemies as it last saw them
+// and the events it was told
+function viewSwitch() {
+  const box = el("div", { id: "view-switch", class: "slider-row" }, "View: ");
+  for (const choice of [null, ...report.sides.map((s) => s.name)]) {
+    box.append(el("button", { class: "view" + (choice === viewShown ? " on" : ""),
+      "data-view": choice === null ? "control" : choice,
+      onclick: () => { viewShown = choice; showTurn(turnShown()); } },
+      choice === null ? "Control (everything)" : `${choice}'s view`));
+  }
+  return box;
+}
+
+function turnShown() {
+  return Number(document.getElementById("turn-slider").value);
+}
+
 function legend() {
   return el("div", { class: "muted" }, ...report.sides.map((s) => el("span", {},
     swatch(s.colour), `${s.name}  `)));
@@ -70,7 +88,7 @@ function layout(root) {
   svg.append(figures);
   root.replaceChildren(headline(),
     el("div", { class: "replay" }, map,
-      el("div", { class: "replay-side" }, slider(), legend(),
+      el("div", { class: "replay-side" }, slider(), viewSwitch(), legend(),
         el("h2", {}, "Events of the turn"), el("div", { id: "turn-events" }),
         el("h2", {}, "Where each stood at the turn's end"), el("div", { id: "standing" }))),
     el("h2", {}, "After-action report"),
@@ -82,33 +100,55 @@ function colourOf(side) {
   return found ? found.colour : "#555";
 }
 
+// the side an enemy of `side` belongs to, when there is only one other (else unknown)
+function enemyOf(side) {
+  const others = report.sides.filter((s) => s.name !== side);
+  return others.length === 1 ? others[0].name : null;
+}
+
 function drawFigures(turn) {
   figures.replaceChildren();
-  for (const [side, list] of Object.entries(turn.standing)) {
-    for (const f of list) {
-      if (typeof f.x !== "number" || typeof f.y !== "number") continue;
-      const g = svgNode("g", { class: "figure", "data-id": f.id, "data-side": side,
-        opacity: f.out ? 0.35 : 1 });
-      const cx = f.x, cy = mapHeight - f.y;
-      g.append(svgNode("circle", { cx, cy, r: unitSize, fill: colourOf(side), stroke: "#fff",
-        "stroke-width": unitSize * 0.3 }));
-      const label = svgNode("text", { x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
-        "font-size": unitSize * 1.5, "font-family": "sans-serif", fill: "#111", stroke: "#fff",
-        "stroke-width": unitSize * 0.3, "paint-order": "stroke" });
-      label.textContent = f.id;
-      const title = svgNode("title", {});
-      title.textContent = `${side}: ${f.name} (${f.status || "-"})`;
-      g.append(label, title);
-      figures.append(g);
+  const shown = viewShown === null ? Object.entries(turn.standing)
+    : [[viewShown, turn.standing[viewShown] || []]];
+  for (const [side, list] of shown) {
+    for (const f of list) drawFigure(f, side, "figure", f.out ? 0.35 : 1);
+  }
+  if (viewShown === null) return;
+  // the enemies where the side last saw them: solid while in sight, dashed and faded after
+  for (const f of (turn.seen || {})[viewShown] || []) {
+    const g = drawFigure(f, enemyOf(viewShown), "figure sighting"
+      + (f.visible ? " in-sight" : " last-seen"), f.out ? 0.35 : f.visible ? 1 : 0.55);
+    if (g && !f.visible) {
+      g.querySelector("circle").setAttribute("stroke-dasharray", `${unitSize * 0.6} ${unitSize * 0.4}`);
+      g.querySelector("text").textContent += ` (turn ${f.seen_turn})`;
     }
   }
+}
+
+function drawFigure(f, side, kind, opacity) {
+  if (typeof f.x !== "number" || typeof f.y !== "number") return null;
+  const g = svgNode("g", { class: kind, "data-id": f.id, "data-side": side || "enemy", opacity });
+  const cx = f.x, cy = mapHeight - f.y;
+  g.append(svgNode("circle", { cx, cy, r: unitSize, fill: side ? colourOf(side) : "#555",
+    stroke: "#fff", "stroke-width": unitSize * 0.3 }));
+  const label = svgNode("text", { x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
+    "font-size": unitSize * 1.5, "font-family": "sans-serif", fill: "#111", stroke: "#fff",
+    "stroke-width": unitSize * 0.3, "paint-order": "stroke" });
+  label.textContent = f.id;
+  const title = svgNode("title", {});
+  title.textContent = `${side || "enemy"}: ${f.name} (${f.status || "-"})`;
+  g.append(label, title);
+  figures.append(g);
+  return g;
 }
 
 function drawEvents(turn) {
   const box = document.getElementById("turn-events");
   box.replaceChildren();
-  if (!turn.events.length) box.append(el("div", { class: "muted" }, "No events."));
-  for (const event of turn.events) {
+  const told = viewShown === null ? turn.events
+    : turn.events.filter((e) => (e.sides || []).includes(viewShown));
+  if (!told.length) box.append(el("div", { class: "muted" }, "No events."));
+  for (const event of told) {
     box.append(el("div", { class: "event" }, el("span", { class: "to" }, `[${event.to}] `),
       event.text));
     for (const roll of event.rolls) box.append(el("div", { class: "roll" }, roll));
@@ -118,14 +158,23 @@ function drawEvents(turn) {
 function drawStanding(turn) {
   const box = document.getElementById("standing");
   box.replaceChildren();
-  for (const [side, list] of Object.entries(turn.standing)) {
-    const rows = list.map((f) => el("tr", { class: f.out ? "out" : "" },
-      el("td", {}, f.id), el("td", {}, f.name), el("td", {}, f.where), el("td", {}, f.status)));
-    box.append(el("table", { "data-side": side },
-      el("caption", {}, swatch(colourOf(side)), side),
-      el("tr", {}, el("th", {}, "id"), el("th", {}, "name"), el("th", {}, "where"),
-        el("th", {}, "status")), ...rows));
+  const shown = viewShown === null ? Object.entries(turn.standing)
+    : [[viewShown, turn.standing[viewShown] || []]];
+  for (const [side, list] of shown) box.append(figureTable(side, side, list));
+  if (viewShown !== null) {
+    const enemy = enemyOf(viewShown);
+    box.append(figureTable(`seen-by-${viewShown}`, `enemies as ${viewShown} saw them`,
+      (turn.seen || {})[viewShown] || [], enemy ? colourOf(enemy) : "#555"));
   }
+}
+
+function figureTable(key, caption, list, colour) {
+  const rows = list.map((f) => el("tr", { class: f.out ? "out" : "" },
+    el("td", {}, f.id), el("td", {}, f.name), el("td", {}, f.where), el("td", {}, f.status)));
+  return el("table", { "data-side": key },
+    el("caption", {}, swatch(colour || colourOf(key)), caption),
+    el("tr", {}, el("th", {}, "id"), el("th", {}, "name"), el("th", {}, "where"),
+      el("th", {}, "status")), ...rows);
 }
 
 function showTurn(index) {
@@ -133,6 +182,10 @@ function showTurn(index) {
   if (!turn) return;
   document.getElementById("turn-label").textContent =
     `Turn ${turn.turn} (${index + 1} of ${report.turns.length})`;
+  for (const button of document.querySelectorAll("#view-switch button")) {
+    const view = viewShown === null ? "control" : viewShown;
+    button.classList.toggle("on", button.dataset.view === view);
+  }
   drawFigures(turn);
   drawEvents(turn);
   drawStanding(turn);
