@@ -37,7 +37,7 @@ from fibua.server.access import NO_ACCESS, ApiError, Holder
 from fibua.server.app import bearer, server_of
 from fibua.server.hub import LiveGame
 from fibua.server.maplayer import side_layer
-from fibua.server.messages import PUBLIC_STATUS, encoded, event_entry
+from fibua.server.messages import encoded, event_entry, game_status
 from fibua.session.narration import names_for
 
 #: answers kept per game (a few dozen kilobytes each)
@@ -83,14 +83,6 @@ def moments(game: Game, side: str) -> list[Moment]:
     return found
 
 
-def past_status(game: Game, view: dict[str, Any]) -> dict[str, Any]:
-    """Where the game stood, as a message's `status` tells it."""
-    out = {key: view.get(key) for key in PUBLIC_STATUS}
-    out["to_act"] = game.to_act()
-    out["over"] = game.over
-    return out
-
-
 def past_part(game: Game, side: str) -> dict[str, Any]:
     """The side's part of a seat's message, from the game as it stands (a replay): its
     view, map layer, status and the events it had been told, in the names it knew."""
@@ -100,7 +92,7 @@ def past_part(game: Game, side: str) -> dict[str, Any]:
     events = game.log_for(side)
     names = names_for(scenario.ruleset, view, scenario.battlefield)
     return {
-        "status": past_status(game, view),
+        "status": game_status(game, view),
         "view": view,
         "map": side_layer(scenario, view, events),
         "events": [event_entry(e, scenario.ruleset, names) for e in events[-PAST_EVENTS:]],

@@ -81,7 +81,12 @@ def side_names(live: LiveGame, side: str) -> Names:
 def status(live: LiveGame) -> dict[str, Any]:
     """Turn, phase and who acts: the same in every side's view, so read from the first."""
     game = live.game
-    head = ViewHeader.of(live.view(game.scenario.side_names[0]))
+    return game_status(game, live.view(game.scenario.side_names[0]))
+
+
+def game_status(game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    """Where the game stands, from a side's view of it (public: the same for every side)."""
+    head = ViewHeader.of(view)
     return {"turn": head.turn, "turns": head.turns, "phase": head.phase, "step": head.step,
             "to_act": game.to_act(), "over": game.over}
 
