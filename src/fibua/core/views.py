@@ -200,6 +200,10 @@ CONTRACT_KEYS = frozenset({"ruleset", "scenario", "side", "turn", "phase", "to_a
                            "enemies", "log", "result"})
 
 
+#: the keys a view header is read from (the contract's, without the units and the log)
+HEADER_KEYS = CONTRACT_KEYS - {"own", "enemies", "log"}
+
+
 @dataclass(frozen=True, slots=True)
 class ViewHeader:
     """The part of a view every front end reads to know where the game stands: the typed
@@ -218,7 +222,7 @@ class ViewHeader:
 
     @staticmethod
     def of(view: Mapping[str, Any]) -> ViewHeader:
-        missing = CONTRACT_KEYS - set(view)
+        missing = HEADER_KEYS - set(view)
         if missing:
             raise ValueError(f"a view without {', '.join(sorted(missing))}")
         phase, to_act = view["phase"], view["to_act"]
