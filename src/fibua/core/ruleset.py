@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from fibua.core.errors import IllegalOrder, Problem, UnknownRuleset
 from fibua.core.events import Event
+from fibua.core.orderforms import OrderForms
 from fibua.core.orders import Order
 
 if TYPE_CHECKING:
@@ -151,6 +152,9 @@ class RuleSet(ABC, Generic[S]):
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
     #: order kinds a person can type, with the parameters each takes (for help and prompts)
     order_syntax: ClassVar[Mapping[str, str]] = {}
+    #: the same orders as typed data: each kind's forms and typed parameters (the page
+    #: builds its order controls from them; a rule set writes its syntax from them)
+    order_kinds: ClassVar[Mapping[str, OrderForms]] = {}
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         """Rule-set checks on a scenario whose forces and options already parsed."""
