@@ -124,7 +124,7 @@ def test_the_registry_as_json_keeps_every_form_and_type() -> None:
                    "forms": [{"name": "", "help": "", "params": []}]}
     assert shoot["forms"][0]["params"][0] == {
         "name": "targets", "type": "enemies", "help": "who", "required": True,
-        "choices": [], "whole": False, "least": 2, "most": 0}
+        "choices": [], "whole": False, "least": 2, "most": 0, "default": None}
 
 
 # ---------------------------------------------------------------- over real games

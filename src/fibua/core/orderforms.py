@@ -62,17 +62,19 @@ class Param:
     least: int = 1                 # the fewest items of a list
     most: int = 0                  # the most items of a list (0: no bound)
     shown: str = ""                # the value the terminal's help shows, if not the type's
+    default: bool | None = None    # what an optional flag is when not given, if not false
 
     def syntax(self) -> str:
         value = self.shown or ("|".join(self.choices) if self.type is ParamType.CHOICE
-                               else SHOWN[self.type])
+                               else "false" if self.default is True else SHOWN[self.type])
         text = f"{self.name}={value}"
         return text if self.required else f"[{text}]"
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": str(self.type), "help": self.help,
                 "required": self.required, "choices": list(self.choices),
-                "whole": self.whole, "least": self.least, "most": self.most}
+                "whole": self.whole, "least": self.least, "most": self.most,
+                "default": self.default}
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,7 @@ ORDER_KINDS: dict[str, OrderForms] = kinds_of(
                          Param("regroup", ParamType.POINT, "where it regroups if it wins",
                                required=False),
                          Param("take", ParamType.FLAG, "whether a winner takes the floor "
-                               "it cleared", required=False, shown="false")),
+                               "it cleared", required=False, default=True)),
              "close assault an enemy unit"),
         *_inside())),
     OrderForms("ambush", "no move; fire at the first enemy that acts in sight; a mover "
