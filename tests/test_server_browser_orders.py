@@ -119,8 +119,10 @@ def pick(page: Any, unit: str) -> None:
 
 
 def named(page: Any, kind: str) -> Any:
-    """The buttons whose accessible name starts with the kind as the terminal types it."""
-    return page.get_by_role("button", name=re.compile(rf"^{re.escape(kind)}( |$)"))
+    """The composer's buttons whose accessible name starts with the kind as the terminal
+    types it (not the quick picks of the sampled orders)."""
+    return page.locator("#orders .kinds").get_by_role(
+        "button", name=re.compile(rf"^{re.escape(kind)}( |$)"))
 
 
 def covering(legal: list[dict[str, Any]]) -> dict[str, set[str]]:
