@@ -81,10 +81,10 @@ def game_orders(db: Path, game_id: str) -> list[Order]:
     return [Order.from_dict(json.loads(body)) for (body,) in bodies]
 
 
-def replayed(scenario: Scenario, db: Path, game_id: str) -> Game:
-    """The game rebuilt from its stored orders (each applied again by the rules)."""
+def replayed(scenario: Scenario, orders: list[Order]) -> Game:
+    """The game rebuilt from its stored orders (each carried out again by the rules)."""
     game = Game(scenario, SEED)
-    for order in game_orders(db, game_id):
+    for order in orders:
         game.apply(order)
     return game
 
@@ -170,33 +170,36 @@ def table_click(page: Any, x: float, y: float) -> None:
     page.mouse.click(where[0], where[1])
 
 
-def give(page: Any, db: Path, game_id: str) -> None:
-    """Preview what the composer holds and commit it; wait until the order is stored."""
+def give(page: Any, db: Path, game_id: str) -> int:
+    """Preview what the composer holds and commit it; wait until the order is stored, and
+    return its place among the game's orders."""
     given = len(game_orders(db, game_id))
     page.click("#compose-preview")
     page.wait_for_selector("#commit, #preview .error", timeout=WAIT_MS)
     assert page.locator("#commit").count(), page.inner_text("#preview")
     page.click("#commit")
     wait_until(lambda: len(game_orders(db, game_id)) > given)
+    return given
 
 
-def clear_of(game: Game, side: str, x: float, y: float) -> bool:
-    """Whether a place is away from every troop the side's map draws (a click on a troop
-    or its label picks the troop, not the place)."""
-    battlefield = game.scenario.battlefield
-    size = max(battlefield.table.width, battlefield.table.height) / 220
-    view = game.view(side)
-    for troop in [*view["own"], *view["enemies"]]:
-        dx, dy = x - troop["x"], y - troop["y"]
-        if -3 * size < dx < 20 * size and abs(dy) < 3 * size:
-            return False
-    return True
+def clickable(page: Any, x: float, y: float) -> bool:
+    """Whether a click at a place of the table lands on the map itself (not on a troop or
+    its label, which pick the troop, nor on one of the rules' sampled places)."""
+    found: bool = page.evaluate(
+        "([x, y]) => { const svg = document.querySelector('#mapbox svg');"
+        " const p = svg.createSVGPoint(); p.x = x; p.y = mapHeight - y;"
+        " const s = p.matrixTransform(svg.getScreenCTM());"
+        " const hit = document.elementFromPoint(s.x, s.y);"
+        " return hit !== null && svg.contains(hit)"
+        " && hit.closest('.figure, .destination') === null; }", [x, y])
+    return found
 
 
-def path_to_click(game: Game, side: str, kind: str, units: set[str]
-                  ) -> tuple[str, list[list[float]]]:
-    """One of `units` and a path of two legs it may take, both points clear of the troops
-    drawn: short legs at right angles, from the headings its sampled moves take."""
+def paths_to_click(game: Game, side: str, kind: str, units: set[str]
+                   ) -> dict[str, list[list[list[float]]]]:
+    """Paths of two legs each of `units` may take: short legs at right angles, from the
+    headings of its sampled moves."""
+    found: dict[str, list[list[list[float]]]] = {}
     for order in game.legal_orders(side):
         if order.kind != kind or "to" not in order.params or order.unit not in units:
             continue
@@ -209,21 +212,28 @@ def path_to_click(game: Game, side: str, kind: str, units: set[str]
             second = [round(first[0] + 0.35 * reach * cos(b), 1),
                       round(first[1] + 0.35 * reach * sin(b), 1)]
             path = Order(side, kind, order.unit, {"path": [first, second]})
-            if game.ruleset.allows(game.state, path) and all(
-                    clear_of(game, side, *p) for p in (first, second)):
-                return str(order.unit), [first, second]
-    raise AssertionError(f"no two-leg {kind} of {side} to click")
+            if game.ruleset.allows(game.state, path):
+                found.setdefault(str(order.unit), []).append([first, second])
+    assert found, f"no two-leg {kind} of {side}"
+    return found
+
+
+def first_clickable(page: Any, paths: list[list[list[float]]]) -> list[list[float]]:
+    path = next((p for p in paths if all(clickable(page, *point) for point in p)), None)
+    assert path is not None, "no path of the unit's is clear to click"
+    return path
 
 
 def near(given: list[float], aimed: list[float]) -> bool:
     return hypot(given[0] - aimed[0], given[1] - aimed[1]) < NEAR
 
 
-def last_order(db: Path, game_id: str, scenario: Scenario) -> Order:
-    """The last order stored, once the game rebuilt from its orders agrees (carried out)."""
+def given_order(db: Path, game_id: str, scenario: Scenario, n: int) -> Order:
+    """The n-th order stored, once the game is rebuilt from its stored orders (each carried
+    out again by the rules)."""
     orders = game_orders(db, game_id)
-    assert replayed(scenario, db, game_id).orders == orders
-    return orders[-1]
+    replayed(scenario, orders)
+    return orders[n]
 
 
 def run_into_a_building(client: httpx.Client, browser: Any, db: Path) -> None:
@@ -238,10 +248,12 @@ def run_into_a_building(client: httpx.Client, browser: Any, db: Path) -> None:
     section = scenario.battlefield.section("maison-ferrand")
     xs = [p[0] for p in section.footprint]
     ys = [p[1] for p in section.footprint]
-    table_click(page, sum(xs) / len(xs), min(ys) + (max(ys) - min(ys)) * 0.3)
+    spots = [(min(xs) + (max(xs) - min(xs)) * fx, min(ys) + (max(ys) - min(ys)) * fy)
+             for fx, fy in ((0.5, 0.3), (0.5, 0.7), (0.3, 0.5), (0.7, 0.5))]
+    table_click(page, *next(spot for spot in spots if clickable(page, *spot)))
     assert page.input_value("#param-enter") == "maison-ferrand"
-    give(page, db, made["id"])
-    order = last_order(db, made["id"], scenario)
+    n = give(page, db, made["id"])
+    order = given_order(db, made["id"], scenario, n)
     assert order == Order("germans", "run", "gruppe-stein", {"enter": "maison-ferrand"})
 
 
@@ -260,16 +272,17 @@ def move_along_a_path(client: httpx.Client, browser: Any, db: Path) -> None:
     scenario = load_scenario("normandy-village")
     made = create(client, scenario)
     seat, side, units = acting_seat(client, made)
-    game = replayed(scenario, db, made["id"])
-    unit, path = path_to_click(game, side, "move", units)
+    game = replayed(scenario, game_orders(db, made["id"]))
+    unit, paths = next(iter(paths_to_click(game, side, "move", units).items()))
     page = open_seat(browser, client, made, seat)
     pick(page, unit)
     named(page, "move path").click()
+    path = first_clickable(page, paths)
     for x, y in path:
         table_click(page, x, y)
     page.click("#composer button.finish")
-    give(page, db, made["id"])
-    order = last_order(db, made["id"], scenario)
+    n = give(page, db, made["id"])
+    order = given_order(db, made["id"], scenario, n)
     assert (order.side, order.kind, order.unit, list(order.params)) == (
         side, "move", unit, ["path"])
     assert len(order.params["path"]) == 2
@@ -281,18 +294,18 @@ def move_and_crouch(client: httpx.Client, browser: Any, db: Path) -> None:
     scenario = load_scenario("ramp-houses")
     made = create(client, scenario)
     seat, side, units = acting_seat(client, made)
-    game = replayed(scenario, db, made["id"])
-    unit, path = path_to_click(game, side, "move", units)
-    to = path[0]
-    assert game.ruleset.allows(game.state, Order(side, "move", unit,
-                                                 {"to": to, "stance": "crouching"}))
+    game = replayed(scenario, game_orders(db, made["id"]))
+    unit, paths = next(iter(paths_to_click(game, side, "move", units).items()))
     page = open_seat(browser, client, made, seat)
     pick(page, unit)
     named(page, "move to").click()
+    to = next((p[0] for p in paths if clickable(page, *p[0]) and game.ruleset.allows(
+        game.state, Order(side, "move", unit, {"to": p[0], "stance": "crouching"}))), None)
+    assert to is not None, "no place to move to clear to click"
     table_click(page, *to)
     page.select_option("#param-stance", "crouching")
-    give(page, db, made["id"])
-    order = last_order(db, made["id"], scenario)
+    n = give(page, db, made["id"])
+    order = given_order(db, made["id"], scenario, n)
     assert (order.side, order.kind, order.unit, sorted(order.params)) == (
         side, "move", unit, ["stance", "to"])
     assert order.params["stance"] == "crouching" and near(order.params["to"], to)
@@ -332,8 +345,8 @@ def spread_fire(client: httpx.Client, browser: Any, db: Path) -> None:
     for enemy in ("pohl", "vogt"):
         page.locator(f"#mapbox .figure.enemy[data-id='{enemy}']").click()
     assert page.is_checked("#param-targets-pohl") and page.is_checked("#param-targets-vogt")
-    give(page, db, made["id"])
-    order = last_order(db, made["id"], scenario)
+    n = give(page, db, made["id"])
+    order = given_order(db, made["id"], scenario, n)
     assert order == Order("british", "shoot", "ashworth", {"targets": ["pohl", "vogt"]})
 
 

@@ -124,7 +124,16 @@ function startForm(kind, form) {
     if (param.type === "path") compose.values[param.name] = [];
   }
   compose.active = firstToClick(form);
+  reachShown(form);
   render();
+}
+
+// where the unit may go, shaded while a form that goes somewhere is open (aids.js, where
+// the page has it)
+function reachShown(form) {
+  const goes = form && form.params.length && PLACE_TYPES.includes(form.params[0].type);
+  if (goes && typeof showReach === "function") showReach(selected, compose.kind);
+  else if (typeof clearReach === "function") clearReach();
 }
 
 // the parameter the map waits for first: a place, else a section, else an enemy
@@ -152,7 +161,7 @@ function composerFields(mine) {
   }
   box.append(el("button", { class: "primary", id: "compose-preview", onclick: previewComposed },
     "Preview"), el("button", { id: "compose-clear", onclick: () => { compose.form = null;
-    compose.kind = null; compose.active = null; render(); } }, "Clear"));
+    compose.kind = null; compose.active = null; reachShown(null); render(); } }, "Clear"));
   return box;
 }
 
