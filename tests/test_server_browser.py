@@ -82,7 +82,13 @@ def move_by_clicking(page: Any) -> None:
     look at the preview and commit it."""
     for row in page.locator("#units div").all():
         row.click()
-        kind = page.locator("#orders button.kind[data-kind=move]")
+        # the unit's orders come on request: wait for its buttons or the reason it has none
+        page.wait_for_function(
+            "() => { const box = document.querySelector('#orders');"
+            " return !box.textContent.includes('Fetching')"
+            " && (box.querySelector('button.kind') !== null"
+            " || box.textContent.includes('no orders now')); }", timeout=WAIT_MS)
+        kind = page.locator("#orders button.kind[data-kind=move][data-form=to]")
         if kind.count():
             kind.click()
             page.locator("circle.destination").nth(2).dispatch_event("click")

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from fibua.core.errors import IllegalOrder, Problem, UnknownRuleset
 from fibua.core.events import Event
+from fibua.core.orderforms import OrderForms
 from fibua.core.orders import Order
 
 if TYPE_CHECKING:
@@ -175,6 +176,9 @@ class RuleSet(ABC, Generic[S]):
     refusals: ClassVar[frozenset[str]] = frozenset()
     #: the kinds of event its rules emit (each has its phrase in the session's phrasebook)
     event_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: the same orders as typed data: each kind's forms and typed parameters (the page
+    #: builds its order controls from them; a rule set writes its syntax from them)
+    order_kinds: ClassVar[Mapping[str, OrderForms]] = {}
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         """Rule-set checks on a scenario whose forces and options already parsed."""

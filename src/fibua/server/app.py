@@ -47,6 +47,7 @@ from fibua.server.messages import (
 )
 from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
+from fibua.server.orderforms import order_form_routes
 from fibua.server.preparing import Preparation
 from fibua.server.scenarios import scenario_map, scenarios, upload
 from fibua.server.store import Store
@@ -497,6 +498,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         *aid_routes(),
         *history_routes(),
         *odds_routes(),
+        *order_form_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(Guard, served=hosts or served("127.0.0.1", None))

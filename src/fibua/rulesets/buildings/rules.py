@@ -10,6 +10,7 @@ from fibua.battlefield.model import Section
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
+from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, register
 from fibua.rulesets.buildings import actions, codes, setup, turn
@@ -20,6 +21,7 @@ from fibua.rulesets.buildings.indirect import indirect_weapons, only_indirect
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
+from fibua.rulesets.buildings.orderforms import ORDER_KINDS
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import OrderKind
 from fibua.rulesets.buildings.views import SideView, observe, own_dicts, view_dict
@@ -39,31 +41,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
     refusals = codes.REFUSALS
     event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
-    order_syntax: ClassVar[dict[str, str]] = {
-        "fire": "fire UNIT target=ID [indirect=true]: no move, shoot at an enemy unit in "
-                "sight (mortars always indirect); an observer: fire UNIT target=ID "
-                "call=true or section=S call=true (air strike) or fire UNIT at=X,Y "
-                "call=true (barrage); HE or a flamethrower at an empty building: fire "
-                "UNIT section=S [floor=N], indirect fire: fire UNIT section=S "
-                "[indirect=true]; inside, fire UNIT targets=[A,B] divides the fire, one "
-                "target a side of the section",
-        "advance": "advance UNIT to=X,Y | floor=N [section=S] [target=ID]: move up to the "
-                   "normal rate (inside: one floor or one connected section; out from the "
-                   "ground floor), then shoot at -1; a team with an MMG or HMG inside may add "
-                   "opening=K (alone: no move) to assign it to opening K of its floor",
-        "run": "run UNIT to=X,Y | enter=SECTION | mount=ID | floor=N [section=S] | "
-               "assault=ID [regroup=X,Y] [take=false]: up to double the rate, no "
-               "shooting; the only way into a building or a transport, or to assault (a "
-               "winner takes the floor it cleared unless take=false)",
-        "ambush": "ambush UNIT [at=first|nearest|last]: no move; fire at the first enemy "
-                  "that acts in sight; a mover coming into sight is fired at the first, "
-                  "the nearest or the last point of its path in sight",
-        "rally": "rally UNIT: no move, lose D6 pins",
-        "down": "down UNIT [keep=true]: no move, no test; shots at it -2; keep=true keeps "
-                "its die out of the next bag. Also the answer of a unit shot at",
-        "end": "end: give the drawn die to no order (the first unit without one holds); "
-               "answering a shot, take it without going Down",
-    }
+    #: the orders as typed data (orderforms.py); the terminal's lines are written from them
+    order_kinds: ClassVar[dict[str, OrderForms]] = ORDER_KINDS
+    order_syntax: ClassVar[dict[str, str]] = syntax_lines(ORDER_KINDS, "UNIT")
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         return setup.check_scenario(scenario)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
+from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
 from fibua.rulesets.house_clearing import actions, codes, forecast, setup, turn
@@ -16,6 +17,7 @@ from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
 from fibua.rulesets.house_clearing.knowledge import refresh_all
 from fibua.rulesets.house_clearing.odds import ODDS_QUERIES
+from fibua.rulesets.house_clearing.orderforms import ORDER_KINDS
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.views import SideView, observe, own_dicts, view_dict
@@ -35,15 +37,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
     refusals = codes.REFUSALS
     event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
-    order_syntax: ClassVar[dict[str, str]] = {
-        "move": "move FIGURE to=X,Y | path=[[X,Y],...] [floor=N] [stance=S]: in its "
-                "initiative step; 9in open/road, 6in on a plot, 3in inside; climbing and "
-                "windows cost half a move, walls taller than the figure a whole move",
-        "stance": "stance FIGURE stance=standing|crouching|prone|leaning: instead of moving",
-        "fire": "fire FIGURE target=ID [auto=true] [loader=ID]: in its fire step, or at a "
-                "moving enemy of lower initiative when offered",
-        "end": "end: the side is done with this step (or lets the mover go)",
-    }
+    #: the orders as typed data (orderforms.py); the terminal's lines are written from them
+    order_kinds: ClassVar[dict[str, OrderForms]] = ORDER_KINDS
+    order_syntax: ClassVar[dict[str, str]] = syntax_lines(ORDER_KINDS, "FIGURE")
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         return setup.check_scenario(scenario)

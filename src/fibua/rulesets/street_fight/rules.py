@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
+from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, Risk, register
 from fibua.rulesets.street_fight import actions, codes, sampling, setup, turn
@@ -16,6 +17,7 @@ from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.odds import ODDS_QUERIES, firing_odds
+from fibua.rulesets.street_fight.orderforms import ORDER_KINDS
 from fibua.rulesets.street_fight.report import after_action_report
 from fibua.rulesets.street_fight.shooting import cover_words, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
@@ -35,16 +37,9 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
     refusals = codes.REFUSALS
     event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
-    order_syntax: ClassVar[dict[str, str]] = {
-        "move": "move FIGURE to=X,Y [floor=N] | path=[[X,Y],...]: up to 5in, or up to 9in "
-                "running (no fire, no cover, counts as moving next turn)",
-        "overwatch": "overwatch FIGURE point=X,Y [radius=R]: stay put and fire at the first "
-                     "enemy moving through or shooting from it (radius over 1in: large area)",
-        "take-cover": "take-cover FIGURE: full cover behind 1/2 or 3/4 cover",
-        "shoot": "shoot FIGURE target=ID | targets=[ID,...] (automatic weapons spread fire)",
-        "aim": "aim FIGURE: +10% for each turn spent aiming, up to 3",
-        "end": "end: the side is done with this phase",
-    }
+    #: the orders as typed data (orderforms.py); the terminal's lines are written from them
+    order_kinds: ClassVar[dict[str, OrderForms]] = ORDER_KINDS
+    order_syntax: ClassVar[dict[str, str]] = syntax_lines(ORDER_KINDS, "FIGURE")
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         return setup.check_scenario(scenario)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
+from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
@@ -17,6 +18,7 @@ from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
 from fibua.rulesets.street_fighter.knowledge import refresh
 from fibua.rulesets.street_fighter.odds import ODDS_QUERIES
+from fibua.rulesets.street_fighter.orderforms import ORDER_KINDS
 from fibua.rulesets.street_fighter.report import after_action_report
 from fibua.rulesets.street_fighter.state import Activity, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.views import SideView, observe, own_dicts, view_dict
@@ -34,21 +36,9 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
     refusals = codes.REFUSALS
     event_kinds = codes.EVENT_KINDS
     odds_queries: ClassVar[dict[str, OddsQuery]] = ODDS_QUERIES
-    order_syntax: ClassVar[dict[str, str]] = {
-        "move": "move UNIT to=X,Y | path=[[X,Y],...]: the full move (tanks, halftracks 8cm, "
-                "infantry 5cm, guns 2cm, lorries 10cm), no firing",
-        "move-fire": "move-fire UNIT to=X,Y target=ID [weapon=rocket]: half a move, then "
-                     "fire with low effect (-4)",
-        "shoot": "shoot UNIT target=ID [weapon=rocket] | point=X,Y (indirect: mortars; HQs "
-                 "call the artillery): fire with maximum effect, no move",
-        "assault": "assault UNIT section=ID [with=[ID,...]]: close assault a building area "
-                   "within a move (infantry only; clearing takes the whole action)",
-        "mount": "mount UNIT vehicle=ID: climb into a vehicle within 5cm",
-        "dismount": "dismount UNIT [to=X,Y]: get out, within 5cm of the vehicle",
-        "observe": "observe UNIT: watch (the better observation table) until its next action",
-        "flat-out": "flat-out UNIT to=X,Y | path=...: double move, no fire, sees nothing",
-        "end": "end: the side (or this commander) has given its orders for the turn",
-    }
+    #: the orders as typed data (orderforms.py); the terminal's lines are written from them
+    order_kinds: ClassVar[dict[str, OrderForms]] = ORDER_KINDS
+    order_syntax: ClassVar[dict[str, str]] = syntax_lines(ORDER_KINDS, "UNIT")
 
     def check_scenario(self, scenario: Scenario) -> list[Problem]:
         return setup.check_scenario(scenario)

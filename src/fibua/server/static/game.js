@@ -7,7 +7,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 let state = null;          // the last message from the server, with its orders once fetched
 let selected = null;       // the id of the selected unit
 let pending = null;        // {kind, unit, params} being previewed
-let pointMode = null;      // {kind, unit, param, template}: the next map click gives a point
+let pointMode = null;      // {kind, unit}: the composer (orders.js) waits for a place
 let mapHeight = 0;
 let mapWidth = 0;
 let overlay = null;
@@ -202,64 +202,17 @@ function describe(params) {
   return Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
 }
 
+// the selected unit's orders: the composer (orders.js), a button per form of each kind
 function drawOrders() {
-  const box = document.getElementById("orders");
-  box.replaceChildren();
-  const mode = document.getElementById("mode");
-  mode.textContent = pointMode ? `${pointMode.kind}: click the map (or a blue dot)` : "";
-  if (!state.seat || !state.seat.may_act) {
-    box.append(el("div", { class: "muted" }, state.status.over ? "The game is over."
-      : state.seat && state.seat.done ? "You have finished this phase; waiting for the others."
-      : `Waiting for ${state.status.to_act || "nobody"}.`));
-    return;
-  }
-  if (!selected) {
-    box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
-    return;
-  }
-  if (!state.ordersLoaded) {
-    box.append(el("div", { class: "muted" }, "Fetching your orders…"));
-    return;
-  }
-  const mine = state.legal.filter((o) => o.unit === selected);
-  if (!mine.length) {
-    const why = (state.idle || {})[selected];
-    box.append(el("div", { class: "muted" },
-      `${selected} has no orders now${why ? ": " + why : ""}.`));
-    return;
-  }
-  const kinds = [...new Set(mine.map((o) => o.kind))];
-  for (const kind of kinds) {
-    const orders = mine.filter((o) => o.kind === kind);
-    const point = pointParam(orders[0]);
-    if (point) {
-      box.append(el("button", { class: "kind", "data-kind": kind, onclick: () => {
-        pointMode = { kind, unit: selected, param: point[0], template: orders[0] };
-        showReach(selected, kind);  // aids.js: shade where it may go
-        render();
-      } }, `${kind}: click the map`));
-    }
-    if (!point || orders.length <= 4) {
-      for (const order of orders) {
-        box.append(el("button", { class: "order", "data-label": order.label,
-          onclick: () => chosen(order) }, order.label));
-      }
-    }
-  }
+  drawComposer();
 }
 
 function mapClicked(x, y) {
-  if (!pointMode) return;
-  const params = { ...pointMode.template.params, [pointMode.param]: [x, y] };
-  chosen({ kind: pointMode.kind, unit: pointMode.unit, params });
+  composerMapClick(x, y);
 }
 
 function targetClicked(enemy) {
-  if (!state || !selected) return;
-  const order = state.legal.find((o) => o.unit === selected
-    && (o.params.target === enemy.id || (o.params.targets || []).includes(enemy.id)));
-  if (order) chosen(order);
-  else say(`No order of ${selected} names ${enemy.id} now.`);
+  composerTargetClick(enemy);
 }
 
 async function chosen(order) {
