@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from fibua.core.counters import Counter
 from fibua.core.errors import IllegalOrder, Problem, UnknownRuleset
 from fibua.core.events import Event
 from fibua.core.orders import Order
@@ -242,6 +243,12 @@ class RuleSet(ABC, Generic[S]):
         `view` fills `own` with."""
         own: list[dict[str, Any]] = self.view(state, side)["own"]
         return own
+
+    def counters(self, state: S, side: str) -> list[Counter]:
+        """The counters a page draws for the side: one for each of its own units, then one
+        for each enemy it has seen, built from `observe` alone (nothing its view does not
+        hold). None by default: a page then draws plain counters from the view."""
+        return []
 
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:
