@@ -170,7 +170,8 @@ def tags(counter: Counter) -> dict[Tag, str]:
 
 def test_buildings_counter_shows_models_pins_order_facing_and_loss() -> None:
     """A unit's strength is its models left of its models; its pins and the order its die
-    went on are badges; a vehicle faces its way; a destroyed unit is out of action."""
+    went on are badges; a vehicle faces its way; a destroyed unit is out of action, and
+    one with no model left is off the table."""
     game = start("village-street")
     tiger, squad = game.state.units["tiger"], game.state.units["gruppe-stein"]
     del squad.models[7:]
@@ -185,6 +186,11 @@ def test_buildings_counter_shows_models_pins_order_facing_and_loss() -> None:
     assert tags(found["tiger"]) == {Tag.ORDER: "FI"} and found["tiger"].facing == 135.0
     tiger.destroyed = True
     assert by_id(game, "germans")["tiger"].out_of_action
+    # a unit whose last model has gone has no place left on the table to be drawn at
+    assert by_id(game, "germans")["tiger"].on_table
+    del squad.models[:]
+    gone = by_id(game, "germans")["gruppe-stein"]
+    assert gone.out_of_action and not gone.on_table and not gone.marks
 
 
 def test_street_fighter_counter_shows_hits_pins_and_riders() -> None:

@@ -119,7 +119,8 @@ class Counter:
     from east (+x), for units the rules give one; `seen_turn` and `age` (turns since) are
     an enemy's last sighting, `in_sight` whether the side sees it now; `carried_by` the
     vehicle it rides in (it stands where its vehicle does); `spots` where each of a unit's
-    models stands, when the view holds them; `stats` the tooltip's lines."""
+    models stands, when the view holds them; `on_table` False for a unit with no place
+    left (its last model gone); `stats` the tooltip's lines."""
 
     id: str
     hostile: bool
@@ -133,6 +134,7 @@ class Counter:
     in_sight: bool = True
     carried_by: str | None = None
     spots: tuple[tuple[float, float], ...] = ()
+    on_table: bool = True
     stats: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,7 +150,7 @@ class Counter:
             "facing": self.facing, "out_of_action": self.out_of_action,
             "seen_turn": self.seen_turn, "age": self.age, "in_sight": self.in_sight,
             "carried_by": self.carried_by, "spots": [list(p) for p in self.spots],
-            "stats": list(self.stats),
+            "on_table": self.on_table, "stats": list(self.stats),
         }
 
 

@@ -93,7 +93,7 @@ def _own(u: Unit, shot_at: bool) -> Counter:
         id=u.id, hostile=False, symbol=symbol(u),
         strength=Strength(len(u.models), u.start, Measure.MODELS),
         marks=_marks(u, shot_at), facing=facing, out_of_action=not u.alive,
-        carried_by=u.aboard, spots=spots, stats=_stats(u))
+        carried_by=u.aboard, spots=spots, on_table=bool(u.models), stats=_stats(u))
 
 
 def _marks(u: Unit, shot_at: bool) -> tuple[Mark, ...]:

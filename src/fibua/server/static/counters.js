@@ -72,6 +72,7 @@ function drawCounter(info, colour, opacity, size, onclick, kind, age) {
   const hostile = kind.includes("enemy")
     || (troop && !!state.seat && info.side !== state.seat.side);
   const data = counterData(info, kind) || plainCounter(info, hostile);
+  if (data.on_table === false) return;  // nothing of it is left where it stood
   const out = data.out_of_action || outOfAction(info);
   const width = size * COUNTER_WIDTH;
   const height = width * COUNTER_RATIO;
@@ -134,9 +135,10 @@ function rectangle(cx, cy, width, height) {
 // the hostile frame: a diamond a little larger than the friendly rectangle (as in APP-6),
 // with the symbol in the rectangle it holds
 function diamond(cx, cy, width) {
-  const d = width * 0.62;
+  const d = width * 0.7;
   const points = [[cx, cy - d], [cx + d, cy], [cx, cy + d], [cx - d, cy]];
-  const box = { x: cx - d * 0.5, y: cy - d * 0.36, width: d, height: d * 0.72 };
+  // the largest box of the friendly frame's shape the diamond holds, a little inside it
+  const box = { x: cx - d * 0.55, y: cy - d * 0.39, width: d * 1.1, height: d * 0.78 };
   return { tag: "polygon", attrs: { points: points.map((p) => p.join(",")).join(" ") }, box,
     top: cy - d, bottom: cy + d, right: cx + d };
 }
@@ -153,11 +155,11 @@ function drawSpots(g, data, colour, size) {
 // the way a vehicle or gun faces: a tick with a head, from under the frame outwards
 function drawFacing(g, cx, cy, width, degrees, colour, size) {
   const angle = degrees * Math.PI / 180;
-  const reach = width * 0.85;
+  const reach = width * 1.05;
   const tx = cx + Math.cos(angle) * reach, ty = cy - Math.sin(angle) * reach;
   g.append(svgEl("line", { class: "facing", x1: cx, y1: cy, x2: tx, y2: ty, stroke: colour,
-    "stroke-width": size * 0.45, "stroke-linecap": "round" }));
-  const back = size * 1.1;
+    "stroke-width": size * 0.6, "stroke-linecap": "round" }));
+  const back = size * 1.6;
   const side = (turn) => [tx - Math.cos(angle + turn) * back, ty + Math.sin(angle + turn) * back];
   const [l, r] = [side(0.5), side(-0.5)];
   g.append(svgEl("polygon", { class: "facing-head", fill: colour,
