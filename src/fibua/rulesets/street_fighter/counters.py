@@ -78,7 +78,9 @@ def _marks(u: Unit, demoralised: bool) -> tuple[Mark, ...]:
         found.append(mark(Tag.PINNED, "PN"))
     if demoralised:
         found.append(mark(Tag.DEMORALISED, "DM", "its formation is demoralised"))
-    if u.acted and ACTIVITY_SHORT[u.activity]:
+    if u.acted and u.activity is Activity.OBSERVING:
+        found.append(mark(Tag.OBSERVING, "OB", "observing"))
+    elif u.acted and ACTIVITY_SHORT[u.activity]:
         found.append(mark(Tag.ACTED, ACTIVITY_SHORT[u.activity], f"acted: {u.activity}"))
     if u.rides:
         found.append(mark(Tag.ABOARD, "IN", f"riding in {u.rides}"))
