@@ -3,7 +3,7 @@
 From mid-game states of every bundled scenario, the enemy pieces the side cannot see now
 swap places among themselves (each lands where another unseen piece stood, so the places
 are legal and unseen); then everything the side receives must be the same as before:
-its view, who is to act, its legal orders, and the answers (previews and refusals) to
+its view, its counters, who is to act, its legal orders, and the answers (previews and refusals) to
 orders aimed at every enemy id, seen or not.
 """
 
@@ -201,6 +201,7 @@ def received(game: Game, side: str) -> dict[str, Any]:
     legal = game.legal_orders(side) if game.to_act() == side else []
     return {
         "view": json.dumps(game.view(side), sort_keys=True),
+        "counters": json.dumps([c.to_dict() for c in game.counters(side)]),
         "to_act": game.to_act(),
         "legal": sorted(str(o) for o in legal),
         "answers": [answer(game, o) for o in probes],

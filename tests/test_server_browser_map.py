@@ -90,7 +90,8 @@ def test_floor_switch_odds_form_and_spectator(tmp_path: Path) -> None:
         assert "bad" in (page.get_attribute("#odds-range", "class") or "")
 
         # what a message's layer carries is drawn: a sighting fading with its age, an arrow
-        # for fire taken, markers on own troops (the message is set in the page directly)
+        # for fire taken, markers and badges on own troops (the message is set in the page
+        # directly)
         page.evaluate("""() => {
             const enemy = state.view.enemies[0], own = state.view.own[0];
             state.status.turn = 4;
@@ -98,13 +99,17 @@ def test_floor_switch_odds_form_and_spectator(tmp_path: Path) -> None:
             state.map.fired_on = [{unit: own.id, x: own.x, y: own.y, floor: 0, turn: 4,
                                    source: null, bearing: 90, shots: 1}];
             state.map.marks[own.id] = [{kind: "aim", label: "aiming 2"}];
+            state.counters.own[own.id].marks = [{tag: "aiming", short: "A2",
+                                                 words: "aiming 2"}];
             render(); }""")
         old = page.locator("#overlay g.figure.enemy.last-seen")
         assert old.get_attribute("data-age") == "2"
         assert float(old.get_attribute("opacity") or 0) == pytest.approx(0.4)
         assert page.locator("#overlay line.fire-arrow.bearing").count() == 1
-        assert page.eval_on_selector("#overlay g.marks text.mark-tags",
-                                     "n => n.firstChild.textContent") == "A2"
+        # the counter carries the states as badges (counters.js), the layer its aim ticks
+        assert page.locator("#overlay g.marks line.mark-aim").count() == 4
+        assert page.eval_on_selector("#overlay g.figure.own g.badge-aiming text",
+                                     "n => n.textContent") == "A2"
 
         # a spectator: the map and its floors, no troop before the end
         watcher = browser.new_page(viewport={"width": 1400, "height": 900})

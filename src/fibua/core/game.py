@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
+from fibua.core.counters import Counter
 from fibua.core.errors import FibuaError, IllegalOrder, Refusal, RulesFault
 from fibua.core.events import Event
 from fibua.core.orders import Order
@@ -292,6 +293,10 @@ class Game:
 
     def observe(self, side: str) -> Any:
         return self.ruleset.observe(self.state, side)
+
+    def counters(self, side: str) -> list[Counter]:
+        """`RuleSet.counters`: what the side's page writes on each counter, from its view."""
+        return self.ruleset.counters(self.state, side)
 
     def forced(self, side: str) -> Order | None:
         """`RuleSet.forced`: the one order open to the side now, if it has no choice."""

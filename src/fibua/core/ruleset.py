@@ -24,6 +24,7 @@ from typing import (
 
 from pydantic import BaseModel
 
+from fibua.core.counters import Counter
 from fibua.core.errors import IllegalOrder, Problem, UnknownRuleset
 from fibua.core.events import Event
 from fibua.core.orderforms import OrderForms
@@ -294,6 +295,12 @@ class RuleSet(ABC, Generic[S]):
     def strength(self, state: S, side: str) -> float:
         """What is left of a side, on a scale shared by both sides (figures, models)."""
         return 0.0
+
+    def counters(self, state: S, side: str) -> list[Counter]:
+        """The counters a page draws for the side: one for each of its own units, then one
+        for each enemy it has seen, built from `observe` alone (nothing its view does not
+        hold). None by default: a page then draws plain counters from the view."""
+        return []
 
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:

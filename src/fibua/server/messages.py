@@ -100,15 +100,31 @@ def ending(game: Game) -> dict[str, Any] | None:
             "after_action": game.ruleset.after_action(game.state)}
 
 
+def side_counters(live: LiveGame, side: str) -> dict[str, dict[str, Any]]:
+    """What the side's page writes on each counter (`Game.counters`, from its view alone),
+    by unit id: its own units and the enemies it has seen apart. Worked out once a
+    version."""
+    def work() -> dict[str, dict[str, Any]]:
+        found = live.game.counters(side)
+        return {"own": {c.id: c.to_dict() for c in found if not c.hostile},
+                "enemies": {c.id: c.to_dict() for c in found if c.hostile}}
+
+    kept: dict[str, dict[str, Any]] = live.once("counters", side, work)
+    return kept
+
+
 def final_map(live: LiveGame) -> dict[str, Any] | None:
     """Once the game is over, every troop and section as each side's own view holds them
-    (everyone's by then), and who holds each objective; before, None."""
+    (everyone's by then), who holds each objective, and each side's counters of its own
+    troops; before, None."""
     game = live.game
     if not game.over:
         return None
-    views = {side: live.view(side) for side in game.scenario.side_names}
+    sides = game.scenario.side_names
+    views = {side: live.view(side) for side in sides}
     return {"troops": revealed(views), "sections": all_sections(views),
-            "objectives": panel_dicts(final_panel(game.scenario, views))}
+            "objectives": panel_dicts(final_panel(game.scenario, views)),
+            "counters": {side: side_counters(live, side)["own"] for side in sides}}
 
 
 def game_head(live: LiveGame) -> dict[str, Any]:
@@ -132,6 +148,7 @@ def side_part(live: LiveGame, side: str) -> dict[str, Any]:
         "status": status(live),
         "view": view,
         "map": side_layer(game.scenario, view, events),
+        "counters": side_counters(live, side),
         "revealed": final_map(live),
         "events": [live.entry(e, side, lambda e: event_entry(e, ruleset, names))
                    for e in events[-EVENTS_SENT:]],

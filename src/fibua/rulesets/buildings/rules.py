@@ -7,6 +7,7 @@ from math import cos, hypot, pi, sin
 from typing import Any, ClassVar
 
 from fibua.battlefield.model import Section
+from fibua.core.counters import Counter
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
@@ -14,6 +15,7 @@ from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, register
 from fibua.rulesets.buildings import actions, codes, setup, turn
+from fibua.rulesets.buildings.counters import counters as side_counters
 from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
@@ -102,6 +104,9 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
 
     def own_view(self, state: BuildingsState, side: str) -> list[dict[str, Any]]:
         return own_dicts(observe(state, side))
+
+    def counters(self, state: BuildingsState, side: str) -> list[Counter]:
+        return side_counters(observe(state, side))
 
     def snapshot(self, state: BuildingsState) -> dict[str, Any]:
         return {

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.core.counters import Counter
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
@@ -13,6 +14,7 @@ from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
 from fibua.rulesets.house_clearing import actions, codes, forecast, setup, turn
+from fibua.rulesets.house_clearing.counters import counters as side_counters
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
 from fibua.rulesets.house_clearing.knowledge import refresh_all
@@ -90,6 +92,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
 
     def own_view(self, state: HouseClearingState, side: str) -> list[dict[str, Any]]:
         return own_dicts(observe(state, side))
+
+    def counters(self, state: HouseClearingState, side: str) -> list[Counter]:
+        return side_counters(observe(state, side))
 
     def forced(self, state: HouseClearingState, side: str) -> Order | None:
         # a window to answer a move, or a shot at the mover, that no figure of the side

@@ -6,6 +6,7 @@ import random
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.core.counters import Counter
 from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
@@ -13,6 +14,7 @@ from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, Risk, register
 from fibua.rulesets.street_fight import actions, codes, sampling, setup, turn
+from fibua.rulesets.street_fight.counters import counters as side_counters
 from fibua.rulesets.street_fight.firing import situation
 from fibua.rulesets.street_fight.forces import Forces, Options
 from fibua.rulesets.street_fight.knowledge import refresh_sight
@@ -107,6 +109,9 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
 
     def own_view(self, state: StreetFightState, side: str) -> list[dict[str, Any]]:
         return own_dicts(state, observe(state, side))
+
+    def counters(self, state: StreetFightState, side: str) -> list[Counter]:
+        return side_counters(observe(state, side))
 
     def snapshot(self, state: StreetFightState) -> dict[str, Any]:
         return {

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.core.counters import Counter
 from fibua.core.dispatch import DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import IllegalOrder, Problem
 from fibua.core.events import Event, drain
@@ -14,6 +15,7 @@ from fibua.core.orders import Order
 from fibua.core.params import only
 from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
 from fibua.rulesets.street_fighter import actions, codes, forecast, setup, turn
+from fibua.rulesets.street_fighter.counters import counters as side_counters
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
 from fibua.rulesets.street_fighter.knowledge import refresh
@@ -87,6 +89,9 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
 
     def own_view(self, state: StreetFighterState, side: str) -> list[dict[str, Any]]:
         return own_dicts(observe(state, side))
+
+    def counters(self, state: StreetFighterState, side: str) -> list[Counter]:
+        return side_counters(observe(state, side))
 
     def snapshot(self, state: StreetFighterState) -> dict[str, Any]:
         return {

@@ -47,7 +47,7 @@ async function loadMap() {
   overlay = svgEl("g", { id: "overlay" });
   svg.append(overlay);
   arrowHead(svg);
-  panAndZoom(svg, view);
+  panAndZoom(svg, makeRoom(svg, view));  // counters.js: room for counters at the edge
 }
 
 function panAndZoom(svg, start) {
@@ -150,27 +150,7 @@ function drawFigures() {
 }
 
 function figure(info, colour, opacity, size, onclick, kind, age) {
-  const g = svgEl("g", { class: `figure ${kind || ""} ${floorClass(info)}`, "data-id": info.id,
-    "data-floor": info.floor ?? 0, opacity });
-  if (age !== undefined) g.setAttribute("data-age", age);
-  const cx = info.x, cy = mapHeight - info.y;
-  const ring = svgEl("circle", { cx, cy, r: size, fill: colour,
-    stroke: info.id === selected ? "#ffd400" : "#fff", "stroke-width": size * 0.3 });
-  if (kind && kind.includes("last-seen")) ring.setAttribute("stroke-dasharray", `${size * 0.6} ${size * 0.4}`);
-  g.append(ring);
-  if (outOfAction(info)) {
-    g.append(svgEl("path", { d: `M${cx - size},${cy - size} L${cx + size},${cy + size} `
-      + `M${cx - size},${cy + size} L${cx + size},${cy - size}`, stroke: "#111",
-      "stroke-width": size * 0.25 }));
-  }
-  const label = svgEl("text", { class: "label", "data-anchor-x": cx, "data-anchor-y": cy,
-    "data-priority": kind === "own" ? 30 : 25, x: cx + size * 1.3, y: cy + size * 0.5, "font-size": size * 1.5,
-    "font-family": "sans-serif", fill: "#111", stroke: "#fff", "stroke-width": size * 0.3,
-    "paint-order": "stroke" });
-  label.textContent = info.id + (age ? ` (turn ${info.seen_turn})` : "");
-  g.append(label);
-  g.addEventListener("click", (event) => { event.stopPropagation(); onclick(); });
-  overlay.append(g);
+  drawCounter(info, colour, opacity, size, onclick, kind, age);  // counters.js
 }
 
 // -- orders -------------------------------------------------------------------------------

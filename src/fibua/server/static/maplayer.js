@@ -95,6 +95,8 @@ function drawMarks(own, size) {
       }
     }
   }
+  overlay.append(g);
+  if (counterData(own, "own")) return;  // its counter carries these as badges (counters.js)
   const tags = marks.map((m) => (MARK_TAGS[m.kind] || m.kind.slice(0, 2).toUpperCase())
     + (m.kind === "aim" ? m.label.replace(/\D/g, "") : ""));
   const text = svgEl("text", { class: "mark-tags", x: cx - size, y: cy + size * 2.8,
@@ -105,7 +107,6 @@ function drawMarks(own, size) {
   title.textContent = marks.map((m) => m.label).join(", ");
   text.append(title);
   g.append(text);
-  overlay.append(g);
 }
 
 function drawFireArrows(size) {
@@ -122,7 +123,8 @@ function drawFireArrows(size) {
       sy = ty - Math.sin(angle) * size * 14;
     }
     const length = Math.hypot(tx - sx, ty - sy) || 1;
-    const stop = Math.min(size * 1.6, length / 2);  // the head stops at the troop's edge
+    // the head stops at the edge of the troop's counter (counters.js)
+    const stop = Math.min(size * (COUNTER_WIDTH / 2 + 0.6), length / 2);
     const line = svgEl("line", { class: `fire-arrow ${report.source ? "" : "bearing"} ${floorClass(report)}`,
       "data-unit": report.unit, "data-turn": report.turn, x1: sx, y1: sy,
       x2: tx - (tx - sx) / length * stop, y2: ty - (ty - sy) / length * stop,
