@@ -91,7 +91,7 @@ def test_reach_tape_sight_and_odds(tmp_path: Path) -> None:
         page.wait_for_function(
             "() => document.querySelectorAll('#orders button.order').length > 0",
             timeout=WAIT_MS)
-        page.hover("#overlay g.figure.enemy[data-id=six-pounder] circle", force=True)
+        page.dispatch_event("#overlay g.figure.enemy[data-id=six-pounder] .frame", "mouseover")
         page.wait_for_function(
             "() => { const t = document.querySelector('#aids-tip');"
             " return !t.hidden && /\\d/.test(t.textContent) && !t.textContent.endsWith('…'); }",

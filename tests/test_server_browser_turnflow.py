@@ -67,12 +67,10 @@ def counted(events: list[dict[str, Any]], own: set[str]) -> dict[str, int]:
 
 
 def own_places(page: Any) -> dict[str, tuple[str, str]]:
-    """Where the page draws each of the seat's troops (the circle's centre)."""
+    """Where the page draws each of the seat's troops (its counter's place on the table)."""
     found: dict[str, tuple[str, str]] = page.evaluate("""() => Object.fromEntries(
-        [...document.querySelectorAll('#mapbox g.figure.own')].map((g) => {
-          const c = g.querySelector('circle');
-          return [g.dataset.id, [c.getAttribute('cx'), c.getAttribute('cy')]];
-        }))""")
+        [...document.querySelectorAll('#mapbox g.figure.own')].map((g) =>
+          [g.dataset.id, g.dataset.at.split(',')]))""")
     return {k: (v[0], v[1]) for k, v in found.items()}
 
 
@@ -80,7 +78,7 @@ def move_one(page: Any) -> None:
     """Select the first unit with a move, put it on one of its marked places, commit."""
     for row in page.locator("#units div").all():
         row.click()
-        kind = page.locator("#orders button.kind[data-kind=move]")
+        kind = page.locator("#orders button.kind[data-kind=move][data-form=to]")
         if kind.count():
             kind.click()
             page.locator("circle.destination").nth(2).dispatch_event("click")
@@ -160,9 +158,9 @@ def test_the_seat_is_told_its_turn_what_it_missed_and_can_look_back(tmp_path: Pa
         page.locator("#history-slider").fill("0")
         unit = moved[0]
         page.wait_for_function(
-            """([id, cx]) => { const c = document.querySelector(
-                 `#mapbox g.figure.own[data-id="${id}"] circle`);
-               return c !== null && c.getAttribute('cx') === cx; }""",
+            """([id, x]) => { const g = document.querySelector(
+                 `#mapbox g.figure.own[data-id="${id}"]`);
+               return g !== null && g.dataset.at.split(',')[0] === x; }""",
             arg=[unit, before[unit][0]], timeout=WAIT_MS)
         assert page.locator("#mapbox.past").count() == 1
         assert page.locator("#done").count() == 0
@@ -170,9 +168,9 @@ def test_the_seat_is_told_its_turn_what_it_missed_and_can_look_back(tmp_path: Pa
         assert "Looking back" in page.inner_text("#history-label")
         page.click("#history-now")
         page.wait_for_function(
-            """([id, cx]) => { const c = document.querySelector(
-                 `#mapbox g.figure.own[data-id="${id}"] circle`);
-               return c !== null && c.getAttribute('cx') === cx; }""",
+            """([id, x]) => { const g = document.querySelector(
+                 `#mapbox g.figure.own[data-id="${id}"]`);
+               return g !== null && g.dataset.at.split(',')[0] === x; }""",
             arg=[unit, after[unit][0]], timeout=WAIT_MS)
         page.wait_for_selector("#done", timeout=WAIT_MS)
         assert page.locator("#mapbox.past").count() == 0

@@ -43,6 +43,7 @@ function drawComposer() {
   const box = document.getElementById("orders");
   box.replaceChildren();
   loadOrderForms(state.game.ruleset);
+  markPlacing();
   if (!state.seat || !state.seat.may_act) {
     compose = null;
     box.append(el("div", { class: "muted" }, state.status.over ? "The game is over."
@@ -359,6 +360,15 @@ function composerMapClick(x, y) {
   }
   say("");
   render();
+}
+
+// while a place is awaited the map takes every click, one on the side's own counters too
+// (app.css lets them through): a path may well pass over a friend
+function markPlacing() {
+  const box = document.getElementById("mapbox");
+  const param = compose && compose.form
+    ? compose.form.params.find((p) => p.name === compose.active) : null;
+  box.classList.toggle("placing", Boolean(param && PLACE_TYPES.includes(param.type)));
 }
 
 // the next place or section still to give after `name`, if any
