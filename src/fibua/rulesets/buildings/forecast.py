@@ -82,7 +82,7 @@ def forecast(state: BuildingsState, order: Order) -> Preview:
     else:
         unit = state.units[str(order.unit)]
         if state.waiting is not None:
-            said = _answer(state, unit, down=True)
+            said = _answer(state, unit, down=True, keep=order.params.get("keep") is True)
         else:
             kind = OrderKind(order.kind)
             plan = _CHECKS[kind](state, unit, order.params) if kind in _CHECKS else \
@@ -402,8 +402,16 @@ def _end(state: BuildingsState, side: str) -> Said:
                 (Risk.WASTED,))
 
 
-def _answer(state: BuildingsState, unit: Unit, down: bool) -> Said:
+def _answer(state: BuildingsState, unit: Unit, down: bool, keep: bool = False) -> Said:
     """A unit shot at goes Down (spending a die) or takes the shot as it is (`end`)."""
+    said = _answer_words(state, unit, down)
+    if keep:
+        return Said(said.text + "; it keeps its die out of the next turn's bag, so it stays "
+                    "Down through that turn and then loses D3 pins")
+    return said
+
+
+def _answer_words(state: BuildingsState, unit: Unit, down: bool) -> Said:
     waiting = state.waiting
     assert waiting is not None
     by = state.units[waiting.firer]

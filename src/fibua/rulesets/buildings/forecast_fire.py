@@ -188,12 +188,15 @@ def _flame(state: BuildingsState, unit: Unit, target: Unit, f: Firer,
     extra = "+1" if f.weapon is WeaponName.VEHICLE_FLAMETHROWER else ""
     if target.vehicle is not None:
         words = f"a hit is D6{extra} hits on its top armour, each penetrating {pct(harm)}"
+        after = []
     else:
-        words = (f"a hit is D6{extra} hits, each removing a model {pct(harm)}, and D3+1 "
-                 "pins; hit or miss, it takes a morale test")
+        words = f"a hit is D6{extra} hits, each removing a model {pct(harm)}, and D3+1 pins"
+        after = ["it takes a morale test"]
     if target.section is not None and \
             state.battlefield.section(target.section).construction in BURNS:
-        words += f"; hit or miss, the building catches fire on a {FIRE_ON}+"
+        after.append(f"the building catches fire on a {FIRE_ON}+")
+    if after:
+        words += "; hit or miss, " + " and ".join(after)
     return Effect(attack_die(f.weapon, hit, harm), words)
 
 
@@ -291,7 +294,9 @@ def _down_answer(state: BuildingsState, unit: Unit, target: Unit,
     he_first = he_only(state, unit, target, False, spent)
     v = volley(state, unit, target, False, spent, down_hit=not he_first, down_he=True)
     what = "penetrating hits" if v.vehicle else "models removed"
-    return (f"; if it goes Down in answer (it has no order yet), expected {what} "
+    seen = known(state, unit.side, target.id)
+    why = "it is on Ambush" if seen is not None and seen.order else "it has no order yet"
+    return (f"; if it goes Down in answer ({why}), expected {what} "
             f"{expected(v.removed):.2f}, at least one {pct(some(v.removed))}")
 
 
@@ -429,9 +434,9 @@ def _burst_on_unit(state: BuildingsState, side: str, target: Unit, seen: Sightin
     he = he_kills(size, section.construction, target.quality, False,
                   on_collapse=seen.models)
     elsewhere = either(he.collapse, icepool.Die([seen.models]))
-    die = either(hit, mix(there, he.kills, elsewhere))
+    die = either(hit, mix(there, he.kills, elsewhere)).map(lambda k: min(k, seen.models))
     when = "" if in_sight(state, side, target.id) else f", as last seen on turn {seen.turn}"
-    text = (f"{_falls(floors)}; on {target.name}'s floor (floor {seen.floor}{when}) "
+    text = (f"{_falls(floors)}; on the target's floor (floor {seen.floor}{when}) "
             f"{pct(there)}: there {HE_TEMPLATES[size].in_buildings.upper()} hits, each "
             f"removing a model {pct(he.damage)}")
     if he.collapse:
@@ -518,9 +523,11 @@ def _strike(state: BuildingsState, unit: Unit, made: Call) -> Said:
                         f"the target instead ({nearest.name} now) {pct(friendly)}")
         risks.add(Risk.FRIENDLY_FIRE)
     aim = target.name if target is not None else str(section)
+    lands = _strike_lands(state, unit, target, seen, section)
+    risks.update(lands.risks)
     text = (f"{unit.name} calls an air strike on {aim}; it comes at the start of the next "
             f"turn, on a D6: " + ", ".join(rolls) + f". A strike is one {AIR_STRIKE_HE}in HE "
-            "hit: " + _strike_lands(state, unit, target, seen, section))
+            "hit: " + lands.text)
     near = [u for u in state.side_units(unit.side) if u.aboard is None
             and struck_near(state, u, point, section, o.strike_pin_radius)]
     text += f"; every other unit within {o.strike_pin_radius:g}in takes a pin"
@@ -531,13 +538,18 @@ def _strike(state: BuildingsState, unit: Unit, made: Call) -> Said:
 
 
 def _strike_lands(state: BuildingsState, unit: Unit, target: Unit | None,
-                  seen: Sighting | None, section: str | None) -> str:
+                  seen: Sighting | None, section: str | None) -> Said:
     if target is not None and seen is not None:
-        return he_landing(state, unit.side, target, seen, AIR_STRIKE_HE, Fraction(1)).text
+        return he_landing(state, unit.side, target, seen, AIR_STRIKE_HE, Fraction(1))
     if target is not None:
-        return f"your side has not seen {target.name}: what it does cannot be told"
+        return Said(f"your side has not seen {target.name}: what it does cannot be told")
     assert section is not None
-    return _burst_on_section(state, section, AIR_STRIKE_HE, Fraction(1))
+    text = _burst_on_section(state, section, AIR_STRIKE_HE, Fraction(1))
+    own = [u for u in state.side_units(unit.side) if u.section == section]
+    if not own:
+        return Said(text)
+    return Said(text + f"; your {names(own)} inside would be hit if it bursts on that "
+                "floor, and buried if the section collapses", None, (Risk.FRIENDLY_FIRE,))
 
 
 def _barrage(state: BuildingsState, unit: Unit, made: Call) -> Said:
