@@ -21,6 +21,7 @@ from fibua.core.orders import Order
 from fibua.core.ruleset import Preview, Risk
 from fibua.rulesets.buildings.knowledge import refresh, seen_by
 from fibua.rulesets.buildings.odds import assault_odds
+from fibua.rulesets.buildings.rules import RULES
 from fibua.rulesets.buildings.state import BuildingsState
 from fibua.rulesets.buildings.tables import OrderKind, Quality
 from fibua.scenario.loader import load_scenario
@@ -433,6 +434,17 @@ def test_every_forecast_of_random_play_is_said_in_words() -> None:
     assert forms >= BUNDLED_FORMS, sorted(BUNDLED_FORMS - forms)
 
 
+def aimed_moves(state: BuildingsState, side: str, legal: list[Order],
+                rnd: random.Random) -> list[Order]:
+    """Advances that move and then shoot at an enemy unit the side sees, a few of them,
+    those the rules allow."""
+    seen = [uid for uid, s in sorted(state.seen.get(side, {}).items()) if s.visible]
+    moves = [o for o in legal if o.kind == "advance" and "target" not in o.params]
+    out = [Order(side, "advance", o.unit, {**o.params, "target": rnd.choice(seen)})
+           for o in rnd.sample(moves, min(4, len(moves)))] if seen else []
+    return [o for o in out if RULES.allows(state, o)]
+
+
 def test_random_play_meets_its_advance_forecasts() -> None:
     """An Advance forecast to lose its shot loses it (a `no-shot`), one forecast to shoot
     shoots, unless an ambush, a floor held unseen or a loss in the way changed things."""
@@ -446,7 +458,8 @@ def test_random_play_meets_its_advance_forecasts() -> None:
                 if side is None:
                     break
                 legal = g.legal_orders(side)
-                aimed = [o for o in legal if o.kind == "advance" and "target" in o.params]
+                aimed = [o for o in legal + aimed_moves(g.state, side, legal, rnd)
+                         if o.kind == "advance" and "target" in o.params]
                 order = rnd.choice(aimed if aimed and rnd.random() < 0.6 else legal)
                 f = g.forecast(order) if order in aimed else None
                 events = g.apply(order)
