@@ -267,6 +267,19 @@ def test_a_unit_mounts_and_gets_out_of_a_transport() -> None:
     tidy(f)
 
 
+def test_passengers_that_get_out_and_shoot_are_judged_out_of_their_transport() -> None:
+    # dismounting is an Advance measured from the transport; the shot is judged where the
+    # passengers stand once out (the carrier's hull is no place to fire from)
+    allies = [unit("rifles", row(2, 5, 5), weapon="rifle"),
+              unit("carrier", [{"at": [6.0, 2.0]}], type="carrier"),
+              unit("smgs", row(6, 2, 4), weapon="smg", aboard="carrier")]
+    g = game(allies=allies)
+    put(g, "mg", [(15.0, 2.0), (16.0, 2.0), (17.0, 2.0)])
+    f = said(g, "allies", "advance", "smgs", to=[8.0, 2.0], target="mg")
+    assert "gets out of Carrier and advances 2.0in to (8.0, 2.0)" in f.text
+    assert Risk.WASTED not in f.risks and f.chance is not None and f.chance > 0
+
+
 def test_a_heavy_tank_driving_into_a_house_by_the_odds() -> None:
     # a heavy tank's D6+10 against a wooden house's 2D6: the house comes down unless the
     # 2D6 beat it; it holds only on 2D6 above D6+10 (the 12 against a 1): 1/216

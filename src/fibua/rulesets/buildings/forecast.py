@@ -256,7 +256,8 @@ def _moved(unit: Unit, move: Move, opening: int | None) -> Unit:
     stays = (unit.section, unit.floor) == (move.section, move.floor)
     keeps = unit.opening if stays or unit.kind is not UnitKind.INFANTRY else None
     return replace(unit, models=models, section=move.section, floor=move.floor,
-                   opening=keeps if opening is None else opening, spent=list(unit.spent))
+                   opening=keeps if opening is None else opening, spent=list(unit.spent),
+                   aboard=move.mount)
 
 
 # ------------------------------------------------------------------ assaults

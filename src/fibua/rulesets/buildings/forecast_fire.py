@@ -413,7 +413,9 @@ def he_landing(state: BuildingsState, side: str, target: Unit, seen: Sighting, s
                 f"{pct(harm)} ({need_words(damage_basis(made, Target(None, target.vehicle)))}"
                 f"), knocked out {pct(ko)}; a hit pins it")
         return Said(text, float(hit * harm), _hopeless(hit * harm))
-    under = models_under(target, float(size))
+    # out of sight, how its models stand is not known: all of them, at the most
+    under = models_under(target, float(size)) if in_sight(state, side, target.id) else \
+        seen.models
     he = he_kills(size, None, target.quality, False, under)
     die = either(hit, he.kills)
     text = (f"a hit puts the {size}in HE template over {under} of its models, each removed "
