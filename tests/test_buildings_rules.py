@@ -560,7 +560,7 @@ def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
     text = g.ruleset.preview(g.state, Order("allies", "fire", "rifle",
                                             {"target": "grenadiers"}))
     # to hit 4+ with two pins: 6+ (1/2 -> 1/6); damage 5+ (1/3); order test 2D6 <= 7
-    assert "hits 17%" in text and "damages 33%" in text and "passes 58%" in text
+    assert "hits 17%" in text and "removes a model 33%" in text and "7 or less (58%)" in text
     assert g.state_hash() == before
 
 

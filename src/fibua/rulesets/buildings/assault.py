@@ -21,6 +21,8 @@ from fibua.rulesets.buildings.tables import (
 )
 
 CLOSE_QUARTERS = Hit(0, close_quarters=True)
+#: an attack on an assaulted vehicle that hits: its side armour, at +2 penetration
+VEHICLE_ASSAULT = Hit(VEHICLE_ASSAULT_PEN, close_quarters=True, facing=Facing.SIDE)
 
 
 class RoundResult(StrEnum):
@@ -62,12 +64,11 @@ class VehicleAttack:
 def strike_vehicle(rng: Rng, attacks: int, vehicle: VehicleKind) -> tuple[VehicleAttack, ...]:
     """Each attacker within reach of an assaulted vehicle hits on a 6 and strikes its side
     armour at +2 penetration; the vehicle never strikes back."""
-    hit = Hit(VEHICLE_ASSAULT_PEN, close_quarters=True, facing=Facing.SIDE)
     target = Target(None, vehicle)
     out = []
     for _ in range(attacks):
         made = roll(rng, "d6", "close assault on a vehicle", need=VEHICLE_ASSAULT_HIT,
                     basis=(Modifier("close assault", VEHICLE_ASSAULT_HIT),))
-        out.append(VehicleAttack(made, roll_damage(rng, hit, target) if made.success
-                                 else None))
+        out.append(VehicleAttack(
+            made, roll_damage(rng, VEHICLE_ASSAULT, target) if made.success else None))
     return tuple(out)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from math import dist
 
 from fibua.battlefield.model import Position, SectionState, TerrainKind
@@ -42,9 +41,7 @@ from fibua.rulesets.buildings.shooting import (
     Shot,
     Target,
     cover_inside,
-    damage_chance,
     hit_basis,
-    hit_chance,
     hit_of,
     hit_target,
     roll_damage,
@@ -491,7 +488,7 @@ def _spend(unit: Unit, weapon: WeaponName) -> None:
 def damage(state: BuildingsState, unit: Unit, target: Unit, f: Firer) -> None:
     if target.destroyed:
         return
-    hit, victim = _hit_for(unit, target, f), _victim(target, unit)
+    hit, victim = hit_for(unit, target, f), victim_of(target, unit)
     made = roll_damage(state.rng, hit, victim)
     state.emit("damage", {"unit": target.id, "roll": made.to_dict()}, state.sides)
     if not made.success:
@@ -591,37 +588,17 @@ def collapse(state: BuildingsState, section_id: str) -> None:
             unit.section, unit.floor = None, 0
 
 
-def chance_line(state: BuildingsState, unit: Unit, target: Unit, advanced: bool) -> str:
-    """Each firer's chance to hit and, for small arms and other shots that are not HE or
-    flame, the chance a hit damages; then the expected models removed (or penetrating hits
-    on a vehicle) of those shots."""
-    found = firers(state, unit, target, advanced)
-    if not found:
-        return f"{unit.name} has no weapon in sight and range of {target.name}"
-    parts = []
-    expected = Fraction(0)
-    for f in found:
-        shot = shot_of(state, unit, target, f, advanced)
-        chance = hit_chance(shot)
-        line = f"{f.weapon} at {f.range:.1f}in: hits {float(chance):.0%}"
-        if not fires_he(f.weapon, target) and not WEAPONS[f.weapon].flame:
-            hurt = damage_chance(_hit_for(unit, target, f), _victim(target, unit))
-            expected += WEAPONS[f.weapon].shots * chance * hurt
-            line += f", damages {float(hurt):.0%}"
-        parts.append(line)
-    what = "penetrating hits" if target.vehicle is not None else "models removed"
-    return (f"{unit.name} at {target.name}: " + "; ".join(parts)
-            + f" (expected {what} from these shots: {float(expected):.2f})")
-
-
-def _hit_for(unit: Unit, target: Unit, f: Firer) -> Hit:
+def hit_for(unit: Unit, target: Unit, f: Firer) -> Hit:
+    """The hit a firer's shot makes on the target, as far as damage goes: its facing (a
+    flamethrower strikes the top) and plunging fire."""
     armoured = target.vehicle in ARMOURED
     facing = Facing.TOP if WEAPONS[f.weapon].flame else facing_of(
         (target.lead.x, target.lead.y), target.facing, (unit.lead.x, unit.lead.y))
     return hit_of(f.weapon, f.range, facing, plunging(f.weapon, f.floor, f.range, armoured))
 
 
-def _victim(target: Unit, firer: Unit) -> Target:
+def victim_of(target: Unit, firer: Unit) -> Target:
+    """What the firer's hits strike: the vehicle, or troops (inside, behind a shield)."""
     if target.vehicle is not None:
         return Target(None, target.vehicle)
     return Target(target.quality, inside=target.section is not None,

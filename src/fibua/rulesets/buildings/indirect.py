@@ -386,7 +386,7 @@ def _strike_lands(state: BuildingsState, arrival: Arrival) -> None:
     for other in state.units.values():
         if other is hit or not other.alive or other.aboard is not None:
             continue
-        if _near(state, other, arrival.centre, section, state.options.strike_pin_radius):
+        if struck_near(state, other, arrival.centre, section, state.options.strike_pin_radius):
             add_pins(state, other, 1, "air strike nearby")
 
 
@@ -401,7 +401,7 @@ def _strike_open(state: BuildingsState, target: Unit) -> None:
     add_pins(state, target, pins.value, "air strike")
 
 
-def _near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
+def struck_near(state: BuildingsState, unit: Unit, centre: tuple[float, float],
           section: str | None, radius: float) -> bool:
     if section is not None:
         walls = state.battlefield.section(section)
@@ -430,12 +430,7 @@ def _barrage(state: BuildingsState, arrival: Arrival) -> bool:
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         if not unit.alive or unit.aboard is not None or unit.id in arrival.rolled:
             continue
-        if unit.section is not None:
-            in_range = distance_to_section(call.point, state.battlefield.section(
-                unit.section)) <= radius or state.sight.section_at(call.point) == unit.section
-        else:
-            in_range = dist((unit.lead.x, unit.lead.y), call.point) <= radius + 1e-9
-        if not in_range:
+        if not in_barrage(state, call.point, unit.section, (unit.lead.x, unit.lead.y)):
             continue
         arrival.rolled.append(unit.id)
         made, result, pins = roll_barrage(state.rng, state.options)
@@ -474,6 +469,17 @@ def _barrage(state: BuildingsState, arrival: Arrival) -> bool:
                 total, state.battlefield.section(sid).construction):
             collapse(state, sid)
     return True
+
+
+def in_barrage(state: BuildingsState, point: tuple[float, float], section: str | None,
+               at: tuple[float, float]) -> bool:
+    """Whether a unit rolls on a barrage aimed at `point`: inside, any part of its section
+    within the radius (or the point in it); outside, its first model (`at`) within it."""
+    radius = state.options.barrage_radius
+    if section is not None:
+        return distance_to_section(point, state.battlefield.section(section)) <= radius \
+            or state.sight.section_at(point) == section
+    return dist(at, point) <= radius + 1e-9
 
 
 def _heavy_on(state: BuildingsState, unit: Unit, totals: dict[str, int]) -> None:

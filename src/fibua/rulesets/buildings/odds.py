@@ -7,7 +7,10 @@ distributions are worked out with icepool, in fractions, and reported as floats.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from math import comb
 from typing import Literal
 
 import icepool
@@ -15,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fibua.core.errors import IllegalOrder
 from fibua.core.ruleset import OddsQuery, OddsReport
+from fibua.rulesets.buildings.assault import CLOSE_QUARTERS, VEHICLE_ASSAULT
 from fibua.rulesets.buildings.blast import collapses, halved, he_hit, indirect_need, template
 from fibua.rulesets.buildings.forces import Options
 from fibua.rulesets.buildings.shooting import (
@@ -39,6 +43,7 @@ from fibua.rulesets.buildings.tables import (
     FLAME_VEHICLE_BONUS,
     SIX_THEN,
     TANK_ASSAULT_DIE,
+    VEHICLE_ASSAULT_HIT,
     VEHICLE_DAMAGE,
     WEAPONS,
     BuildingKind,
@@ -141,25 +146,47 @@ def _check_shoot(q: ShootQuestion) -> None:
 def kills_die(q: ShootQuestion) -> tuple[Fraction, Fraction, icepool.Die]:
     """(chance a shot hits, chance a hit damages, the number of models removed)."""
     _check_shoot(q)
-    arms = WEAPONS[q.weapon]
     shot = _shot(q)
     hit = chance_for_target(hit_target(shot))
     damage = damage_chance(_hit(q), _target(q))
-    per_hit = _bernoulli(damage)
-    if arms.flame:
-        # one to-hit roll; a hit is D6 hits (D6+1 from a vehicle), each rolled to damage
-        bonus = FLAME_VEHICLE_BONUS if q.weapon is WeaponName.VEHICLE_FLAMETHROWER else 0
-        attack = (icepool.d6 + bonus) @ per_hit
-        one = icepool.Die([icepool.Die([0]), attack],
-                          times=[(1 - hit).numerator * hit.denominator,
-                                 hit.numerator * (1 - hit).denominator])
-        kills = q.models @ one if hit < 1 else q.models @ attack
-    else:
-        kills = (q.models * arms.shots) @ _bernoulli(hit * damage)
+    kills = q.models @ attack_die(q.weapon, hit, damage)
     if q.target_models is not None:
         cap = q.target_models
         kills = kills.map(lambda k: min(k, cap))
     return hit, damage, kills
+
+
+@lru_cache(maxsize=4096)  # the dice are immutable; a forecast asks the same few often
+def attack_die(weapon: WeaponName, hit: Fraction, damage: Fraction) -> icepool.Die:
+    """What one model's fire with the weapon removes (or, at a vehicle, penetrates), given
+    the chance a shot hits and a hit damages: each of its shots rolled to hit and to damage;
+    a flamethrower rolls once to hit, and a hit is D6 hits (D6+1 from a vehicle)."""
+    arms = WEAPONS[weapon]
+    if not arms.flame:
+        return arms.shots @ _bernoulli(hit * damage)
+    bonus = FLAME_VEHICLE_BONUS if weapon is WeaponName.VEHICLE_FLAMETHROWER else 0
+    return either(hit, (icepool.d6 + bonus) @ _bernoulli(damage))
+
+
+def either(p: Fraction, die: icepool.Die) -> icepool.Die:
+    """`die` with chance p, else 0 (what an attack does when its one roll succeeds)."""
+    if p <= 0:
+        return icepool.Die([0])
+    if p >= 1:
+        return die
+    return icepool.Die([icepool.Die([0]), die],
+                       times=[(1 - p).numerator * p.denominator,
+                              p.numerator * (1 - p).denominator])
+
+
+def knocked_out_chance(penetrating: icepool.Die, options: Options) -> Fraction:
+    """The chance a vehicle is knocked out by some number of penetrating hits, each rolled
+    on the damage chart (what else a hit does aside)."""
+    ko = Fraction(sum(1 for f in D6_FACES
+                      if chart_result(f, options) is VehicleResult.KNOCKED_OUT), 6)
+    return 1 - sum((Fraction(p) * (1 - ko) ** k for k, p in
+                    zip(penetrating.outcomes(), penetrating.probabilities(), strict=True)),
+                   Fraction(0))
 
 
 def shoot_odds(q: ShootQuestion) -> OddsReport:
@@ -180,12 +207,7 @@ def shoot_odds(q: ShootQuestion) -> OddsReport:
         "modifiers": {m.name: m.value for m in hit_modifiers(shot)},
     }
     if q.vehicle is not None:
-        ko = Fraction(sum(1 for f in D6_FACES
-                          if chart_result(f, Options()) is VehicleResult.KNOCKED_OUT), 6)
-        knocked_out = 1 - sum((Fraction(p) * (1 - ko) ** k for k, p in
-                               zip(kills.outcomes(), kills.probabilities(), strict=True)),
-                              Fraction(0))
-        values["knocked_out"] = float(knocked_out)
+        values["knocked_out"] = float(knocked_out_chance(kills, Options()))
     rows = [(m.name, f"{m.value:+d}") for m in hit_basis(shot)]
     rows.append(("to hit", _hit_words(need)))
     rows.append(("chance a shot hits", f"{float(hit):.2%}"))
@@ -227,31 +249,56 @@ class HeQuestion(_Question):
         "in the open: models of the target under the template"))
 
 
+@dataclass(frozen=True)
+class HeKills:
+    """One HE hit on a unit: the hits rolled (in the open, the models under the template),
+    the models it removes when the section stands (a collapse counts none: everyone inside
+    is destroyed instead), the chance the section collapses, and a hit's damage chance."""
+
+    raw: icepool.Die
+    kills: icepool.Die
+    collapse: Fraction
+    damage: Fraction
+
+
+@lru_cache(maxsize=4096)
+def he_kills(size: int, building: BuildingKind | None, quality: Quality = Quality.REGULAR,
+             down: bool = False, under: int = 1, on_collapse: int = 0) -> HeKills:
+    """One HE hit of the template on a unit in the open (`building` None: `under` models
+    under it) or inside a building: hits halved for Down after the collapse check, then a
+    damage roll a hit (none in a bunker). A collapse counts `on_collapse` models removed
+    (the unit's models, to count the unit destroyed)."""
+    damage = damage_chance(he_hit(size), Target(quality))
+    if building is None:
+        landing = icepool.Die([halved(under) if down else under])
+        return HeKills(landing, landing @ _bernoulli(damage), Fraction(0), damage)
+    dice = template(size).in_buildings
+    raw = _die_of(dice)
+    if building is BuildingKind.BUNKER:
+        damage = Fraction(0)  # HE cannot damage troops in a bunker, only bring it down
+    per_hit = _bernoulli(damage)
+
+    def removed(hits: int) -> icepool.Die:
+        if collapses(hits, dice, building):
+            return icepool.Die([on_collapse])
+        return (halved(hits) if down else hits) @ per_hit
+
+    return HeKills(raw, raw.map(removed), collapse_chance(size, building), damage)
+
+
 def he_odds(q: HeQuestion) -> OddsReport:
     plate = template(q.size)
     pins = _die_of(plate.pins)
-    damage = damage_chance(he_hit(q.size), Target(q.quality))
     rows: list[tuple[str, str]] = [("pins", plate.pins), ("penetration", f"+{plate.pen}")]
-    if q.target_in == "open":
-        landing = icepool.Die([halved(q.under) if q.down else q.under])
-        raw = landing
-        collapse = Fraction(0)
-    else:
-        building = BuildingKind.BUNKER if q.target_in == "bunker" else BuildingKind.BRICK
-        dice = plate.in_buildings
-        raw = _die_of(dice)
-        collapse = collapse_chance(q.size, building)
-        if building is BuildingKind.BUNKER:
-            damage = Fraction(0)  # HE cannot damage troops in a bunker, only bring it down
-        rows.append(("hits in the building", dice))
-        can = dice in COLLAPSING_DICE
+    building = None if q.target_in == "open" else (
+        BuildingKind.BUNKER if q.target_in == "bunker" else BuildingKind.BRICK)
+    found = he_kills(q.size, building, q.quality, q.down, q.under)
+    raw, kills, collapse, damage = found.raw, found.kills, found.collapse, found.damage
+    if building is not None:
+        rows.append(("hits in the building", plate.in_buildings))
+        can = plate.in_buildings in COLLAPSING_DICE
         rows.append(("collapses at", f"{COLLAPSE_AT[building]}+ hits"
                      + ("" if can else " (these dice cannot reach it)")))
-        # the hits that land when the section stands, halved for Down after the check
-        landing = raw.map(lambda h: 0 if collapses(h, dice, building) else (
-            halved(h) if q.down else h))
-    # a collapse counts 0 here: everyone inside is destroyed instead
-    kills = landing @ _bernoulli(damage)
     expected = Fraction(kills.mean())
     standing = 1 - collapse
     values: dict[str, object] = {
@@ -367,6 +414,62 @@ def indirect_odds(q: IndirectQuestion) -> OddsReport:
     rows += [(f"bursts on floor {k}" + (" (ground)" if k == 0 else ""), f"{float(p):.2%}")
              for k, p in sorted(floor.items(), reverse=True)]
     return OddsReport(values, rows)
+
+
+@dataclass(frozen=True)
+class AssaultOdds:
+    """How an assault's fight ends: the assaulter wins (the target destroyed), loses (the
+    assaulter destroyed), both are destroyed in one round, or neither after the most
+    rounds."""
+
+    win: float
+    lose: float
+    both: float
+    neither: float
+
+
+def assault_odds(attackers: int, defenders: int, attacker: Quality, defender: Quality,
+                 together: bool, rounds: int) -> AssaultOdds:
+    """The fight of an assault, round by round: each model makes one attack that hits by
+    itself and removes a model on its damage roll (no cover); in the open the attackers
+    strike first and only the defenders left strike back, in a building both at once. The
+    side that causes more casualties wins; a tie fights on with those left. Reaction fire
+    and the tests at half strength aside. Worked out in floats: the rounds multiply the
+    fractions' sizes."""
+    hurt = float(damage_chance(CLOSE_QUARTERS, Target(defender)))
+    back = float(damage_chance(CLOSE_QUARTERS, Target(attacker)))
+    win = lose = both = 0.0
+    # a tie costs both sides the same: the fights still going are one line of states
+    going = {(attackers, defenders): 1.0}
+    for _ in range(rounds):
+        after: dict[tuple[int, int], float] = {}
+        for (a, d), weight in going.items():
+            for k, pk in _binomial(a, hurt):
+                strikers = d if together else max(0, d - k)
+                for j, pj in _binomial(strikers, back):
+                    w = weight * pk * pj
+                    if k >= d and j >= a:
+                        both += w
+                    elif k >= d or (j < a and k > j):
+                        win += w
+                    elif j >= a or j > k:
+                        lose += w
+                    else:
+                        after[a - j, d - k] = after.get((a - j, d - k), 0.0) + w
+        going = after
+    return AssaultOdds(win, lose, both, sum(going.values()))
+
+
+def _binomial(n: int, p: float) -> list[tuple[int, float]]:
+    return [(k, comb(n, k) * p ** k * (1 - p) ** (n - k)) for k in range(n + 1)]
+
+
+def vehicle_assault_chance(attackers: int, vehicle: VehicleKind) -> Fraction:
+    """The chance attackers knock out a vehicle they assault: each hits on a 6 and then
+    rolls to damage its side armour; the first that damages knocks it out."""
+    hit = Fraction(7 - VEHICLE_ASSAULT_HIT, 6)
+    each = hit * damage_chance(VEHICLE_ASSAULT, Target(None, vehicle))
+    return 1 - (1 - each) ** attackers
 
 
 ODDS_QUERIES = {

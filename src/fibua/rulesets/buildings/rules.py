@@ -13,15 +13,14 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, register
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, register
 from fibua.rulesets.buildings import actions, codes, setup, turn
 from fibua.rulesets.buildings.counters import counters as side_counters
-from fibua.rulesets.buildings.firing import chance_line
 from fibua.rulesets.buildings.forces import Forces, Options
+from fibua.rulesets.buildings.forecast import forecast
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
-from fibua.rulesets.buildings.indirect import indirect_weapons, only_indirect
+from fibua.rulesets.buildings.indirect import indirect_weapons
 from fibua.rulesets.buildings.knowledge import sees
-from fibua.rulesets.buildings.morale import order_need, pass_chance
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
 from fibua.rulesets.buildings.orderforms import ORDER_KINDS
 from fibua.rulesets.buildings.state import BuildingsState, Unit
@@ -70,20 +69,11 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         turn.after_order(state)
 
     def preview(self, state: BuildingsState, order: Order) -> str:
-        carry = self.check(state, order)
-        del carry  # checked only: nothing is carried out
-        unit = state.units.get(order.unit or "")
-        if unit is None:
-            return f"{order}: allowed"
-        test = ""
-        if unit.pins and order.kind != "down" and state.waiting is None:
-            need = order_need(unit.quality, unit.pins)
-            test = f"; order test 2D6 <= {need}: passes {float(pass_chance(need)):.0%}"
-        target = state.units.get(str(order.params.get("target", "")))
-        if order.kind == "fire" and target is not None and "indirect" not in order.params \
-                and "call" not in order.params and not only_indirect(unit):
-            return chance_line(state, unit, target, advanced=False) + test
-        return f"{order}: allowed{test}"
+        return self.forecast(state, order).text
+
+    def forecast(self, state: BuildingsState, order: Order) -> Preview:
+        self.check(state, order)
+        return forecast(state, order)
 
     def legal_orders(self, state: BuildingsState, side: str) -> list[Order]:
         if state.acting_side != side:
