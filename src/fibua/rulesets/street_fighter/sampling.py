@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from math import cos, hypot, pi, sin, sqrt
+from math import cos, inf, pi, sin, sqrt
 
 from shapely.geometry import Point, Polygon
 
@@ -73,6 +73,8 @@ FLAT_OUT = 2.0
 HALF_POINT = pi / 8
 #: hidden units tried as the firer of one report before it is left unexplained
 SUSPECTS = 3
+#: rounds of TRIES draws in the reported direction for one suspected firer
+FIRER_DRAWS = 3
 #: faces of the observation d10, read 0-9
 DIE_FACES = 10
 
@@ -286,15 +288,27 @@ def around(x: float, y: float, reach: float) -> Draw:
     return draw
 
 
-def toward(origin: Position, direction: str, far: float) -> Draw:
-    """A point in the eighth of the compass `direction` from `origin`, up to `far`."""
+def toward(origin: Position, direction: str, width: float, height: float) -> Draw:
+    """A point of the table in the eighth of the compass `direction` from `origin`."""
     centre = COMPASS.index(direction) * pi / 4
 
     def draw(rng: random.Random) -> tuple[float, float]:
         angle = centre + rng.uniform(-HALF_POINT, HALF_POINT)
-        radius = rng.uniform(STAND_OFF, far)
-        return origin.x + radius * cos(angle), origin.y + radius * sin(angle)
+        dx, dy = cos(angle), sin(angle)
+        # as far as the table's edge along that bearing
+        far = min(_to_edge(origin.x, dx, width), _to_edge(origin.y, dy, height))
+        radius = rng.uniform(STAND_OFF, max(STAND_OFF, far))
+        return origin.x + radius * dx, origin.y + radius * dy
     return draw
+
+
+def _to_edge(at: float, step: float, size: float) -> float:
+    """How far from `at` a line going `step` a unit length reaches 0 or `size`."""
+    if step > 1e-9:
+        return (size - at) / step
+    if step < -1e-9:
+        return -at / step
+    return inf
 
 
 # ---------------------------------------------------------------- the fire reported
@@ -311,7 +325,7 @@ def _place_firers(ground: Ground, suspects: list[Unit],
     placed: set[str] = set()
     for report in _distinct(recent_reports(world, ground.side)):
         origin = world.units[report.unit].pos
-        if any(compass(origin.point, u.pos.point) == report.direction
+        if any(fired_from(world, u, u.pos, report)
                for u in [*shooters, *(world.units[i] for i in placed)]):
             continue  # fire from an enemy in sight, or one already drawn
         for unit in _suspects(ground, report, origin, firing, placed, memory)[:SUSPECTS]:
@@ -362,15 +376,18 @@ def _firing_place(ground: Ground, unit: Unit, report: Report, origin: Position,
     a mortar, sees the unit it fired on."""
     world = ground.world
     table = world.battlefield.table
-    far = hypot(table.width, table.height)
-    draws = [toward(origin, report.direction, far)]
+    draws = [toward(origin, report.direction, table.width, table.height)] * FIRER_DRAWS
     if known is not None:  # near where it was last seen, if that can be in the direction
         draws.insert(0, around(known.x, known.y, ground.reach(unit, world.turn - known.turn)))
+    return ground.first(unit, draws, lambda place: fired_from(world, unit, place, report))
 
-    def fits(place: Position) -> bool:
-        return compass(origin.point, place.point) == report.direction and (
-            unit.kind is Kind.MORTAR or world.sight.visible(place, origin))
-    return ground.first(unit, draws, fits)
+
+def fired_from(world: StreetFighterState, unit: Unit, place: Position, report: Report) -> bool:
+    """Whether the unit could have made the fire reported from the place: in the reported
+    eighth of the compass from the unit fired on and, but for a mortar, in sight of it."""
+    origin = world.units[report.unit].pos
+    return compass(origin.point, place.point) == report.direction and (
+        unit.kind is Kind.MORTAR or world.sight.visible(place, origin))
 
 
 def _knows_everything(world: StreetFighterState, enemy: str, side: str) -> None:
