@@ -5,11 +5,12 @@ its own units and the public scenario), never read from the game:
 
 - an enemy unit the side sees now stays as it is (place, activity, hits and pins: what
   the side watches it do);
-- a unit the side was fired on by: where a recent report (this turn or the last) is not
-  explained by an enemy in sight in the reported direction, a hidden unit that can fire
-  is placed in that eighth of the compass from the unit fired on, with a line of sight to
-  it (mortars fire without one); one last seen that way is the first suspect, then one
-  never seen, then any other; a report another drawn firer already explains takes none;
+- the fire the side reports: where a recent report (this turn or the last) is not
+  explained by an enemy in sight that stands in the reported direction and sees the unit
+  fired on, a hidden unit that can fire is placed in that eighth of the compass from the
+  unit fired on (where it stands now), with a line of sight to it (mortars fire without
+  one); one last seen that way is the first suspect, then one never seen, then any
+  other; a report another drawn firer already explains takes none;
 - any other hidden unit seen before stands where it was last seen, unless the side would
   pick it out there now (or holds the building area), else somewhere within a flat-out
   move a turn of that place since; one never seen stands in its side's deployment zone
@@ -28,9 +29,12 @@ its own units and the public scenario), never read from the game:
   which of them are out, and to have no reports and no log; what it sees now is worked
   out again by the rules from the drawn places and dice (knowledge.refresh).
 
-The side's own state is its own, its formations' observation dice included (the rules
-keep those from the players; the spotting the side already did shows them in part).
-So moving an enemy the side cannot see changes nothing drawn (tests/test_search_street_fighter.py).
+What the rules keep that follows from where units stand (the sight lines and signs in
+the rules' memo, the building areas each side holds, who rides in what) is worked out
+from the drawn places; events of the drawing are dropped. The side's own state is its
+own, its formations' observation dice included (the rules keep those from the players;
+the spotting the side already did shows them in part). So moving an enemy the side
+cannot see changes nothing drawn (tests/test_search_street_fighter.py).
 """
 
 from __future__ import annotations
