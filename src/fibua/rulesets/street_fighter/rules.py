@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
@@ -13,8 +14,8 @@ from fibua.core.events import Event, drain
 from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
 from fibua.core.params import only
-from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
-from fibua.rulesets.street_fighter import actions, codes, forecast, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, Seat, register
+from fibua.rulesets.street_fighter import actions, codes, forecast, sampling, setup, turn
 from fibua.rulesets.street_fighter.counters import counters as side_counters
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
@@ -121,6 +122,19 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
         if len(groups) == 1:
             return [Seat(side, side)]
         return [Seat(name, side, frozenset(ids)) for name, ids in groups.items()]
+
+    can_resample = True
+
+    def resample(self, state: StreetFighterState, side: str,
+                 rng: random.Random) -> StreetFighterState:
+        return sampling.resample(state, side, rng)
+
+    def standing(self, state: StreetFighterState) -> Result:
+        return turn.score(state, "were the game to end now")
+
+    def strength(self, state: StreetFighterState, side: str) -> float:
+        """Hit points left in the fight: the measure of losses the rules score."""
+        return float(sum(u.hp for u in state.side_units(side)))
 
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
                  notes: Notes | None = None) -> Player:
