@@ -211,6 +211,19 @@ def _open_reaction(state: HouseClearingState, mover: Figure, start: Position,
     whether it is asked must tell the moving side nothing of figures it cannot see."""
     if not state.options.reaction_fire or not mover.in_action:
         return
+    firers = reaction_firers(state, mover, spots, seen_at)
+    side = state.enemy_of(mover.side)
+    state.reaction = Reaction(mover.id, side, bool(seen_at), start, start_stance, spots,
+                              stances, firers)
+    if firers:
+        state.emit("reaction", {"mover": mover.id, "name": mover.name,
+                                "firers": sorted(firers), "step": state.step}, (side,))
+
+
+def reaction_firers(state: HouseClearingState, mover: Figure, spots: list[Position],
+                    seen_at: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The enemies that may fire at the mover, each with the spots (indexes) where it saw
+    it within reach of a single shot (a search's worlds draw them again: sampling.py)."""
     firers: dict[str, list[int]] = {}
     for fid, found in sorted(seen_at.items()):
         enemy = state.figures[fid]
@@ -221,12 +234,7 @@ def _open_reaction(state: HouseClearingState, mover: Figure, start: Position,
         near = [k for k in found if enemy.pos.distance(spots[k]) <= longest + 1e-9]
         if near:
             firers[fid] = near
-    side = state.enemy_of(mover.side)
-    state.reaction = Reaction(mover.id, side, bool(seen_at), start, start_stance, spots,
-                              stances, firers)
-    if firers:
-        state.emit("reaction", {"mover": mover.id, "name": mover.name,
-                                "firers": sorted(firers), "step": state.step}, (side,))
+    return firers
 
 
 def _may_react(enemy: Figure, mover: Figure) -> bool:

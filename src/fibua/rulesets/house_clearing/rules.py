@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
@@ -12,8 +13,8 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Seat, register
-from fibua.rulesets.house_clearing import actions, codes, forecast, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, Seat, register
+from fibua.rulesets.house_clearing import actions, codes, forecast, sampling, setup, turn
 from fibua.rulesets.house_clearing.counters import counters as side_counters
 from fibua.rulesets.house_clearing.firing import loaders
 from fibua.rulesets.house_clearing.forces import Forces, Options
@@ -127,6 +128,18 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
                          f"{f.initiative}{' - out of action' if not f.in_action else ''} at "
                          f"({f.pos.x:.1f}, {f.pos.y:.1f}){where}, {f.stance}")
         return lines
+
+    can_resample = True
+
+    def resample(self, state: HouseClearingState, side: str,
+                 rng: random.Random) -> HouseClearingState:
+        return sampling.resample(state, side, rng)
+
+    def standing(self, state: HouseClearingState) -> Result:
+        return turn.score(state, "were the game to end now")
+
+    def strength(self, state: HouseClearingState, side: str) -> float:
+        return sampling.strength(state, side)
 
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
                  notes: Notes | None = None) -> Player:
