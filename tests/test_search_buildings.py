@@ -295,3 +295,52 @@ def _at(state: BuildingsState, unit: Unit, sid: str, floor: int) -> Unit:
     cx, cy = centroid(state.battlefield.section(sid))
     return replace(unit, section=sid, floor=floor,
                    models=[type(m)(cx, cy, m.weapon) for m in unit.models])
+
+
+def _mixed() -> Game:
+    from bld_helpers import make_scenario
+    from test_buildings_play import mixed_allies, mixed_axis
+
+    return Game(make_scenario(allies=mixed_allies(), axis=mixed_axis()), 3)
+
+
+def test_a_squad_never_seen_rides_in_the_transport_it_set_up_in() -> None:
+    """Passengers are off the table: the enemy never sees a squad aboard, so a world keeps
+    it in the transport the scenario puts it in while the transport is in the fight."""
+    game = _mixed()
+    rules, state = game.ruleset, game.state
+    assert "smgs" not in state.seen["axis"]
+    world = rules.resample(state, "axis", random.Random(4))
+    assert world.units["smgs"].aboard == "carrier"
+    assert world.units["carrier"].carrying == "smgs"
+    carrier = world.units["carrier"]
+    assert world.units["smgs"].lead.x == carrier.lead.x
+    state.units["carrier"].destroyed = True  # knocked out: the squad is on foot somewhere
+    world = rules.resample(state, "axis", random.Random(4))
+    assert world.units["smgs"].aboard is None and world.units["smgs"].alive
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_world_of_every_kind_of_unit_plays_on(seed: int) -> None:
+    """Guns, mortars, observers, a tank and a transport: worlds drawn mid-game for either
+    side play on under the computers."""
+    game = _mixed()
+    rules = game.ruleset
+    rng = random.Random(seed)
+    for _ in range(15):
+        side = game.to_act()
+        if side is None:
+            break
+        game.apply(rng.choice(game.legal_orders(side)))
+    for side in game.scenario.side_names:
+        world = rules.resample(game.state, side, random.Random(seed))
+        for unit in _hidden(world, side):
+            assert _unseen(world, side, unit)
+        players = {s: rules.computer(s, seed) for s in world.sides}
+        for _ in range(30):
+            acting = rules.to_act(world)
+            if acting is None:
+                break
+            order = rules.forced(world, acting) or players[acting].choose(
+                rules.observe(world, acting), rules.legal_orders(world, acting))
+            rules.apply(world, order)
