@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from math import cos, hypot, pi, sin
 from typing import Any, ClassVar
@@ -13,8 +14,8 @@ from fibua.core.errors import Problem
 from fibua.core.events import Event, drain
 from fibua.core.orderforms import OrderForms, syntax_lines
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, register
-from fibua.rulesets.buildings import actions, codes, setup, turn
+from fibua.core.ruleset import Notes, OddsQuery, Player, Preview, Result, register
+from fibua.rulesets.buildings import actions, codes, sampling, setup, turn
 from fibua.rulesets.buildings.counters import counters as side_counters
 from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.forecast import forecast
@@ -121,6 +122,18 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
                 f"({u.lead.x:.1f}, {u.lead.y:.1f})"
                 + (f" in {u.section} floor {u.floor}" if u.section else "")
                 for u in state.units.values() if u.models]
+
+    can_resample = True
+
+    def resample(self, state: BuildingsState, side: str,
+                 rng: random.Random) -> BuildingsState:
+        return sampling.resample(state, side, rng)
+
+    def standing(self, state: BuildingsState) -> Result:
+        return turn.score(state, "were the game to end now")
+
+    def strength(self, state: BuildingsState, side: str) -> float:
+        return sampling.strength(state, side)
 
     def computer(self, side: str, seed: int, units: frozenset[str] | None = None,
                  notes: Notes | None = None) -> Player:
