@@ -18,10 +18,12 @@ from typing import Any
 import pytest
 
 from fibua.core.errors import IllegalOrder
-from fibua.core.game import Game, LegalOrders
+from fibua.core.game import Game, LegalOrders, chosen
 from fibua.core.orders import Order
+from fibua.core.search import Budget, search_player
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.scenario.schema import Scenario
+from fibua.session.computers import Level, leveled
 
 SEEDS = (1, 2, 3)
 #: scenarios whose random games under SEEDS never leave two enemies unseen at once (the
@@ -29,6 +31,8 @@ SEEDS = (1, 2, 3)
 MORE_SEEDS = {"tobacco-factory": (4,)}
 STOPS = (0, 15, 40, 90, 160)
 OWN_PROBES = 3
+#: the searching computer's budget here: enough to search, little enough to be quick
+SMALL_SEARCH = Budget(candidates=3, worlds=2, horizon=4)
 
 
 @dataclass(frozen=True)
@@ -231,3 +235,36 @@ def test_unseen_enemies_moving_changes_nothing_a_side_receives(
                         f"{name} seed {seed} after {len(orders)} orders: {side}'s {key} "
                         "changed when unseen enemies moved")
     assert tried, f"{name}: no state had two unseen enemies to move"
+
+
+def choices(game: Game, side: str) -> dict[str, str]:
+    """What each level of computer would order for the side now, each with its own fixed
+    random stream (the hard one on a small budget)."""
+    rules = game.ruleset
+    players = {level.value: leveled(rules, side, 7, level) for level in Level}
+    players["hard"] = search_player(rules, side, 7, SMALL_SEARCH)
+    return {name: str(chosen(game, side, player)) for name, player in players.items()}
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_unseen_enemies_moving_changes_no_computer_choice_at_any_level(
+    name: str, loaded: dict[str, Scenario]
+) -> None:
+    scenario = loaded[name]
+    adapter = ADAPTERS[scenario.ruleset]()
+    for seed in SEEDS + MORE_SEEDS.get(name, ()):
+        for orders in orders_to(scenario, seed):
+            base = rebuilt(scenario, seed, orders)
+            side = base.to_act()
+            if side is None:
+                continue
+            adapter.refresh(base.state)
+            base.state.pending.clear()
+            moved = rebuilt(scenario, seed, orders)
+            if not swap_unseen(moved, side, adapter, random.Random(seed)):
+                continue
+            assert choices(base, side) == choices(moved, side), (
+                f"{name} seed {seed} after {len(orders)} orders: a computer of {side} "
+                "chose otherwise when unseen enemies moved")
+            return
+    pytest.skip(f"{name}: no state with two unseen enemies of the side to act")
