@@ -18,9 +18,16 @@ artillery observer in the yard, a truck and a squad beside it, and puts a small 
 force (a squad, scouts, a bazooka and a Sherman) where the garrison sees it from the
 start, on two sides of the west hall so that its upper floor may divide its fire.
 
-Every form of every kind in buildings/orderforms.py is given (see FORMS), each preview
-shows more than "allowed", and every risk a forecast names is shown on the page; one
-hopeless shot (small arms at the Sherman) is previewed, its risk seen, and cancelled.
+Every form of every kind in buildings/orderforms.py is given (FORMS: none is left out),
+each preview shows the rules' forecast, more than "allowed", and every risk a forecast
+names is shown on the page; one hopeless shot (small arms at the Sherman) is previewed,
+its risk seen, and cancelled. Optional parameters left as they are: `indirect` and a
+fire's `floor`, an assault's `take=false`, and an opening, section or shot given with a
+move (the forms are reached without them).
+
+The person's choices are worked out from the game rebuilt from the database (what the
+page shows stands in for it): each time the side may act, the first form in WANTED not
+yet given that some unit can give now, at places that can be clicked.
 """
 
 from __future__ import annotations
@@ -305,6 +312,19 @@ def lobby_game(browser: Any, base: str, tmp_path: Path) -> str:
     return link
 
 
+def counter_spot(page: Any, unit: str, kind: str) -> tuple[float, float] | None:
+    """Where on the screen a click picks a unit's counter (its frame's middle), if no
+    other counter or label lies over it there."""
+    found: list[float] | None = page.evaluate(
+        "([id, kind]) => { const g = document.querySelector("
+        "`#mapbox .figure.${kind}[data-id='${id}']`); if (!g) return null;"
+        " const r = g.querySelector('.frame').getBoundingClientRect();"
+        " const x = r.left + r.width / 2, y = r.top + r.height / 2;"
+        " const top = document.elementFromPoint(x, y);"
+        " return top && top.closest('.figure') === g ? [x, y] : null; }", [unit, kind])
+    return (found[0], found[1]) if found else None
+
+
 def words(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -326,6 +346,8 @@ class Table:
     previews: int = 0
     hopeless_shown: bool = False
     holds: int = 0  # dice given up with End phase (not an answer)
+    picks: int = 0
+    map_picks: int = 0  # units picked by their counter on the map
 
     def __post_init__(self) -> None:
         self.game = Game(self.scenario, SEED)
@@ -384,16 +406,26 @@ class Table:
                 return spot
         return None
 
+    def choose_unit(self, unit: str) -> None:
+        """A unit picked as a person would: every other time its counter clicked on the
+        map, where nothing covers it; else its line in the list."""
+        self.picks += 1
+        spot = counter_spot(self.page, unit, "own") if self.picks % 2 else None
+        if spot is None:
+            return pick(self.page, unit)
+        self.page.mouse.click(*spot)
+        self.page.wait_for_function(
+            "(unit) => { const row = document.querySelector('#units div.selected');"
+            " return row && row.dataset.unit === unit"
+            " && document.querySelector('#orders button.kind') !== null; }",
+            arg=unit, timeout=WAIT_MS)
+        self.map_picks += 1
+        return None
+
     def click_enemy(self, enemy: str, param: str) -> None:
         """An enemy's counter clicked on the map; where another counter covers it, the
         enemy chosen from the composer's list."""
-        hit = self.page.evaluate(
-            "(id) => { const g = document.querySelector("
-            "`#mapbox .figure.enemy[data-id='${id}']`); if (!g) return null;"
-            " const r = g.querySelector('.frame').getBoundingClientRect();"
-            " const x = r.left + r.width / 2, y = r.top + r.height / 2;"
-            " const top = document.elementFromPoint(x, y);"
-            " return top && top.closest('.figure') === g ? [x, y] : null; }", enemy)
+        hit = counter_spot(self.page, enemy, "enemy")
         if hit is not None:
             self.page.mouse.click(*hit)
         elif self.page.locator(f"#param-{param}-{enemy}").count():
@@ -431,7 +463,7 @@ class Table:
     def compose(self, order: Order) -> dict[str, Any]:
         """Pick the unit, choose the form, give each parameter, and preview: what the
         page sends."""
-        pick(self.page, str(order.unit))
+        self.choose_unit(str(order.unit))
         kind, name = form_of(order)
         self.form_button(kind, name).click()
         form = fitting_form(ORDER_KINDS[kind], order.params)
@@ -468,14 +500,14 @@ class Table:
         """The order given by clicking; checked against the stored game. An answer to a
         shot counts toward no form: the plan gives Down's own (kept) later."""
         sent = self.compose(order)
-        before = len(self.game.orders)
+        before, turn = len(self.game.orders), self.game.state.turn
         self.page.click("#commit")
         stored = wait_until(lambda: (s := game_orders(self.db, self.game_id))[before:] and s)
         assert stored[before] == Order(ME, sent["kind"], sent["unit"], sent["params"])
         self.sync()
         if planned:
             self.covered.add(form_of(order))
-        print(f"turn {self.game.state.turn}: {stored[before]}")
+        print(f"turn {turn}: {stored[before]}")  # shown when the test fails
 
     def end_phase(self) -> None:
         """The drawn die given up, or a shot taken: End phase."""
@@ -560,6 +592,8 @@ def test_buildings_played_by_clicking_with_every_order(tmp_path: Path) -> None:
             game_id = link.split("/play/")[1].split("#")[0]
             token = link.split("#token=")[1]
             table = Table(page, client, db, game_id, token, scenario)
+            page.wait_for_function("() => state && state.status", timeout=WAIT_MS)
+            assert page.inner_text("#status").startswith("Turn 1/")
             while True:
                 table.wait_for_me()
                 if table.game.over or table.game.state.turn > TURNS:
@@ -573,5 +607,5 @@ def test_buildings_played_by_clicking_with_every_order(tmp_path: Path) -> None:
     assert table.game.state.turn >= 1 + TURNS and f"Turn {table.game.state.turn}/" in turn_shown
     assert table.covered == FORMS, sorted(FORMS - table.covered)
     assert table.answers[:2] == ["down", "end"] and table.holds
-    assert table.hopeless_shown
+    assert table.hopeless_shown and table.map_picks
     assert table.risks_shown >= {str(Risk.FRIENDLY_FIRE), str(Risk.HOPELESS)}
