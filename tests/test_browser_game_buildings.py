@@ -37,6 +37,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from math import cos, hypot, pi, sin
 from pathlib import Path
 from typing import Any
@@ -186,13 +187,17 @@ def around(x: float, y: float, reach: float) -> Iterator[list[float]]:
 
 @dataclass
 class Plan:
-    """The person's choices, worked out from the game rebuilt from the server's database.
-    What a person would see on the page stands in for the state it reads."""
+    """The person's choices, worked out from the game rebuilt from the server's database
+    (standing in for what the person reads on the page)."""
 
     game: Game
 
+    @cached_property
+    def listed(self) -> list[Order]:
+        return [o for o in self.game.legal_orders(ME) if o.kind != "end"]
+
     def legal(self, want: tuple[str, str]) -> list[Order]:
-        return [o for o in self.game.legal_orders(ME) if o.kind != "end" and form_of(o) == want]
+        return [o for o in self.listed if form_of(o) == want]
 
     def allowed(self, order: Order) -> bool:
         return self.game.ruleset.allows(self.game.state, order)
