@@ -236,6 +236,17 @@ def version(page: Any) -> int:
     return found
 
 
+def in_sight(page: Any, selector: str) -> bool:
+    """Whether the element shows whole in the side panel as it stands, no scrolling
+    needed (to a pixel: the panel's edge falls between pixels)."""
+    shown: bool = page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+        " const p = document.querySelector('#panel').getBoundingClientRect();"
+        " return r.top >= p.top - 1 && r.bottom <= Math.min(p.bottom, innerHeight) + 1; }",
+        selector)
+    return shown
+
+
 def preview_and_commit(page: Any, db: Path, game_id: str) -> tuple[int, str, set[str]]:
     """Preview what the composer holds, read what the preview says, commit it and wait
     until it is stored and the page has the game after it: its place among the stored
@@ -245,6 +256,7 @@ def preview_and_commit(page: Any, db: Path, game_id: str) -> tuple[int, str, set
     page.click("#compose-preview")
     page.wait_for_selector("#commit, #preview .error", timeout=WAIT_MS)
     assert page.locator("#commit").count(), page.inner_text("#preview")
+    assert in_sight(page, "#preview"), "the preview (its risks, Commit) is out of sight"
     words = page.inner_text("#preview .forecast-text").strip()
     risks = {r.get_attribute("data-risk") or "" for r in page.locator("#preview .risk").all()}
     page.click("#commit")
