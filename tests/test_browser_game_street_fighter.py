@@ -9,18 +9,22 @@ Every kind of order the rule set has is given, and every form of each: `move` an
 without the rocket), `shoot` at a target (with and without the rocket) and at a point (a
 mortar's fire and an HQ's artillery), `assault` with another unit joining, `mount`,
 `dismount` beside the vehicle and to a place clicked, `observe`, and `end` (the End phase
-button). After each order the game is rebuilt from the server's database (its scenario,
-seed and stored orders) and the order stored is the one clicked, carried out so; each
-preview says more than "allowed", and shows every risk its forecast holds (wasted, hopeless
-and friendly fire each come up).
+button). No form is left out. After each order the game is rebuilt from the server's
+database (its scenario, seed and stored orders, each to the state hash stored with it) and
+the order stored is the one clicked, carried out so; each preview shows whole in the panel,
+says more than "allowed", and shows every risk its forecast holds (wasted, hopeless and
+friendly fire each come up).
 
 The variant (`EDITS`): the British formations under one commander, so one person gives
-every order from one page, and an empty German halftrack parked south of the houses on the
-Route de Caen, in sight of the British start: the bundled scenarios put no enemy vehicle
-within a rocket's 10 cm of infantry in three turns, and fire at an empty halftrack does
-nothing, so it stays a target all game. The seed is fixed: the game, the computer's
-replies and the dice are the same each run (`PLAN` was worked out for it; with another
-seed a section may be pinned before it can assault).
+every order from one page, and the StuG swapped for an empty German halftrack parked south
+of the houses on the Route de Caen, in sight of the British start. The bundled scenarios
+put no enemy vehicle within a rocket's 10 cm of infantry in three turns (the rocket fires
+at vehicles alone); fire at an empty halftrack does nothing, so it stays a target all game;
+and the StuG, which would sweep the Rue de l'Eglise from the north, makes the computer's
+choice of target hang on where exactly a click put a halftrack. The seed is fixed, and
+`PLAN` was worked out for it: with it, the computer's replies and the dice are the same each
+run, and the same with every place clicked up to a quarter of a centimetre off (with some
+other seeds a section is pinned before it can assault, or the HQ knocked out).
 """
 
 from __future__ import annotations
@@ -116,7 +120,7 @@ PLAN: list[list[Step]] = [
     [Step("coy-hq-mortars", "shoot point", places=((47, 14.5),)),
      Step("coy-hq-hq", "shoot point", places=((60, 40),)),
      Step("tp3-t1", "move-fire path", places=((80, 6), (79.5, 7.5)), target="hanomag"),
-     Step("pl7-s1", "move-fire to", places=((51.5, 10),), target="hanomag", rocket=True),
+     Step("pl7-s1", "move-fire to", places=((51.7, 9.8),), target="hanomag", rocket=True),
      Step("pl7-s3", "dismount", places=((72, 27),)),
      Step("pl7-ht3", "move to", places=((67, 26),)),
      Step("pl7-s2", "dismount", places=((67, 28),))],
@@ -133,7 +137,8 @@ CARRIED = {"move": {"moved"}, "flat-out": {"moved"}, "move-fire": {"moved"},
 
 class Rebuilt:
     """The game rebuilt from the server's database: its stored scenario and seed, then its
-    stored orders carried out again by the rules, one at a time as they come."""
+    stored orders carried out again by the rules, one at a time as they come, each to the
+    state the server stored for it (its state hash)."""
 
     def __init__(self, db: Path, game_id: str) -> None:
         with sqlite3.connect(db) as connection:
@@ -143,16 +148,23 @@ class Rebuilt:
         self.game = Game(scenario_from_dict(json.loads(scenario)), int(seed))
         self.done = 0
 
+    def stored(self) -> list[tuple[Order, str]]:
+        with sqlite3.connect(self.db) as connection:
+            rows = connection.execute("SELECT body, state_hash FROM orders WHERE game = ?"
+                                      " ORDER BY n", (self.id,)).fetchall()
+        return [(Order.from_dict(json.loads(body)), digest) for body, digest in rows]
+
     def up_to(self, n: int) -> list[Order]:
         """Carry out the stored orders before the n-th; all the stored orders."""
-        orders = game_orders(self.db, self.id)
-        for order in orders[self.done:n]:
-            self.game.apply(order)
-        self.done = max(self.done, n)
-        return orders
+        stored = self.stored()
+        while self.done < n:
+            self.apply(stored[self.done][0])
+        return [order for order, _ in stored]
 
     def apply(self, order: Order) -> list[Event]:
         events = self.game.apply(order)
+        order_stored, digest = self.stored()[self.done]
+        assert order == order_stored and self.game.state_hash() == digest, self.done
         self.done += 1
         return events
 
