@@ -129,10 +129,12 @@ PLAN: list[list[Step]] = [
      Step("coy-hq-hq", "mount", vehicle="coy-hq-ht")],
 ]
 
-#: the events that say an order of each kind was carried out
-CARRIED = {"move": {"moved"}, "flat-out": {"moved"}, "move-fire": {"moved"},
-           "shoot": {"shot", "no-effect", "fire-called"}, "assault": {"assault"},
-           "mount": {"mounted"}, "dismount": {"dismounted"}, "observe": {"observing"}}
+#: an event that says an order of each kind was carried out
+CARRIED = {"move": "moved", "flat-out": "moved", "move-fire": "moved", "assault": "assault",
+           "mount": "mounted", "dismount": "dismounted", "observe": "observing"}
+#: the events of a direct fire (at an empty halftrack, fire that cannot harm whoever
+#: might ride inside does nothing, and says so)
+FIRED = {"shot", "no-effect"}
 
 
 class Rebuilt:
@@ -306,7 +308,9 @@ def check_carried_out(step: Step, order: Order, events: list[Event], game: Game)
     """The rebuilt game carried the order out as clicked (events of its kind, the unit
     where it was sent)."""
     kinds = {e.kind for e in events}
-    assert kinds & CARRIED[step.kind], (step, kinds)
+    assert step.kind == "shoot" or CARRIED[step.kind] in kinds, (step, kinds)
+    assert not step.target or kinds & FIRED, (step, kinds)
+    assert step.form != "point" or "fire-called" in kinds, (step, kinds)
     unit = game.state.units[step.unit]
     if step.kind in ("move", "flat-out", "move-fire") or (step.kind == "dismount"
                                                          and step.places):
