@@ -211,6 +211,8 @@ async function chosen(order) {
     box.append(el("div", { class: "error" }, error.message),
       el("button", { id: "cancel", onclick: cancel }, "Cancel"));
   }
+  // below a long list of orders the preview and its Commit would be out of sight
+  box.scrollIntoView({ block: "nearest" });
 }
 
 // what a preview's data says beyond its sentence: the chance, what the order becomes and
