@@ -428,8 +428,12 @@ function connect() {
       state.ordersLoaded = false;
       if (selected && !(state.view && (state.view.own || []).some((u) => u.id === selected))) selected = null;
       render();
+      progressOnState(message);
       if (selected && state.seat && state.seat.may_act) loadOrders(state, selected);
+    } else if (message.type === "progress") {
+      showProgress(message);
     } else if (message.type === "error" || message.type === "closed") {
+      showProgress(null);
       say(message.message);
       socket.closeReason = "refused";
     }
@@ -456,7 +460,7 @@ document.getElementById("download").addEventListener("click", async () => {
   }
 });
 
-loadMap().then(connect).catch((error) => say(error.message));
+loadMap().then(connect).catch((error) => { showProgress(null); say(error.message); });
 
 document.getElementById("details").addEventListener("change", () => {
   if (state) drawDice();
