@@ -152,3 +152,17 @@ def test_the_warm_up_plays_first_the_scenario_a_game_waits_for(
     # ramp-houses' games may open once its own game is over, before the rest
     assert allowed == [False, True, True]
     assert preparation.ready and preparation.percent() == 100
+
+
+def test_a_waiting_page_is_told_where_its_map_stands_in_the_warm_up() -> None:
+    preparation = Preparation(ready=False)
+    preparation.want("corner-shop")
+    preparation.want("ramp-houses")
+    preparation.report(0, 10, "beach-exit")
+    assert [preparation.turn_of(n) for n in ("corner-shop", "ramp-houses")] == [1, 2]
+    preparation.report(1, 10, "corner-shop")
+    assert [preparation.turn_of(n) for n in ("corner-shop", "ramp-houses")] == [0, 1]
+    preparation.report(2, 10, "ramp-houses")
+    assert [preparation.turn_of(n) for n in ("corner-shop", "ramp-houses")] == [-1, 0]
+    assert preparation.allows("corner-shop") and not preparation.allows("ramp-houses")
+    assert preparation.percent() == 20

@@ -93,6 +93,17 @@ class Preparation:
         with self.lock:
             return self.ready or scenario in self.played
 
+    def turn_of(self, scenario: str) -> int:
+        """Where `scenario`'s warm-up game stands: 0 under way, 1 next, and so on (after
+        the other waited-for scenarios before it); -1 played, or not among those waited
+        for."""
+        with self.lock:
+            if self.step == scenario:
+                return 0
+            waiting = [name for name in self.wanted
+                       if name not in self.played and name != self.step]
+            return waiting.index(scenario) + 1 if scenario in waiting else -1
+
     def message(self) -> str:
         if self.ready:
             return "the rules engine is ready"

@@ -48,8 +48,14 @@ def waiting(pending: PendingGame, preparation: Preparation) -> Progress:
     if preparation.allows(pending.scenario.name):
         return Progress(Stage.GAME, "setting up the game", None, title)
     status = preparation.status()
-    return Progress(Stage.ENGINE, f"{status['message']}; the game opens as soon as the "
-                                  f"rules of its map are compiled", status["percent"], title)
+    turn = preparation.turn_of(pending.scenario.name)
+    where = ("now compiling the rules of this game's map" if turn == 0 else
+             "this game's map is next" if turn == 1 else
+             f"this game's map comes after {turn - 1} other{'s' if turn > 2 else ''}"
+             if turn > 1 else
+             "this game's map comes when the engine is ready")
+    return Progress(Stage.ENGINE, f"{status['message']}; {where} (the game opens as soon "
+                                  f"as they are ready)", status["percent"], title)
 
 
 THINKING = Progress(Stage.COMPUTER, "the computer is thinking").text()
