@@ -79,16 +79,20 @@ def test_a_waiting_game_opens_once_its_scenario_is_prepared(client: TestClient,
                                                             cold: Preparation) -> None:
     game = made(client, CORNER)
     token = game["seat_tokens"]["british"]
-    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
-        socket.send_json({"token": token})
+    path = f"/api/games/{game['id']}/ws"
+    with client.websocket_connect(path) as socket, client.websocket_connect(path) as plain:
+        socket.send_json({"token": token, "progress": True})  # as the game page does
         first = socket.receive_json()
         assert first["type"] == "progress" and first["stage"] == "engine"
+        plain.send_json({"token": token})
         # the warm-up moves on to corner-shop, then past it: the game may open
         cold.report(0, 10, "corner-shop")
         cold.report(1, 10, "beach-exit")
         while (message := socket.receive_json())["type"] != "state":
             assert message["type"] == "progress"
         assert message["seat"]["side"] == "british"
+        # a client that did not ask for progress is sent the state alone
+        assert plain.receive_json() == message
     assert not cold.ready
     wait_until(lambda: settled(client, game["id"]))
     assert game["id"] in server(client).hub.games
@@ -166,3 +170,19 @@ def test_a_waiting_page_is_told_where_its_map_stands_in_the_warm_up() -> None:
     assert [preparation.turn_of(n) for n in ("corner-shop", "ramp-houses")] == [-1, 0]
     assert preparation.allows("corner-shop") and not preparation.allows("ramp-houses")
     assert preparation.percent() == 20
+
+
+def test_a_page_is_told_while_the_computer_thinks(client: TestClient) -> None:
+    game = made(client, CORNER)
+    wait_until(lambda: settled(client, game["id"]))
+    token = game["seat_tokens"]["british"]
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        socket.send_json({"token": token, "progress": True})
+        assert socket.receive_json()["seat"]["may_act"]
+        assert client.post(f"/api/games/{game['id']}/done", headers=auth(token)).status_code == 200
+        stages = []
+        while not stages or stages[-1] != "idle":
+            message = socket.receive_json()
+            if message["type"] == "progress":
+                stages.append(message["stage"])
+    assert stages == ["computer", "idle"]  # told once, however many orders it gave

@@ -83,6 +83,8 @@ class Watcher:
     loop: asyncio.AbstractEventLoop
     #: the version of the last message queued for it (it is sent only newer ones)
     version: int = 0
+    #: whether it asked to be told how the server's work for the game goes (`progress`)
+    progress: bool = False
 
 
 @dataclass
@@ -138,22 +140,32 @@ class Server:
                 sends.append((watcher, message))
         hand_over(sends)
 
-    def subscribe(self, game_id: str, watcher: Watcher) -> None:
+    def subscribe(self, live: LiveGame, game_id: str, watcher: Watcher) -> None:
         """Add a watcher and queue its first message, in the engine thread: so no change
-        can come between them and reach it out of order. A game not built yet sends how
-        its preparation goes; one whose computer is choosing says so after its state."""
+        can come between them and reach it out of order."""
         self.watchers.setdefault(game_id, set()).add(watcher)
+        text, watcher.version = self.message_for(live, watcher.holder)
+        watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, Outgoing(text))
+
+    def watch(self, game_id: str, watcher: Watcher) -> None:
+        """`subscribe`, for a game built or not yet (engine thread): a watcher that asked
+        for progress is told how a game not built yet is prepared, and after a built
+        one's state that its computer is choosing, if it is."""
         live = self.hub.games.get(game_id)
         pending = self.hub.pending.get(game_id)
+        told: list[Outgoing] = []
         if live is not None:
-            text, watcher.version = self.message_for(live, watcher.holder)
-            texts = [text, *([THINKING] if game_id in self.thinking else [])]
+            self.subscribe(live, game_id, watcher)
+            if watcher.progress and game_id in self.thinking:
+                told = [Outgoing(THINKING)]
         elif pending is not None:
-            texts = [waiting(pending, self.preparation).text()]
+            self.watchers.setdefault(game_id, set()).add(watcher)
+            if watcher.progress:
+                told = [Outgoing(waiting(pending, self.preparation).text())]
         else:
-            texts = [CLOSED.text]  # deleted since its holder was found
-        for text in texts:
-            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, Outgoing(text))
+            told = [CLOSED]  # deleted since its holder was found
+        for message in told:
+            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
     def create(self, scenario: str, seed: int | None,
                seats: Mapping[str, str]) -> dict[str, Any]:
@@ -182,8 +194,9 @@ class Server:
         return waiting(pending, self.preparation).text()
 
     def tell(self, game_id: str, text: str) -> None:
-        """Send every watcher of the game a message that is no state (a progress)."""
-        hand_over([(w, Outgoing(text)) for w in list(self.watchers.get(game_id, ()))])
+        """Send a progress message to the watchers of the game that asked for them."""
+        hand_over([(w, Outgoing(text)) for w in list(self.watchers.get(game_id, ()))
+                   if w.progress])
 
     def think(self, game_id: str) -> None:
         """A computer of the game is about to choose (engine thread): its watchers are
@@ -440,19 +453,21 @@ async def game_socket(socket: WebSocket) -> None:
     game_id = socket.path_params["game"]
     await socket.accept()
     try:
-        token = await first_token(socket)
-        holder = await server.run(server.holder_of, game_id, token)
+        hello = await first_hello(socket)
+        holder = await server.run(server.holder_of, game_id, hello.token)
     except ApiError as error:
         await socket.send_json({"type": "error", "error": error.code, "message": error.message})
         await socket.close(code=SOCKET_CLOSE.get(error.status, 4404))
         return
     except WebSocketDisconnect:
         return
-    watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop())
+    watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop(),
+                      progress=hello.progress)
     if holder.role == CREATOR:
-        watcher = Watcher(Holder(SPECTATOR), watcher.queue, watcher.loop)
+        watcher = Watcher(Holder(SPECTATOR), watcher.queue, watcher.loop,
+                          progress=hello.progress)
     try:
-        await server.run(server.subscribe, game_id, watcher)
+        await server.run(server.watch, game_id, watcher)
         listening = asyncio.ensure_future(_drain(socket))
         while True:
             getting = asyncio.ensure_future(watcher.queue.get())
@@ -477,9 +492,20 @@ async def game_socket(socket: WebSocket) -> None:
 SOCKET_CLOSE = {400: 4400, 403: 4403, 413: 4413}
 
 
-async def first_token(socket: WebSocket) -> str | None:
-    """The token in the first message the page sends, `{"token": ...}`: read as a request
-    body is (the same limits and refusals), as text only."""
+@dataclass(frozen=True)
+class Hello:
+    """The first message a page sends on a game's socket: its token, and whether it
+    would be told how the server's work for the game goes (`{"progress": true}`: the
+    game page; other clients get state messages alone)."""
+
+    token: str | None
+    progress: bool = False
+
+
+async def first_hello(socket: WebSocket) -> Hello:
+    """The first message the page sends, `{"token": ..., "progress": true}` (progress may
+    be left out): read as a request body is (the same limits and refusals), as text
+    only."""
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -489,8 +515,10 @@ async def first_token(socket: WebSocket) -> str | None:
     if len(text) > MAX_JSON_BYTES:
         raise too_large(MAX_JSON_BYTES)
     first = loads(text)
-    token = first.get("token") if isinstance(first, dict) else None
-    return token if isinstance(token, str) else None
+    if not isinstance(first, dict):
+        return Hello(None)
+    token = first.get("token")
+    return Hello(token if isinstance(token, str) else None, first.get("progress") is True)
 
 
 async def _drain(socket: WebSocket) -> None:

@@ -416,7 +416,7 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
   const status = document.getElementById("connection");
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ token }));
+    socket.send(JSON.stringify({ token, progress: true }));  // progress.js shows them
     status.textContent = "live";
   });
   socket.addEventListener("message", (event) => {
