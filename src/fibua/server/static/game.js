@@ -352,18 +352,8 @@ function drawUnits() {
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
 }
 
-function drawDice() {
-  const box = document.getElementById("dice");
-  box.replaceChildren();
-  const details = document.getElementById("details").checked;
-  for (const event of state.events) {
-    box.append(el("div", { class: "event" }, event.text));
-    for (const roll of event.rolls) box.append(el("div", { class: "roll" }, roll.trim()));
-    if (details) {
-      for (const line of event.details || []) box.append(el("div", { class: "details" }, line));
-    }
-  }
-  box.scrollTop = box.scrollHeight;
+function drawDice() {  // dicelog.js: only what changed
+  drawDiceLog(document.getElementById("dice"), state, document.getElementById("details").checked);
 }
 
 function drawEnding() {
