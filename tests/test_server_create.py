@@ -16,10 +16,12 @@ import pytest
 
 from fibua import kernels
 from fibua.scenario.loader import bundled_scenarios
+from fibua.server.app import create_app
 from fibua.server.hub import Hub
 from fibua.server.preparing import Preparation
 from server_helpers import (
     PATIENCE,
+    TEST_HOSTS,
     TestClient,
     auth,
     client_on,
@@ -186,3 +188,24 @@ def test_a_page_is_told_while_the_computer_thinks(client: TestClient) -> None:
             if message["type"] == "progress":
                 stages.append(message["stage"])
     assert stages == ["computer", "idle"]  # told once, however many orders it gave
+
+
+def test_stored_games_of_a_cold_engine_are_rebuilt_once_it_allows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "games.sqlite3"
+    with client_on(db) as client:
+        game = made(client, CORNER)
+        wait_until(lambda: settled(client, game["id"]))
+        before = server(client).hub.games[game["id"]].game.state_hash()
+    cold = Preparation(ready=False, total=10)
+    monkeypatch.setattr(Preparation, "start_if_needed", classmethod(lambda cls: cold))
+    with TestClient(create_app(db, prepare=True, hosts=TEST_HOSTS)) as client:
+        hub = server(client).hub
+        assert game["id"] in hub.pending  # not rebuilt before the server answers
+        token = game["seat_tokens"]["british"]
+        assert client.get(f"/api/games/{game['id']}", headers=auth(token)).json()["type"] \
+            == "progress"
+        assert cold.wanted == ["corner-shop"]
+        cold.ready = True
+        wait_until(lambda: game["id"] in hub.games)
+        assert hub.games[game["id"]].game.state_hash() == before
