@@ -50,12 +50,12 @@ def waiting(pending: PendingGame, preparation: Preparation) -> Progress:
     status = preparation.status()
     turn = preparation.turn_of(pending.scenario.name)
     where = ("now compiling the rules of this game's map" if turn == 0 else
-             "this game's map is next" if turn == 1 else
-             f"this game's map comes after {turn - 1} other{'s' if turn > 2 else ''}"
-             if turn > 1 else
-             "this game's map comes when the engine is ready")
-    return Progress(Stage.ENGINE, f"{status['message']}; {where} (the game opens as soon "
-                                  f"as they are ready)", status["percent"], title)
+             "the rules of this game's map are next" if turn == 1 else
+             f"the rules of this game's map come after those of {turn - 1} other "
+             f"map{'s' if turn > 2 else ''}" if turn > 1 else
+             "the rules of this game's map come with the rest")
+    return Progress(Stage.ENGINE, f"{status['message']}; {where}: the game opens once "
+                                  f"they are compiled", status["percent"], title)
 
 
 THINKING = Progress(Stage.COMPUTER, "the computer is thinking").text()

@@ -78,8 +78,10 @@ function scenarioCard(scenario) {
   } }, "Create game");
   return el("div", { class: scenario.uploaded ? "card uploaded" : "card",
                      "data-scenario": scenario.name },
+    // drawn by the server's one engine thread: only those scrolled to are asked for, so a
+    // Create does not wait behind every card's map
     el("img", { src: `/api/scenarios/${encodeURIComponent(scenario.name)}/map.svg`,
-                alt: scenario.title }),
+                alt: scenario.title, loading: "lazy" }),
     el("h3", {}, scenario.title, scenario.uploaded ? el("span", { class: "tag" }, "uploaded") : ""),
     el("div", { class: "muted" }, `${scenario.name} · ${scenario.ruleset} · ${scenario.turns} turns · `
       + scenario.sides.map((s) => `${s.name} (${s.title})`).join(" v ")),
