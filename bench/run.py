@@ -1,6 +1,7 @@
 """`make bench`: line of sight, move checks, dice, whole-game speed, what a search costs
-(a copy of a state, an order of a rollout), the lab, and the game
-server under load (100 and 200 bot-played games: order-to-view latency, memory a game).
+(a copy of a state, an order of a rollout), the lab, the game server under load (100 and
+200 bot-played games: order-to-view latency, memory a game), and an order given on the
+game page to the seat's map drawn anew, in Chromium.
 Every figure is given by CPU time beside wall time (see timing.py). The last line is one
 JSON object."""
 
@@ -15,6 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from click_bench import measure_click_to_map
 from dice_bench import measure_dice
 from games_bench import measure_games
 from lab_bench import LAB_SCENARIO, measure_lab
@@ -41,6 +43,24 @@ def server_line(server: dict[str, Any]) -> str:
             + (f"{cpu:.1f} ms an order" if cpu is not None else "not read")
             + f", bots' CPU {server['bots_cpu_ms_per_order']:.1f} ms an order; "
             + (f"{per_game:.2f} MB a live game" if per_game is not None else "memory not read"))
+
+
+def click_line(click: dict[str, Any]) -> str:
+    if "skipped" in click:
+        return f"order click to map drawn: not measured ({click['skipped']})"
+
+    def cpu(key: str) -> str:
+        value = click[key]
+        return f"{value:.0f} ms" if value is not None else "not read"
+
+    return (f"order click to map drawn, in Chromium ({click['orders']} orders, "
+            f"{click['games']} games): p50 {click['click_to_map_p50_ms']:.0f} ms, p95 "
+            f"{click['click_to_map_p95_ms']:.0f} ms wall (POST to push p50 "
+            f"{click['to_push_p50_ms']:.0f}/p95 {click['to_push_p95_ms']:.0f}, redraw "
+            f"{click['redraw_p50_ms']:.0f}/{click['redraw_p95_ms']:.0f}, to the frame "
+            f"{click['paint_p50_ms']:.0f}/{click['paint_p95_ms']:.0f}); CPU an order: "
+            f"server {cpu('server_cpu_ms_per_order')}, browser "
+            f"{cpu('browser_cpu_ms_per_order')}")
 
 
 def main() -> None:
@@ -91,6 +111,10 @@ def main() -> None:
         loads.append({key: round(value, 3) if isinstance(value, float) else value
                       for key, value in server.items()})
     figures["server"] = loads
+    click = measure_click_to_map()
+    print(click_line(click))
+    figures["click_to_map"] = {key: round(value, 1) if isinstance(value, float) else value
+                               for key, value in click.items()}
     print(json.dumps(figures, sort_keys=True))
 
 

@@ -96,14 +96,16 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: Path, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, profile: str | None = None,
+                 prepare: bool = True) -> subprocess.Popen[bytes]:
     """`fibua serve` on `port`; with `profile`, its engine thread under cProfile, the
-    statistics written to that path when it stops (bench/profiled_server.py)."""
+    statistics written to that path when it stops (bench/profiled_server.py); without
+    `prepare`, a cold engine compiles as games call it, not in the background."""
     src = Path(__file__).resolve().parent.parent / "src"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src),
                                                         os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, "-m", "fibua.cli.main", "serve", "--db", str(db), "--host",
-               HOST, "--port", str(port)]
+               HOST, "--port", str(port), *([] if prepare else ["--no-prepare"])]
     if profile is not None:
         command = [sys.executable, str(Path(__file__).parent / "profiled_server.py"), str(db),
                    str(port), profile]

@@ -91,7 +91,7 @@ def test_a_cold_server_prepares_in_the_background_and_says_how_far(
     app = create_app(tmp_path / "games.sqlite3", prepare=True, hosts=TEST_HOSTS)
     with TestClient(app) as client:
         status = client.get("/api/engine").json()
-        assert status == {"ready": False, "done": 0, "total": 1, "message":
+        assert status == {"ready": False, "done": 0, "total": 1, "percent": 0, "message":
                           "preparing the rules engine: 0 of 1 (compiled once for this "
                           "version)"}
         # the rest of the server answers meanwhile

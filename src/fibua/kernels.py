@@ -134,13 +134,22 @@ def preview_each_kind(game: Game) -> None:
             continue  # a refusal compiles what the check called, which is all we want
 
 
-def prepare(report: Report) -> None:
-    """Compile every kernel a game calls, telling `report` each step, then leave the
-    mark (a cache folder that cannot be written is no error: the kernels are compiled in
-    this process all the same)."""
-    scenarios = warm_scenarios()
-    total = len(scenarios)
-    for done, path in enumerate(scenarios):
+def in_turn(remaining: list[Path]) -> Path:
+    """The scenarios in their listed order."""
+    return remaining[0]
+
+
+def prepare(report: Report, pick: Callable[[list[Path]], Path] = in_turn) -> None:
+    """Compile every kernel a game calls, telling `report` each step (the step named
+    by the scenario whose game is next), then leave the mark (a cache folder that cannot
+    be written is no error: the kernels are compiled in this process all the same).
+    `pick` chooses the next scenario among those left (a server plays first the one a
+    game waits for)."""
+    remaining = warm_scenarios()
+    total = len(remaining)
+    for done in range(total):
+        path = pick(remaining)
+        remaining.remove(path)
         report(done, total, path.stem)
         play_one(path)
     report(total, total, "ready")

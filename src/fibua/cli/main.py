@@ -393,7 +393,7 @@ def serve(
     prepare: Annotated[bool, typer.Option(
         "--prepare/--no-prepare", help="compile the rules engine's kernels in the background "
                                        "if they are not (the lobby says how far it has come "
-                                       "and offers Create when it is done)")] = True,
+                                       "and games made meanwhile open once it is)")] = True,
     allow_host: Annotated[list[str] | None, typer.Option(
         metavar="NAME", help="another name the server is reached by (a proxy's, the "
                              "machine's), on any port; repeat for several")] = None,

@@ -13,7 +13,7 @@ import functools
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -49,10 +49,13 @@ from fibua.server.models import CreateGame, OrderRequest, TokenRequest
 from fibua.server.odds import odds_routes
 from fibua.server.orderforms import order_form_routes
 from fibua.server.preparing import Preparation
+from fibua.server.progress import IDLE, THINKING, waiting
 from fibua.server.scenarios import scenario_map, scenarios, upload
 from fibua.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
+#: seconds between two looks at the engine's preparation for a game waiting on it
+PROGRESS_EVERY = 0.5
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 log = logging.getLogger("fibua.server")
@@ -81,6 +84,8 @@ class Watcher:
     loop: asyncio.AbstractEventLoop
     #: the version of the last message queued for it (it is sent only newer ones)
     version: int = 0
+    #: whether it asked to be told how the server's work for the game goes (`progress`)
+    progress: bool = False
 
 
 @dataclass
@@ -94,6 +99,8 @@ class Server:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     #: the rules engine's kernels being compiled in the background (ready unless asked)
     preparation: Preparation = field(default_factory=Preparation)
+    #: games whose watchers were told a computer is choosing (told `IDLE` once it stops)
+    thinking: set[str] = field(default_factory=set)
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -116,6 +123,8 @@ class Server:
         """After a change: each watcher whose message is now another is sent it; one whose
         side saw nothing change is sent nothing (the change was none of its business)."""
         live = self.hub.games.get(game_id)
+        if live is None and game_id in self.hub.pending:
+            return  # its watchers are told how its preparation goes (`_open`)
         made: dict[str, tuple[Outgoing, int]] = {}
         sends: list[tuple[Watcher, Outgoing]] = []
         for watcher in list(self.watchers.get(game_id, ())):
@@ -139,6 +148,64 @@ class Server:
         text, watcher.version = self.message_for(live, watcher.holder)
         watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, Outgoing(text))
 
+    def watch(self, game_id: str, watcher: Watcher) -> None:
+        """`subscribe`, for a game built or not yet (engine thread): a watcher that asked
+        for progress is told how a game not built yet is prepared, and after a built
+        one's state that its computer is choosing, if it is."""
+        live = self.hub.games.get(game_id)
+        pending = self.hub.pending.get(game_id)
+        told: list[Outgoing] = []
+        if live is not None:
+            self.subscribe(live, game_id, watcher)
+            if watcher.progress and game_id in self.thinking:
+                told = [Outgoing(THINKING)]
+        elif pending is not None:
+            self.watchers.setdefault(game_id, set()).add(watcher)
+            if watcher.progress:
+                told = [Outgoing(waiting(pending, self.preparation).text())]
+        else:
+            told = [CLOSED]  # deleted since its holder was found
+        for message in told:
+            watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
+
+    def create(self, scenario: str, seed: int | None,
+               seats: Mapping[str, str]) -> dict[str, Any]:
+        """A new game, stored (engine thread); built at once only on a ready engine (a
+        few milliseconds), else once the engine allows (`_open`, after the answer)."""
+        made = self.hub.reserve(scenario, seed, seats)
+        if self.preparation.ready:
+            self.hub.open(made["id"])
+        return made
+
+    def holder_of(self, game_id: str, token: str | None) -> Holder:
+        """Who holds `token` for a game, built or not yet."""
+        found = self.hub.pending_holder(game_id, token)
+        return found if found is not None else self.hub.holder(game_id, token)[1]
+
+    def waiting_state(self, game_id: str, token: str | None) -> str | None:
+        """What `GET /api/games/{id}` answers for a game not built yet (None for any
+        other): the creator its line of the list and links, anyone else its progress."""
+        holder = self.hub.pending_holder(game_id, token)
+        pending = self.hub.pending.get(game_id)
+        if holder is None or pending is None:
+            return None
+        if holder.role == CREATOR:
+            return encoded({"type": "manage", "game": pending.entry(),
+                            "links": sorted(r for r in pending.tokens if r != CREATOR)})
+        return waiting(pending, self.preparation).text()
+
+    def tell(self, game_id: str, text: str) -> None:
+        """Send a progress message to the watchers of the game that asked for them."""
+        hand_over([(w, Outgoing(text)) for w in list(self.watchers.get(game_id, ()))
+                   if w.progress])
+
+    def think(self, game_id: str) -> None:
+        """A computer of the game is about to choose (engine thread): its watchers are
+        told once, until the drive stops."""
+        if game_id not in self.thinking:
+            self.thinking.add(game_id)
+            self.tell(game_id, THINKING)
+
     # -- the server's own moves --------------------------------------------------------------
 
     def drive(self, game_id: str) -> None:
@@ -153,12 +220,35 @@ class Server:
 
     async def _drive(self, game_id: str) -> None:
         try:
+            await self._open(game_id)
             while await self.run(self.hub.step, game_id):
                 pass
         except Exception:
             log.exception("the computer players of game %s stopped", game_id)
         finally:
             self.driving.discard(game_id)
+            if game_id in self.thinking:
+                self.thinking.discard(game_id)
+                self.tell(game_id, IDLE)
+
+    async def _open(self, game_id: str) -> None:
+        """Build a game not built yet once the engine allows it, telling its watchers
+        meanwhile how far the engine's preparation has come (its scenario is prepared
+        first)."""
+        pending = await self.run(self.hub.pending.get, game_id)
+        if pending is None:
+            return
+        name = pending.scenario.name
+        self.preparation.want(name)
+        shown = ""
+        while not self.preparation.allows(name):
+            text = waiting(pending, self.preparation).text()
+            if text != shown:
+                self.tell(game_id, text)
+                shown = text
+            await asyncio.sleep(PROGRESS_EVERY)
+        self.tell(game_id, waiting(pending, self.preparation).text())
+        await self.run(self.hub.open, game_id)
 
 
 def hand_over(sends: list[tuple[Watcher, Outgoing]]) -> None:
@@ -224,7 +314,8 @@ async def list_games(request: Request) -> Response:
 
     def entries() -> list[dict[str, Any]]:
         hub = server.hub
-        return [game_entry(hub, live) for live in hub.games.values()]
+        return [*(game_entry(hub, live) for live in hub.games.values()),
+                *(pending.entry() for pending in hub.pending.values())]
 
     return JSONResponse(await server.run(entries))
 
@@ -236,7 +327,8 @@ async def engine_status(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     server = server_of(request)
     body = await read_body(request, CreateGame)
-    made = await server.run(server.hub.create, body.scenario, body.seed, body.seats)
+    # stored at once; built, and its computers' first orders given, after the answer
+    made = await server.run(server.create, body.scenario, body.seed, body.seats)
     server.drive(made["id"])
     return JSONResponse(made, status_code=201)
 
@@ -246,6 +338,9 @@ async def game_state(request: Request) -> Response:
     game_id = request.path_params["game"]
 
     def state() -> str:
+        waiting_text = server.waiting_state(game_id, bearer(request))
+        if waiting_text is not None:
+            return waiting_text
         live, holder = server.hub.holder(game_id, bearer(request))
         if holder.role == CREATOR:
             return encoded({"type": "manage", "game": game_entry(server.hub, live),
@@ -293,7 +388,7 @@ async def game_map(request: Request) -> Response:
     game_id = request.path_params["game"]
 
     def draw() -> str:
-        return map_svg(server.hub.live(game_id).game.scenario)
+        return map_svg(server.hub.scenario_of_game(game_id))
 
     return Response(await server.run(draw), media_type="image/svg+xml")
 
@@ -359,19 +454,21 @@ async def game_socket(socket: WebSocket) -> None:
     game_id = socket.path_params["game"]
     await socket.accept()
     try:
-        token = await first_token(socket)
-        live, holder = await server.run(server.hub.holder, game_id, token)
+        hello = await first_hello(socket)
+        holder = await server.run(server.holder_of, game_id, hello.token)
     except ApiError as error:
         await socket.send_json({"type": "error", "error": error.code, "message": error.message})
         await socket.close(code=SOCKET_CLOSE.get(error.status, 4404))
         return
     except WebSocketDisconnect:
         return
-    watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop())
+    watcher = Watcher(holder, asyncio.Queue(), asyncio.get_running_loop(),
+                      progress=hello.progress)
     if holder.role == CREATOR:
-        watcher = Watcher(Holder(SPECTATOR), watcher.queue, watcher.loop)
+        watcher = Watcher(Holder(SPECTATOR), watcher.queue, watcher.loop,
+                          progress=hello.progress)
     try:
-        await server.run(server.subscribe, live, game_id, watcher)
+        await server.run(server.watch, game_id, watcher)
         listening = asyncio.ensure_future(_drain(socket))
         while True:
             getting = asyncio.ensure_future(watcher.queue.get())
@@ -396,9 +493,20 @@ async def game_socket(socket: WebSocket) -> None:
 SOCKET_CLOSE = {400: 4400, 403: 4403, 413: 4413}
 
 
-async def first_token(socket: WebSocket) -> str | None:
-    """The token in the first message the page sends, `{"token": ...}`: read as a request
-    body is (the same limits and refusals), as text only."""
+@dataclass(frozen=True)
+class Hello:
+    """The first message a page sends on a game's socket: its token, and whether it
+    would be told how the server's work for the game goes (`{"progress": true}`: the
+    game page; other clients get state messages alone)."""
+
+    token: str | None
+    progress: bool = False
+
+
+async def first_hello(socket: WebSocket) -> Hello:
+    """The first message the page sends, `{"token": ..., "progress": true}` (progress may
+    be left out): read as a request body is (the same limits and refusals), as text
+    only."""
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -408,8 +516,10 @@ async def first_token(socket: WebSocket) -> str | None:
     if len(text) > MAX_JSON_BYTES:
         raise too_large(MAX_JSON_BYTES)
     first = loads(text)
-    token = first.get("token") if isinstance(first, dict) else None
-    return token if isinstance(token, str) else None
+    if not isinstance(first, dict):
+        return Hello(None)
+    token = first.get("token")
+    return Hello(token if isinstance(token, str) else None, first.get("progress") is True)
 
 
 async def _drain(socket: WebSocket) -> None:
@@ -460,13 +570,15 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
     if prepare:
         server.preparation = Preparation.start_if_needed()
     hub.on_change = server.changed
+    hub.on_thinking = server.think
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await server.run(hub.load_all)
+        # on an engine not ready, stored games are rebuilt once it is (rebuilding compiles)
+        await server.run(hub.load_all, not server.preparation.ready)
         if own_process:
             quiet_collector()
-        for game_id in list(hub.games):
+        for game_id in [*hub.games, *hub.pending]:
             server.drive(game_id)
         yield
         for task in list(server.tasks):

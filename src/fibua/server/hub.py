@@ -196,6 +196,33 @@ class LiveGame:
         return next((seat for seat in self.seats if seat.name == name), None)
 
 
+@dataclass
+class PendingGame:
+    """A game made and stored but not built yet (`Hub.reserve`): its first moments cost
+    the kernels' compiling on a cold engine and the computers' first orders, so they come
+    after the creator's answer (`Hub.open`). Its seats' links work meanwhile: their pages
+    are told it is being prepared."""
+
+    id: str
+    scenario: Scenario
+    seats: list[SeatPlan]
+    created: float
+    tokens: dict[str, str]
+
+    def entry(self) -> dict[str, Any]:
+        """A line of the games list while the game is being prepared (public)."""
+        scenario = self.scenario
+        return {
+            "id": self.id, "scenario": scenario.name, "title": scenario.scenario.title,
+            "ruleset": scenario.ruleset, "created": self.created,
+            "status": {"turn": None, "turns": scenario.scenario.turns, "over": False,
+                       "preparing": True},
+            "waiting_for": "", "result": None,
+            "seats": [{"name": s.name, "side": s.side, "player": s.player}
+                      for s in self.seats],
+        }
+
+
 def read_uploaded(text: str, source: str) -> Scenario:
     """A scenario from an uploaded file's text, or ScenarioError with every problem (a
     pathologically nested file is one problem, not a crash)."""
@@ -218,6 +245,10 @@ class Hub:
         self._bundled: dict[str, Scenario] = {}
         #: scenarios uploaded in the lobby, by name
         self.uploaded: dict[str, Scenario] = {}
+        #: games stored but not built yet (opened in the background: `open`)
+        self.pending: dict[str, PendingGame] = {}
+        #: called with a game's id before a computer of it chooses an order
+        self.on_thinking: Callable[[str], None] = lambda game_id: None
         #: games whose stored orders did not replay to their stored hashes, with why
         self.broken: dict[str, str] = {}
         #: uploaded scenarios that no longer pass the loader, with why
@@ -274,9 +305,11 @@ class Hub:
 
     # -- loading -----------------------------------------------------------------------------
 
-    def load_all(self) -> None:
+    def load_all(self, pending: bool = False) -> None:
         """Read the uploaded scenarios again, and rebuild every stored game from its seed
-        and orders, checking the stored hashes."""
+        and orders, checking the stored hashes; with `pending`, keep each game to be
+        rebuilt later by `open` (the engine is not ready: rebuilding would compile its
+        kernels before the server answers anyone)."""
         for kept in self.store.scenarios():
             try:
                 self.uploaded[kept.name] = self._kept(read_uploaded(kept.text, kept.source))
@@ -284,9 +317,51 @@ class Hub:
                 self.broken_scenarios[kept.name] = str(error)
         for game_id in self.store.game_ids():
             try:  # a row not as the store writes it is one damaged game, not a stop
-                self.games[game_id] = self._rebuild(self.store.game(game_id))
+                stored = self.store.game(game_id)
+                if pending:
+                    self.pending[game_id] = PendingGame(
+                        game_id, self.scenario_of(stored.scenario),
+                        [SeatPlan.from_dict(s) for s in stored.seats], stored.created,
+                        dict(stored.tokens))
+                else:
+                    self.games[game_id] = self._rebuild(stored)
             except (FibuaError, ValueError, KeyError, TypeError) as error:
                 self.broken[game_id] = str(error) or type(error).__name__
+
+    def open(self, game_id: str) -> bool:
+        """Build a game kept by `reserve` or `load_all` from what is stored of it, and
+        tell its watchers; False when there was none to build (deleted meanwhile, or
+        built already). A game that cannot be rebuilt is kept among the broken ones."""
+        if self.pending.pop(game_id, None) is None:
+            return False
+        try:
+            self.games[game_id] = self._rebuild(self.store.game(game_id))
+        except (FibuaError, ValueError, KeyError, TypeError) as error:
+            self.broken[game_id] = str(error) or type(error).__name__
+        self.on_change(game_id)
+        return True
+
+    def pending_scenario(self, game_id: str) -> str | None:
+        """The scenario's name of a game waiting to be built, None for any other."""
+        pending = self.pending.get(game_id)
+        return pending.scenario.name if pending is not None else None
+
+    def scenario_of_game(self, game_id: str) -> Scenario:
+        """The scenario of a game, built or not yet."""
+        pending = self.pending.get(game_id)
+        return pending.scenario if pending is not None else self.live(game_id).game.scenario
+
+    def pending_holder(self, game_id: str, token: str | None) -> Holder | None:
+        """Who holds `token` for a game not yet built (403 for nobody); None when the
+        game is not waiting to be built."""
+        pending = self.pending.get(game_id)
+        if pending is None:
+            return None
+        found = find_holder(token, pending.tokens)
+        if found is None:
+            raise ApiError(403, "bad-token", "this link is not (or no longer) valid for "
+                                             "this game")
+        return found
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         game = Game(self.scenario_of(stored.scenario), stored.seed)
@@ -311,17 +386,26 @@ class Hub:
 
     def create(self, scenario_name: str, seed: int | None, players: Mapping[str, str],
                base_url: str = "") -> dict[str, Any]:
+        """A new game, stored and built (`reserve` then `open`)."""
+        made = self.reserve(scenario_name, seed, players)
+        self.open(made["id"])
+        return made
+
+    def reserve(self, scenario_name: str, seed: int | None,
+                players: Mapping[str, str]) -> dict[str, Any]:
+        """A new game, checked and stored but not built: `open` builds it (the slow part
+        on a cold engine), so the creator has the links at once."""
         scenario = self.scenario_named(scenario_name)
         plans = self._seat_plans(scenario, players)
         game_seed = seed if seed is not None else new_seed()
         game_id = secrets.token_hex(6)
         tokens = {CREATOR: new_token(), SPECTATOR: new_token()}
         tokens |= {seat_role(p.name): new_token() for p in plans if p.player == HUMAN}
-        live = LiveGame(game_id, Game(scenario, game_seed), plans, seed is None, time.time(),
-                        {role: token_hash(token) for role, token in tokens.items()})
+        pending = PendingGame(game_id, scenario, plans, time.time(),
+                              {role: token_hash(token) for role, token in tokens.items()})
         self.store.create_game(game_id, scenario_table(scenario), game_seed, seed is None,
-                               [p.to_dict() for p in plans], live.tokens, [])
-        self.games[game_id] = live
+                               [p.to_dict() for p in plans], pending.tokens, [])
+        self.pending[game_id] = pending
         return {
             "id": game_id,
             "creator_token": tokens[CREATOR],
@@ -352,6 +436,9 @@ class Hub:
 
     def live(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
+        if live is None and game_id in self.pending:
+            raise ApiError(409, "game-preparing", "the game is being prepared: it opens "
+                                                  "in a moment")
         if live is None:
             if game_id in self.broken:
                 raise ApiError(409, "game-damaged",
@@ -396,6 +483,13 @@ class Hub:
         return fresh
 
     def delete(self, game_id: str, token: str | None) -> None:
+        waiting = self.pending_holder(game_id, token)
+        if waiting is not None:  # a game not built yet goes as well
+            if waiting.role != CREATOR:
+                raise NO_ACCESS
+            self.store.delete_game(game_id)
+            del self.pending[game_id]
+            return
         live, holder = self.holder(game_id, token)
         if holder.role != CREATOR:
             raise NO_ACCESS
@@ -601,6 +695,7 @@ class Hub:
         if player is None:
             player = live.computers[side] = side_computer(game.ruleset, side, game.seed)
         live.computer_orders += 1
+        self.on_thinking(live.id)
         order = chosen(game, side, player)
         if live.computer_orders > MAX_COMPUTER_ORDERS:
             order = Order(side, "end")
@@ -618,6 +713,7 @@ class Hub:
         if player is None:
             player = live.computers[seat.name] = seat_computer(game.ruleset, seat.seat,
                                                                game.seed)
+        self.on_thinking(live.id)
         order = ask(game, seat.side, player)
         live.computer_orders += 1
         runaway = live.computer_orders > MAX_COMPUTER_ORDERS
@@ -636,4 +732,4 @@ class Hub:
         return True
 
 
-__all__ = ["COMPUTER", "HUMAN", "Hub", "LiveGame", "SeatPlan"]
+__all__ = ["COMPUTER", "HUMAN", "Hub", "LiveGame", "PendingGame", "SeatPlan"]

@@ -317,18 +317,8 @@ function drawUnits() {
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
 }
 
-function drawDice() {
-  const box = document.getElementById("dice");
-  box.replaceChildren();
-  const details = document.getElementById("details").checked;
-  for (const event of state.events) {
-    box.append(el("div", { class: "event" }, event.text));
-    for (const roll of event.rolls) box.append(el("div", { class: "roll" }, roll.trim()));
-    if (details) {
-      for (const line of event.details || []) box.append(el("div", { class: "details" }, line));
-    }
-  }
-  box.scrollTop = box.scrollHeight;
+function drawDice() {  // dicelog.js: only what changed
+  drawDiceLog(document.getElementById("dice"), state, document.getElementById("details").checked);
 }
 
 function drawEnding() {
@@ -397,14 +387,18 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
   const status = document.getElementById("connection");
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ token }));
+    socket.send(JSON.stringify({ token, progress: true }));  // progress.js shows them
     status.textContent = "live";
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      progressOnState(message);  // progress.js: the game is ready, the box goes
       if (!lookingBack(message)) showState(message);  // turnflow.js: held while looking back
+    } else if (message.type === "progress") {
+      showProgress(message);
     } else if (message.type === "error" || message.type === "closed") {
+      showProgress(null);
       say(message.message);
       socket.closeReason = "refused";
     }
@@ -431,7 +425,7 @@ document.getElementById("download").addEventListener("click", async () => {
   }
 });
 
-loadMap().then(connect).catch((error) => say(error.message));
+loadMap().then(connect).catch((error) => { showProgress(null); say(error.message); });
 
 document.getElementById("details").addEventListener("change", () => {
   if (state) drawDice();

@@ -3,7 +3,7 @@
 "use strict";
 
 const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
-// whether the server's rules engine is compiled (asked at once; until then, no Create)
+// whether the server's rules engine is compiled (a game made before is opened once it is)
 let engineReady = false;
 
 function created() {
@@ -26,28 +26,7 @@ async function api(method, path, body, token) {
   return data;
 }
 
-function link(id, token) {
-  return `${location.origin}/play/${id}#token=${encodeURIComponent(token)}`;
-}
-
-function showLinks(id, title, seatTokens, spectator) {
-  const box = el("div", { class: "links" }, el("b", {}, `Game ${id}: ${title}. `),
-    "Send each player their own link (it is their seat's key):");
-  const list = el("ul");
-  for (const [seat, token] of Object.entries(seatTokens)) {
-    const url = link(id, token);
-    list.append(el("li", {}, `${seat}: `, el("a", { href: url, target: "_blank" }, "open"),
-      " ", el("code", {}, url)));
-  }
-  if (spectator) {
-    const url = link(id, spectator);
-    list.append(el("li", {}, "spectators: ", el("a", { href: url, target: "_blank" }, "open"),
-      " ", el("code", {}, url)));
-  }
-  box.append(list);
-  const holder = document.getElementById("created");
-  holder.prepend(box);
-}
+function link(id, token) { return seatLink(id, token); }  // links.js
 
 // The body with the typed seed, its digits sent as typed: a JavaScript number would round
 // any seed past 2**53 and start a different game from the one asked for.
@@ -82,23 +61,27 @@ function scenarioCard(scenario) {
     const body = { scenario: scenario.name, seats: {} };
     for (const [name, select] of Object.entries(choices)) body.seats[name] = select.value;
     create.disabled = true;
+    create.textContent = "Creating…";
     try {
       const made = await api("POST", "/api/games", withSeed(body, seed.value));
       remember(made.id, { creator: made.creator_token, spectator: made.spectator_token,
                           seats: made.seat_tokens });
-      showLinks(made.id, scenario.title, made.seat_tokens, made.spectator_token);
-      await loadGames();
+      showLinks(made.id, scenario.title, made.seat_tokens, made.spectator_token,
+                scenario.seats, create.parentNode);
+      loadGames().catch(() => {});
     } catch (error) {
       document.getElementById("lobby-error").textContent = error.message;
     } finally {
-      create.disabled = !engineReady;
+      create.disabled = false;
+      create.textContent = "Create game";
     }
   } }, "Create game");
-  create.disabled = !engineReady;
   return el("div", { class: scenario.uploaded ? "card uploaded" : "card",
                      "data-scenario": scenario.name },
+    // drawn by the server's one engine thread: only those scrolled to are asked for, so a
+    // Create does not wait behind every card's map
     el("img", { src: `/api/scenarios/${encodeURIComponent(scenario.name)}/map.svg`,
-                alt: scenario.title }),
+                alt: scenario.title, loading: "lazy" }),
     el("h3", {}, scenario.title, scenario.uploaded ? el("span", { class: "tag" }, "uploaded") : ""),
     el("div", { class: "muted" }, `${scenario.name} · ${scenario.ruleset} · ${scenario.turns} turns · `
       + scenario.sides.map((s) => `${s.name} (${s.title})`).join(" v ")),
@@ -106,13 +89,13 @@ function scenarioCard(scenario) {
     objectives, seats, el("div", {}, "seed ", seed, " ", create), warning);
 }
 
-async function reissue(id, role) {
+async function reissue(id, role, seats) {
   const mine = created()[id];
   const made = await api("POST", `/api/games/${id}/tokens`, { role }, mine.creator);
   if (role === "spectator") remember(id, { spectator: made.token });
   else remember(id, { seats: { ...(mine.seats || {}), [role]: made.token } });
   showLinks(id, "new link", role === "spectator" ? {} : { [role]: made.token },
-            role === "spectator" ? made.token : null);
+            role === "spectator" ? made.token : null, seats);
 }
 
 async function loadGames() {
@@ -129,7 +112,7 @@ async function loadGames() {
     }
     if (own && own.creator) {
       for (const seat of game.seats.filter((s) => s.player === "human")) {
-        actions.append(el("button", { onclick: () => reissue(game.id, seat.name) },
+        actions.append(el("button", { onclick: () => reissue(game.id, seat.name, game.seats) },
           `new link: ${seat.name}`));
       }
       actions.append(el("button", { class: "delete", onclick: async () => {
@@ -139,7 +122,8 @@ async function loadGames() {
       } }, "delete"));
     }
     body.append(el("tr", { "data-game": game.id }, el("td", {}, game.id),
-      el("td", {}, game.title), el("td", {}, status.over ? "over" : `${status.turn ?? "-"} / ${status.turns ?? "-"}`),
+      el("td", {}, game.title), el("td", {}, status.over ? "over" : status.preparing ? "preparing"
+        : `${status.turn ?? "-"} / ${status.turns ?? "-"}`),
       el("td", {}, game.waiting_for || "-"),
       el("td", {}, game.result ? `${game.result.winner ?? "draw"}: ${game.result.reason}` : ""),
       actions));
@@ -185,14 +169,16 @@ async function uploadScenario(event) {
   }
 }
 
-// A server started before its kernels were compiled compiles them first (a minute or so,
-// once): say how far it has come, and offer Create when it is done.
+// A server started before its kernels were compiled compiles them first (a few minutes,
+// once): say how far it has come. A game made meanwhile is stored at once and opens as
+// soon as the rules of its map are compiled; its pages say how far that has come.
 function showEngine(status) {
   engineReady = status.ready;
   const line = document.getElementById("engine");
   line.hidden = status.ready;
-  line.textContent = status.ready ? "" : `${status.message}. Create game is offered when it is ready.`;
-  for (const button of document.querySelectorAll("button.create")) button.disabled = !status.ready;
+  line.textContent = status.ready ? "" : `${status.message} (${status.percent}%). A game `
+    + "created now opens as soon as the rules of its map are compiled: its pages show how "
+    + "far that has come.";
 }
 
 async function watchEngine() {
