@@ -206,7 +206,7 @@ def create_in_lobby(page: Any) -> str:
     page.wait_for_function("() => !document.querySelector(\"button.create\").disabled",
                            timeout=WAIT_MS)
     create.click()
-    seat = page.locator("#created li", has_text="british:").locator("a")
+    seat = page.locator(".links li[data-link='british'] a")
     seat.wait_for(timeout=WAIT_MS)
     href: str = seat.get_attribute("href")
     return href
