@@ -48,7 +48,7 @@ import pytest
 from browser_helpers import CHROMIUM, FLAGS, WAIT_MS, needs_chromium
 from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.core.ruleset import find_ruleset
+from fibua.core.ruleset import Risk, find_ruleset
 from fibua.rulesets.house_clearing.state import HouseClearingState, Phase
 from fibua.scenario.loader import load_scenario, scenario_from_dict
 from fibua.server.messages import game_status
@@ -233,7 +233,7 @@ def shots(stored: Stored, fires: list[Order], wanted: set[str]) -> list[Intent]:
                                 {"target": target, "auto": True, "loader": LOADER}))
         if automatic and "friendly fire shown" in wanted:
             burst = Order(PEOPLE, "fire", unit, {"target": target, "auto": True})
-            if stored.allows(burst) and stored.game.forecast(burst).risks:
+            if stored.allows(burst) and Risk.FRIENDLY_FIRE in stored.game.forecast(burst).risks:
                 found.append(Intent("friendly fire shown", "fire", unit, dict(burst.params)))
         if unit in (GUNNER, LOADER):
             continue
@@ -241,8 +241,8 @@ def shots(stored: Stored, fires: list[Order], wanted: set[str]) -> list[Intent]:
             found.append(Intent("fire auto", "fire", unit, {"target": target, "auto": True}))
         if not automatic and "fire" in wanted:
             found.append(Intent("fire", "fire", unit, {"target": target}))
-    order = ["fire loader", "friendly fire shown", "fire auto", "fire"]
-    found.sort(key=lambda i: order.index(i.want))
+    rank = ["fire loader", "friendly fire shown", "fire auto", "fire"]
+    found.sort(key=lambda i: rank.index(i.want))
     return [i for i in found if stored.allows(Order(PEOPLE, i.kind, i.unit, i.params))
             or i.places]
 
