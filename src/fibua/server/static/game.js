@@ -66,7 +66,9 @@ function panAndZoom(svg, start) {
     drag = { x: event.clientX, y: event.clientY, box: box.slice(), moved: false };
   });
   window.addEventListener("mousemove", (event) => {
-    if (!drag) return;
+    // a pan only while the button is held: a move straight after a click (before the
+    // click's drag is let go) is not a drag
+    if (!drag || !(event.buttons & 1)) return;
     const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
     if (!drag.moved) return;
