@@ -21,3 +21,14 @@ def _saves_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> It
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FIBUA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
         yield
+
+
+@pytest.fixture(scope="session")
+def warm_kernels() -> None:
+    """The rules engine's kernels compiled (`fibua warmup`'s work) before a test that
+    waits on a server's page: from a fresh clone the server would otherwise compile them
+    while the page waits, longer than a page's wait on a busy machine."""
+    from fibua.kernels import is_ready, prepare
+
+    if not is_ready():
+        prepare(lambda done, total, step: None)

@@ -57,7 +57,7 @@ from server_helpers import PATIENCE, running_server
 from test_server_browser_orders import named, pick
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.usefixtures("warm_kernels")]
 
 SCENARIO = "ramp-houses"
 #: a seed whose game offers, within three turns, every form and a burst with a friend in

@@ -50,7 +50,7 @@ from server_helpers import running_server, wait_until
 from test_server_browser_orders import clickable, game_orders, named, near, pick, table_click
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.usefixtures("warm_kernels")]
 
 SEED = 3
 SIDE = "british"
