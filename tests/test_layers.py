@@ -16,6 +16,7 @@ FORBIDDEN = {
     "session": ("fibua.cli", "fibua.server", "fibua.lab"),
     "core": ("fibua.cli", "fibua.server", "fibua.lab", "fibua.session", "fibua.rulesets"),
     "rulesets": ("fibua.cli", "fibua.server", "fibua.lab", "fibua.session"),
+    "quick": ("fibua.cli", "fibua.server", "fibua.lab", "fibua.session"),
 }
 
 

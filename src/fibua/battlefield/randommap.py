@@ -41,17 +41,17 @@ _HEIGHTS = {
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
-def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
+def rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def _l_shape(rng: random.Random, x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
+def l_shape(rng: random.Random, x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
     xm = x0 + (x1 - x0) * rng.uniform(0.35, 0.65)
     ym = y0 + (y1 - y0) * rng.uniform(0.35, 0.65)
     return ((x0, y0), (x1, y0), (x1, ym), (xm, ym), (xm, y1), (x0, y1))
 
 
-def _quad(rng: random.Random, x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
+def quad(rng: random.Random, x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
     jx, jy = (x1 - x0) * 0.15, (y1 - y0) * 0.15
     return (
         (x0 + rng.uniform(0, jx), y0 + rng.uniform(0, jy)),
@@ -61,17 +61,17 @@ def _quad(rng: random.Random, x0: float, y0: float, x1: float, y1: float) -> tup
     )
 
 
-def _split_footprints(rng: random.Random, r: Rect) -> list[tuple[Point, ...]]:
+def split_footprints(rng: random.Random, r: Rect) -> list[tuple[Point, ...]]:
     """Two or three adjoining sections sharing walls (the third sometimes only part of one)."""
     x0, y0, x1, y1 = r
     xm = x0 + (x1 - x0) * rng.uniform(0.35, 0.65)
     if rng.random() < 0.5:
-        return [_rect(x0, y0, xm, y1), _rect(xm, y0, x1, y1)]
+        return [rect(x0, y0, xm, y1), rect(xm, y0, x1, y1)]
     if rng.random() < 0.5:
         xn = xm + (x1 - xm) * rng.uniform(0.4, 0.6)
-        return [_rect(x0, y0, xm, y1), _rect(xm, y0, xn, y1), _rect(xn, y0, x1, y1)]
+        return [rect(x0, y0, xm, y1), rect(xm, y0, xn, y1), rect(xn, y0, x1, y1)]
     ym = y0 + (y1 - y0) * rng.uniform(0.35, 0.65)
-    return [_rect(x0, y0, xm, y1), _rect(xm, y0, x1, ym), _rect(xm, ym, x1, y1)]
+    return [rect(x0, y0, xm, y1), rect(xm, y0, x1, ym), rect(xm, ym, x1, y1)]
 
 
 def _rotate(points: tuple[Point, ...], cx: float, cy: float, angle: float) -> tuple[Point, ...]:
@@ -81,7 +81,7 @@ def _rotate(points: tuple[Point, ...], cx: float, cy: float, angle: float) -> tu
     )
 
 
-def _wall_length(footprint: tuple[Point, ...], wall: int) -> float:
+def wall_length(footprint: tuple[Point, ...], wall: int) -> float:
     (x0, y0), (x1, y1) = footprint[wall], footprint[(wall + 1) % len(footprint)]
     return hypot(x1 - x0, y1 - y0)
 
@@ -89,7 +89,7 @@ def _wall_length(footprint: tuple[Point, ...], wall: int) -> float:
 def _opening(
     rng: random.Random, footprint: tuple[Point, ...], wall: int, kind: OpeningKind, floor: int
 ) -> Opening | None:
-    length = _wall_length(footprint, wall)
+    length = wall_length(footprint, wall)
     width = rng.uniform(0.8, 1.2) if kind is OpeningKind.DOOR else rng.uniform(0.4, 1.0)
     if kind is OpeningKind.SLIT:
         width = rng.uniform(0.2, 0.4)
@@ -122,7 +122,7 @@ def _overlaps(a0: float, a1: float, b0: float, b1: float) -> bool:
     return min(max(a0, a1), max(b0, b1)) > max(min(a0, a1), min(b0, b1))
 
 
-def _shared_walls(a: tuple[Point, ...], b: tuple[Point, ...]) -> set[int]:
+def shared_walls(a: tuple[Point, ...], b: tuple[Point, ...]) -> set[int]:
     """Walls of axis-aligned rectangle `a` lying partly along a wall of rectangle `b`."""
     shared: set[int] = set()
     for wall in range(len(a)):
@@ -136,7 +136,9 @@ def _shared_walls(a: tuple[Point, ...], b: tuple[Point, ...]) -> set[int]:
     return shared
 
 
-class _TownBuilder:
+class TownBuilder:
+    """A town of square lots: `build` gives each lot a building or a garden, then roads."""
+
     def __init__(self, seed: int, n_buildings: int, size: float) -> None:
         self.rng = random.Random(seed)
         self.size = size
@@ -155,10 +157,10 @@ class _TownBuilder:
         self.rng.shuffle(lots)
         for n, (i, j) in enumerate(lots):
             if n < self.n_buildings:
-                self._building_lot(n, self.lot_rect(i, j))
+                self.building_lot(n, self.lot_rect(i, j))
             else:
-                self._garden_lot(n, self.lot_rect(i, j))
-        self._roads()  # last, so they lie on top of the plots they run along
+                self.garden_lot(n, self.lot_rect(i, j))
+        self.roads()  # last, so they lie on top of the plots they run along
         return Battlefield(
             table=Table(self.size, self.size),
             terrain=tuple(self.terrain),
@@ -166,18 +168,18 @@ class _TownBuilder:
             buildings=tuple(self.buildings),
         )
 
-    def _roads(self) -> None:
+    def roads(self) -> None:
         half = self.lot * 0.08  # inside every lot's margin, so roads miss buildings
         for n in range(3, self.k, 3):
             c = n * self.lot
             self.terrain.append(
-                TerrainArea(f"road-x{n}", TerrainKind.ROAD, _rect(c - half, 0, c + half, self.size))
+                TerrainArea(f"road-x{n}", TerrainKind.ROAD, rect(c - half, 0, c + half, self.size))
             )
             self.terrain.append(
-                TerrainArea(f"road-y{n}", TerrainKind.ROAD, _rect(0, c - half, self.size, c + half))
+                TerrainArea(f"road-y{n}", TerrainKind.ROAD, rect(0, c - half, self.size, c + half))
             )
 
-    def _edge_obstacle(self, n: int, r: Rect) -> None:
+    def edge_obstacle(self, n: int, r: Rect) -> None:
         rng = self.rng
         kind = rng.choice(list(ObstacleKind))
         # Between the roads (8% of a lot either side of a lot line) and the buildings (12%).
@@ -189,14 +191,14 @@ class _TownBuilder:
         points = tuple(corners[(start + k) % 4] for k in range(count))
         self.obstacles.append(Obstacle(f"obstacle-{n}", kind, points, _HEIGHTS[kind]))
 
-    def _garden_lot(self, n: int, r: Rect) -> None:
+    def garden_lot(self, n: int, r: Rect) -> None:
         rng = self.rng
         x0, y0, x1, y1 = r
         roll = rng.random()
         if roll < 0.3:
-            self.terrain.append(TerrainArea(f"rough-{n}", TerrainKind.ROUGH, _quad(rng, *r)))
+            self.terrain.append(TerrainArea(f"rough-{n}", TerrainKind.ROUGH, quad(rng, *r)))
         elif roll < 0.4:
-            self.terrain.append(TerrainArea(f"rubble-{n}", TerrainKind.RUBBLE, _quad(rng, *r)))
+            self.terrain.append(TerrainArea(f"rubble-{n}", TerrainKind.RUBBLE, quad(rng, *r)))
         if rng.random() < 0.6:
             kind = rng.choice([ObstacleKind.HEDGE, ObstacleKind.HIGH_WALL, ObstacleKind.FENCE])
             margin = 0.1 * self.lot
@@ -204,13 +206,13 @@ class _TownBuilder:
             points = ((x0 + margin, ya), (x1 - margin, yb))
             self.obstacles.append(Obstacle(f"garden-{n}", kind, points, _HEIGHTS[kind]))
         if rng.random() < 0.5:
-            self._edge_obstacle(n, r)
+            self.edge_obstacle(n, r)
 
-    def _building_lot(self, n: int, r: Rect) -> None:
+    def building_lot(self, n: int, r: Rect) -> None:
         rng = self.rng
-        self.terrain.append(TerrainArea(f"plot-{n}", TerrainKind.PLOT, _rect(*r)))
+        self.terrain.append(TerrainArea(f"plot-{n}", TerrainKind.PLOT, rect(*r)))
         if rng.random() < 0.4:
-            self._edge_obstacle(n, r)
+            self.edge_obstacle(n, r)
         # The building fits the circle inscribed in the lot less a margin: any rotation is safe.
         radius = self.lot * 0.5 - self.lot * 0.12
         cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
@@ -229,13 +231,13 @@ class _TownBuilder:
         rng = self.rng
         roll = rng.random()
         if roll < 0.55:
-            shapes = [_rect(*r)]
+            shapes = [rect(*r)]
         elif roll < 0.7:
-            shapes = [_l_shape(rng, *r)]
+            shapes = [l_shape(rng, *r)]
         elif roll < 0.8:
-            shapes = [_quad(rng, *r)]
+            shapes = [quad(rng, *r)]
         else:
-            shapes = _split_footprints(rng, r)
+            shapes = split_footprints(rng, r)
         cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
         floors = rng.randint(1, 4)
         flat_roof = rng.random() < 0.25
@@ -263,7 +265,7 @@ class _TownBuilder:
     ) -> Section:
         rng = self.rng
         inner = set().union(
-            *(_shared_walls(shape, other) for other in shapes if other is not shape)
+            *(shared_walls(shape, other) for other in shapes if other is not shape)
         )
         footprint = _rotate(shape, cx, cy, angle) if angle else shape
         openings = list(_openings(rng, footprint, floors, construction, inner))
@@ -279,7 +281,7 @@ class _TownBuilder:
 
 def random_battlefield(seed: int, n_buildings: int = 300, size: float = 200.0) -> Battlefield:
     """A random town of `n_buildings` buildings on a square table of side `size`."""
-    return _TownBuilder(seed, n_buildings, size).build()
+    return TownBuilder(seed, n_buildings, size).build()
 
 
 def _point_in_footprint(rng: random.Random, polygon: Polygon) -> Point:

@@ -1,4 +1,5 @@
-"""The `fibua` command: play, autoplay, replay, validate, scenarios, map, odds, rulesets.
+"""The `fibua` command: play, autoplay, replay, validate, scenarios, quick, map, odds,
+rulesets.
 
 Every command works for any registered rule set. Bad input never ends in a traceback: the
 typed errors fibua raises (`FibuaError`) are printed as messages with exit status 2.
@@ -291,6 +292,39 @@ def scenarios() -> None:
             " v ".join(found.side_names),
         )
     console().print(table)
+
+
+@app.command()
+@guarded
+def quick(
+    ruleset: Annotated[str, typer.Argument(
+        help="the rule set: street-fight, street-fighter, house-clearing or buildings")],
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="the seed the battle is made from: the same seed, the same file "
+                    "(default: one drawn at random, printed)")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="the scenario file to write (default: quick-RULESET-SEED.toml here)")] = None,
+    play_it: Annotated[bool, typer.Option(
+        "--play", help="then play it at the terminal against the computer")] = False,
+) -> None:
+    """Make a quick battle no one has seen: a town, forces of equal points, objectives."""
+    import secrets
+
+    from fibua.cli.saving import check_writable
+    from fibua.quick.battle import army_for, quick_battle
+
+    army_for(ruleset)  # an unknown rule set is refused before anything is written
+    chosen = seed if seed is not None else secrets.randbelow(1_000_000)
+    path = out or Path(f"quick-{ruleset}-{chosen}.toml")
+    check_writable(path, "--out")
+    battle = quick_battle(ruleset, chosen)
+    path.write_text(battle.text, encoding="utf-8")
+    for line in battle.summary:
+        typer.echo(line)
+    typer.echo(f"wrote {path} (seed {chosen}); to play it: fibua play {path}")
+    if play_it:
+        play(scenario=str(path), side=None, seed=None, out=None, seat=None, watch=False,
+             save=None, resume=None, level="normal")
 
 
 @app.command("map")

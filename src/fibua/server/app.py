@@ -586,6 +586,8 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         server.engine.shutdown(wait=True, cancel_futures=True)
         store.close()
 
+    from fibua.server.quick import quick_routes  # the lobby's quick battles
+
     routes = [
         Route("/", lobby_page),
         Route("/play/{game}", game_page),
@@ -611,6 +613,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         *history_routes(),
         *odds_routes(),
         *order_form_routes(),
+        *quick_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(Guard, served=hosts or served("127.0.0.1", None))
