@@ -385,6 +385,12 @@ function nextActive(name) {
 function composerTargetClick(enemy) {
   if (!state || !selected) return;
   const params = compose && compose.form ? compose.form.params : [];
+  // a place awaited by a form that names no enemy (a point watched, a move's end): the
+  // enemy's counter covers the very place a person means, so the click gives it
+  const placing = params.find((p) => p.name === compose.active && PLACE_TYPES.includes(p.type));
+  if (placing && hasPlace(enemy) && !params.some((p) => ENEMY_TYPES.includes(p.type))) {
+    return composerMapClick(enemy.x, enemy.y);
+  }
   const param = params.find((p) => p.name === compose.active && ENEMY_TYPES.includes(p.type))
     || params.find((p) => ENEMY_TYPES.includes(p.type));
   if (param && param.type === "enemies") {
@@ -455,6 +461,20 @@ function previewComposed() {
   }
   say("");
   chosen({ kind: compose.kind, unit: selected, params });
+}
+
+// what may go wrong, under the preview's words: the forecast's risks (data, not words)
+const RISK_WORDS = {
+  "friendly-fire": "friendly fire: it may hit your own troops",
+  hopeless: "hopeless: no roll it makes can succeed",
+  wasted: "wasted: the order die may be spent for nothing",
+};
+
+function previewRisks(forecast) {
+  const risks = (forecast && forecast.risks) || [];
+  if (!risks.length) return [];
+  return [el("div", { class: "risks", "data-risks": risks.join(" ") },
+    "Risks: " + risks.map((r) => RISK_WORDS[r] || r).join("; "))];
 }
 
 // the unit's sampled legal orders of each kind, as buttons when there are few (or when
