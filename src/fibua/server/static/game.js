@@ -202,7 +202,7 @@ async function chosen(order) {
   box.replaceChildren(el("div", {}, `${pending.kind} ${pending.unit || ""} ${describe(pending.params)}`));
   try {
     const answer = await api("POST", `/api/games/${gameId}/preview`, pending);
-    box.append(el("div", {}, answer.preview), ...previewRisks(answer.forecast),
+    box.append(el("div", {}, answer.preview),
       el("button", { class: "primary", id: "commit", onclick: commit }, "Commit"),
       el("button", { id: "cancel", onclick: cancel }, "Cancel"));
     say("");

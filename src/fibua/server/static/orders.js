@@ -465,20 +465,6 @@ function previewComposed() {
   chosen({ kind: compose.kind, unit: selected, params });
 }
 
-// what may go wrong, under the preview's words: the forecast's risks (data, not words)
-const RISK_WORDS = {
-  "friendly-fire": "friendly fire: it may hit your own troops",
-  hopeless: "hopeless: no roll it makes can succeed",
-  wasted: "wasted: the order die may be spent for nothing",
-};
-
-function previewRisks(forecast) {
-  const risks = (forecast && forecast.risks) || [];
-  if (!risks.length) return [];
-  return [el("div", { class: "risks", "data-risks": risks.join(" ") },
-    "Risks: " + risks.map((r) => RISK_WORDS[r] || r).join("; "))];
-}
-
 // the unit's sampled legal orders of each kind, as buttons when there are few (or when
 // the kind asks no place: there are few of those)
 function quickPicks(mine, kinds) {
