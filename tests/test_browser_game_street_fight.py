@@ -20,7 +20,8 @@ floor here that a `to` did not show).
 
 After each order, the game is rebuilt from the server's database (its stored orders carried
 out again by the rules) and the last order stored must be the one clicked, its preview's
-sentence the rules' forecast for it with every risk of the forecast shown by the page.
+sentence the rules' forecast for it, with every risk of the forecast (and what the order
+becomes: a run) shown by the page.
 """
 
 from __future__ import annotations
@@ -203,9 +204,10 @@ def give(page: Any, stored: Stored, aimed: Order, told: str) -> Given:
     page.click("#compose-preview")
     page.wait_for_selector("#commit, #preview .error", timeout=WAIT_MS)
     assert page.locator("#commit").count(), page.inner_text("#preview")
-    sentence = page.inner_text("#preview").splitlines()[1]
-    risks = page.locator("#preview .risks")
-    shown = risks.get_attribute("data-risks").split() if risks.count() else []
+    sentence = page.inner_text("#preview .forecast-text")
+    shown = [r.get_attribute("data-risk") for r in page.locator("#preview .risk").all()]
+    becomes = page.locator("#preview .forecast-becomes")
+    becomes_text = becomes.inner_text() if becomes.count() else ""
     version = page.evaluate("() => state.version")
     page.click("#commit")
     n = len(stored.applied)
@@ -217,6 +219,8 @@ def give(page: Any, stored: Stored, aimed: Order, told: str) -> Given:
     # every risk it has
     assert sentence == forecast.text and not sentence.endswith("allowed"), sentence
     assert shown == [str(r) for r in forecast.risks]
+    assert (forecast.becomes or "") in becomes_text and bool(becomes_text) == bool(
+        forecast.becomes)
     stored.catch_up()
     events = stored.applied[n][1]
     assert told in {e.kind for e in events}, (given, [e.kind for e in events])
