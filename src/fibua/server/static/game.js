@@ -202,8 +202,7 @@ async function chosen(order) {
   box.replaceChildren(el("div", {}, `${pending.kind} ${pending.unit || ""} ${describe(pending.params)}`));
   try {
     const answer = await api("POST", `/api/games/${gameId}/preview`, pending);
-    box.append(el("div", { class: "forecast-text" }, answer.preview),
-      ...forecastLines(answer.forecast),
+    box.append(el("div", {}, answer.preview),
       el("button", { class: "primary", id: "commit", onclick: commit }, "Commit"),
       el("button", { id: "cancel", onclick: cancel }, "Cancel"));
     say("");
@@ -211,31 +210,6 @@ async function chosen(order) {
     box.append(el("div", { class: "error" }, error.message),
       el("button", { id: "cancel", onclick: cancel }, "Cancel"));
   }
-}
-
-// what a preview's data says beyond its sentence: the chance, what the order becomes and
-// each risk, in words and marked (a risk in red), read from the typed forecast
-const RISK_WORDS = {
-  "friendly-fire": "Risk: your own troops may be hit.",
-  hopeless: "No roll can succeed: this order cannot do what it is meant to.",
-  wasted: "Risk: the order is used up and may do nothing.",
-};
-
-function forecastLines(forecast) {
-  if (!forecast) return [];
-  const lines = [];
-  if (typeof forecast.chance === "number") {
-    lines.push(el("div", { class: "forecast-chance", "data-chance": forecast.chance },
-      `Chance of the main roll: ${Math.round(forecast.chance * 100)}%`));
-  }
-  if (forecast.becomes) {
-    lines.push(el("div", { class: "forecast-becomes" }, `This order becomes a ${forecast.becomes}.`));
-  }
-  for (const risk of forecast.risks || []) {
-    lines.push(el("div", { class: `risk risk-${risk}`, "data-risk": risk },
-      RISK_WORDS[risk] || `Risk: ${risk}.`));
-  }
-  return lines;
 }
 
 function cancel() {
