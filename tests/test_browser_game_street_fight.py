@@ -19,7 +19,8 @@ Every form is reached; move's optional floor in the path form is not (a path cha
 floor here that a `to` did not show).
 
 After each order, the game is rebuilt from the server's database (its stored orders carried
-out again by the rules) and the last order stored must be the one clicked, its preview's
+out again by the rules, each to the state hash stored with it) and the last order stored
+must be the one clicked, its events those of its kind, its preview's
 sentence the rules' forecast for it, with every risk of the forecast (and what the order
 becomes: a run) shown by the page.
 """
