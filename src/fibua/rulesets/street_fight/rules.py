@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
@@ -23,7 +24,15 @@ from fibua.rulesets.street_fight.orderforms import ORDER_KINDS
 from fibua.rulesets.street_fight.report import after_action_report
 from fibua.rulesets.street_fight.shooting import cover_words, kill_chance
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
-from fibua.rulesets.street_fight.tables import MOVE_MAX, MOVE_NORMAL
+from fibua.rulesets.street_fight.tables import (
+    AIM_MAX_TURNS,
+    AIM_STEP,
+    MOVE_MAX,
+    MOVE_NORMAL,
+    OVERWATCH_AREA,
+    OVERWATCH_POINT,
+    OVERWATCH_POINT_RADIUS,
+)
 from fibua.rulesets.street_fight.views import SideView, observe, own_dicts, view_dict
 from fibua.scenario.schema import Scenario
 
@@ -77,6 +86,8 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
                                   "as moving next", becomes="run")
         if order.kind == "shoot" and figure is not None:
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
+        if order.kind in _STAYS and figure is not None:
+            return _STAYS[order.kind](figure, order.params)
         return Preview(f"{order}: allowed")
 
     def legal_orders(self, state: StreetFightState, side: str) -> list[Order]:
@@ -223,6 +234,40 @@ def _candidates(state: StreetFightState, figure: Figure) -> list[Order]:
 
 def _allowed(state: StreetFightState, order: Order) -> bool:
     return RULES.allows(state, order)
+
+
+def _aim_preview(figure: Figure, params: dict[str, Any]) -> Preview:
+    turns = min(figure.aim + 1, AIM_MAX_TURNS)
+    text = (f"{figure.name} aims instead of firing: +{turns * AIM_STEP}% on its next shot "
+            f"({turns} turn{'s' if turns > 1 else ''} of aiming); lost if it moves, fires "
+            "or goes on overwatch")
+    if figure.aim < AIM_MAX_TURNS:
+        return Preview(text)
+    # the rules cap the bonus: this turn's shoot action is spent for nothing
+    return Preview(text + "; already the most, so this turn adds nothing",
+                   risks=(Risk.WASTED,))
+
+
+def _overwatch_preview(figure: Figure, params: dict[str, Any]) -> Preview:
+    x, y = params["point"]
+    radius = float(params.get("radius", OVERWATCH_POINT_RADIUS))
+    large = radius > OVERWATCH_POINT_RADIUS
+    text = (f"{figure.name} stays put and watches ({x:g}, {y:g}), radius {radius:g}in "
+            f"({'a large area' if large else 'a point'}, "
+            f"{OVERWATCH_AREA if large else OVERWATCH_POINT}% to hit): fires once at the "
+            "first enemy moving through it or shooting from it, and not in the shoot phase")
+    return Preview(text + (f"; its aiming (+{figure.aim * AIM_STEP}%) is lost"
+                           if figure.aim else ""))
+
+
+def _take_cover_preview(figure: Figure, params: dict[str, Any]) -> Preview:
+    return Preview(f"{figure.name} takes full cover: no shot from a side where it has 1/2 cover or "
+                   "better, until it moves or fires that way; no more moving this turn")
+
+
+#: the previews of the orders that keep a figure where it is, in words
+_STAYS: dict[str, Callable[[Figure, dict[str, Any]], Preview]] = {
+    "aim": _aim_preview, "overwatch": _overwatch_preview, "take-cover": _take_cover_preview}
 
 
 def _shot_preview(state: StreetFightState, figure: Figure, targets: list[Figure]) -> Preview:

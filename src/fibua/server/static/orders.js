@@ -306,11 +306,13 @@ function sectionChoices(param, legal) {
   return [...named.map((id) => [id, `${id} (possible now)`]), ...all.map((id) => [id, id])];
 }
 
-// the floors of the section the order names (or the unit is in), else of the map
+// the floors of the section the order names (or goes to, or the unit is in), else of the map
 function floorChoices() {
   const floors = layer().floors || {};
   const own = ((state.view && state.view.own) || []).find((u) => u.id === selected);
-  const section = compose.values.section || compose.values.enter || (own && own.section);
+  const to = compose.values.to || (compose.values.path || []).slice(-1)[0];
+  const section = compose.values.section || compose.values.enter
+    || (Array.isArray(to) && sectionAt(to[0], to[1])) || (own && own.section);
   const count = (section && (floors.sections || {})[section]) || floors.count || 1;
   return Array.from({ length: count }, (_, i) => [i, i === 0 ? "0 (ground)" : String(i)]);
 }
@@ -385,6 +387,12 @@ function nextActive(name) {
 function composerTargetClick(enemy) {
   if (!state || !selected) return;
   const params = compose && compose.form ? compose.form.params : [];
+  // a place awaited by a form that names no enemy (a point watched, a move's end): the
+  // enemy's counter covers the very place a person means, so the click gives it
+  const placing = params.find((p) => p.name === compose.active && PLACE_TYPES.includes(p.type));
+  if (placing && hasPlace(enemy) && !params.some((p) => ENEMY_TYPES.includes(p.type))) {
+    return composerMapClick(enemy.x, enemy.y);
+  }
   const param = params.find((p) => p.name === compose.active && ENEMY_TYPES.includes(p.type))
     || params.find((p) => ENEMY_TYPES.includes(p.type));
   if (param && param.type === "enemies") {
