@@ -47,7 +47,7 @@ from server_helpers import running_server, wait_until
 from test_server_browser_orders import NEAR, clickable, game_orders, named, table_click
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.usefixtures("warm_kernels")]
 
 SCENARIO = "corner-shop"
 SEED = 3
