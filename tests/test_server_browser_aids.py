@@ -96,5 +96,6 @@ def test_reach_tape_sight_and_odds(tmp_path: Path) -> None:
             "() => { const t = document.querySelector('#aids-tip');"
             " return !t.hidden && /\\d/.test(t.textContent) && !t.textContent.endsWith('…'); }",
             timeout=WAIT_MS)
-        assert "6-pounder" in page.inner_text("#aids-tip")
+        tip = page.inner_text("#aids-tip")  # the odds of the order at that enemy
+        assert "six-pounder" in tip and re.search(r"\d+%", tip)
         browser.close()
