@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,9 @@ from fibua.scenario.schema import Scenario
 
 #: the first seed of a ladder unless told: seeds nothing was ever tuned on
 LADDER_SEEDS = 100_000
+#: what a hard computer's decision weighs in a ladder unless told: a game of hard against
+#: another player costs about 1-5 s of CPU on the bundled scenarios (docs/strength.md)
+LADDER_BUDGET = Budget(candidates=3, worlds=2, horizon=6)
 #: the anchor players, the first of them among the ladder's rated 0
 ANCHORS = ("doctrine", "random")
 PLAN_NAME = "plan.json"
@@ -64,9 +67,9 @@ BUDGET_FIELDS = tuple(Budget.__dataclass_fields__)
 
 
 def parse_budget(text: str | None) -> Budget:
-    """`--budget candidates=3,worlds=2,horizon=8` (fields left out keep the default)."""
+    """`--budget candidates=3,worlds=2,horizon=8` (fields left out keep the ladder's)."""
     if not text:
-        return Budget()
+        return LADDER_BUDGET
     given: dict[str, int] = {}
     for part in text.split(","):
         name, sep, value = (s.strip() for s in part.partition("="))
@@ -74,7 +77,7 @@ def parse_budget(text: str | None) -> Budget:
             raise _problem("--budget", (f"{part.strip()!r} is not NAME=COUNT with NAME one of "
                                         f"{', '.join(BUDGET_FIELDS)} and COUNT at least 1"))
         given[name] = int(value)
-    return Budget(**given)
+    return replace(LADDER_BUDGET, **given)
 
 
 def pick_anchor(players: Sequence[str], anchor: str | None) -> str:
