@@ -138,3 +138,17 @@ def test_a_bad_budget_is_refused(tmp_path: Path) -> None:
     line = one_line_refusal("corner-shop", "--players", "random,hard", "--budget",
                             "worlds=0", "--out", str(tmp_path / "x"))
     assert "candidates, worlds, horizon" in line
+
+
+def test_the_budget_is_kept_with_the_pairings_where_hard_plays() -> None:
+    from fibua.lab.ladder import Plan, expected_info, pairings, parse_budget
+    from fibua.scenario.loader import load_scenario
+
+    budget = parse_budget("worlds=1")
+    assert (budget.candidates, budget.worlds, budget.horizon) == (3, 1, 6)
+    plan = Plan(["corner-shop"], ["random", "hard"], 2, 100_000, budget, "random")
+    for pairing in pairings([load_scenario("corner-shop")], plan.players):
+        assert expected_info(pairing, plan).budget == budget
+    calm = Plan(["corner-shop"], ["random", "normal"], 2, 100_000, budget, "random")
+    for pairing in pairings([load_scenario("corner-shop")], calm.players):
+        assert expected_info(pairing, calm).budget is None

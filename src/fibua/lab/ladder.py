@@ -30,7 +30,15 @@ from fibua.lab.ratings import (
 )
 from fibua.lab.records import GameRow
 from fibua.lab.seats import PLAYERS, searches
-from fibua.lab.store import RunInfo, RunWriter, code_digest, missing_seeds, read_info, read_rows
+from fibua.lab.store import (
+    RunInfo,
+    RunWriter,
+    code_digest,
+    db_path,
+    missing_seeds,
+    read_info,
+    read_rows,
+)
 from fibua.scenario.schema import Scenario
 
 #: the first seed of a ladder unless told: seeds nothing was ever tuned on
@@ -178,29 +186,37 @@ class Work:
 def prepare(root: Path, plan: Plan, every: Sequence[Pairing]) -> list[Work]:
     """Each pairing's run in the ladder's folder (made where missing) and what it lacks.
     A run there that played something else, or by other code with games still to play,
-    is refused before anything is played."""
+    is refused before anything is made or played."""
+    held = [(pairing, _held(pairing, plan, root)) for pairing in every]
     root.mkdir(parents=True, exist_ok=True)
     work = []
-    for pairing in every:
-        folder = pairing.folder(root)
-        wanted = expected_info(pairing, plan)
-        if not (folder / "games.sqlite").exists():
-            RunWriter.create(folder, wanted).close()
-            work.append(Work(pairing, folder, wanted, list(wanted.seeds)))
-            continue
-        held = read_info(folder)
-        if not _same_run(held, wanted):
-            raise _problem(str(folder), (
-                "this pairing's run played other games (another scenario file, number of "
-                "games, first seed or budget); name another --out for this ladder"))
-        missing = missing_seeds(folder, held)
-        if missing and held.code != wanted.code:
-            raise _problem(str(folder), (
-                "this pairing was begun by another version of fibua and cannot be finished "
-                "as it would have been; name another --out for this ladder"))
-        work.append(Work(pairing, folder, held, missing))
+    for pairing, found in held:
+        if found is None:
+            wanted = expected_info(pairing, plan)
+            RunWriter.create(pairing.folder(root), wanted).close()
+            found = Work(pairing, pairing.folder(root), wanted, list(wanted.seeds))
+        work.append(found)
     (root / PLAN_NAME).write_text(json.dumps(asdict(plan), indent=2) + "\n")
     return work
+
+
+def _held(pairing: Pairing, plan: Plan, root: Path) -> Work | None:
+    """The pairing's run already in the ladder's folder, if it may go on; None if none."""
+    folder = pairing.folder(root)
+    if not db_path(folder).exists():
+        return None
+    wanted = expected_info(pairing, plan)
+    info = read_info(folder)
+    if not _same_run(info, wanted):
+        raise _problem(str(folder), (
+            "this pairing's run played other games (another scenario file, number of "
+            "games, first seed or budget); name another --out for this ladder"))
+    missing = missing_seeds(folder, info)
+    if missing and info.code != wanted.code:
+        raise _problem(str(folder), (
+            "this pairing was begun by another version of fibua and cannot be finished "
+            "as it would have been; name another --out for this ladder"))
+    return Work(pairing, folder, info, missing)
 
 
 def score_of(row: GameRow, first_side: str) -> float:
