@@ -91,6 +91,12 @@ class DistanceField:
             [isinstance(is_goal, Region) and s in is_goal.sections
              for s in (*self._section_ids, None)], dtype=np.bool_)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> DistanceField:
+        """A field is the map's and never changes once built (its one cache,
+        `rounded_centres`, is of the map too): a copy of a game's state (`BaseState.clone`,
+        what a searching computer plays forward) shares it, as the state shares the map."""
+        return self
+
     def _cell_position(self, sight: SightEngine, i: int, j: int) -> Position:
         x, y = (i + 0.5) * self.step, (j + 0.5) * self.step
         return Position(x, y, sight.section_at((x, y)))

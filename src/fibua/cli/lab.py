@@ -1,5 +1,5 @@
-"""`fibua lab`: playtests of many games (run), their report (report), and two runs set
-side by side (compare).
+"""`fibua lab`: playtests of many games (run), their report (report), two runs set
+side by side (compare), and players rated against each other (ladder).
 
 The commands import what they run when they run (`fibua --help` imports none of it)."""
 
@@ -34,8 +34,8 @@ def run(
         min=0, help="the first seed; the games play seeds S, S+1, ...")] = 0,
     jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
     seat: Annotated[list[str] | None, typer.Option(
-        help="SIDE=PLAYER (computer, random, doctrine); repeat for each side; unnamed "
-             "sides are played by the computer")] = None,
+        help="SIDE=PLAYER (computer, random, doctrine, easy, normal, hard); repeat for "
+             "each side; unnamed sides are played by the computer")] = None,
     set_: Annotated[list[str] | None, typer.Option(
         "--set", help="house rule NAME=VALUE: a rule option (morale=false), a scenario "
                       "field (turns=6) or a dotted path (sides.germans.title=...)")] = None,
@@ -175,6 +175,66 @@ def compare(
     for side in found.sides:
         out.print(f"mean {side.side} losses: A {side.mean_losses[0]:.2f}, "
                   f"B {side.mean_losses[1]:.2f}", markup=False)
+
+
+@lab_app.command()
+@guarded
+def ladder(
+    scenarios: Annotated[list[str], typer.Argument(help="scenario files or bundled names")],
+    players: Annotated[str, typer.Option(
+        help="the players rated, comma-separated (random, doctrine, easy, normal, hard, "
+             "computer)")] = "random,doctrine,easy,normal,hard",
+    games: Annotated[int, typer.Option(min=1, help="games a pairing (a scenario, an "
+                                                   "ordered pair of players)")] = 10,
+    seeds_from: Annotated[int, typer.Option(
+        min=0, help="the first seed; every pairing plays seeds S, S+1, ...")] = 100_000,
+    budget: Annotated[str | None, typer.Option(
+        help="what a hard computer's decision weighs: candidates=C,worlds=W,horizon=H "
+             "(those left out keep the ladder's 3, 2, 6)")] = None,
+    anchor: Annotated[str | None, typer.Option(
+        help="the player rated 0 (default doctrine, else random, else the first)")] = None,
+    bootstrap: Annotated[int, typer.Option(
+        min=0, help="bootstrap resamples for the intervals")] = 1000,
+    jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
+    out: Annotated[Path, typer.Option(
+        help="the ladder's folder: a lab run a pairing, the ratings, the plot; the same "
+             "command again goes on with a ladder that was stopped")] = Path("lab-runs/ladder"),
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="where the ratings go as JSON (default OUT/ratings.json)")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="where the plot goes, PNG (default OUT/ratings.png)")] = None,
+) -> None:
+    """Rate players against each other: every ordered pair in every scenario, each player
+    on each side, then a Bradley-Terry (Elo) fit with bootstrap intervals."""
+    from fibua.cli.lab_ladder import play_ladder, write_outputs
+    from fibua.cli.warmup import preparing, warm_up
+    from fibua.core.game import Game
+    from fibua.lab.ladder import (
+        Plan,
+        cells,
+        load_scenarios,
+        pairings,
+        parse_budget,
+        parse_players,
+        pick_anchor,
+        prepare,
+        rate,
+    )
+
+    rated = parse_players(players)
+    chosen_anchor, weighed = pick_anchor(rated, anchor), parse_budget(budget)
+    with preparing(error_console()):
+        loaded = load_scenarios(scenarios)
+        for scenario in loaded:
+            warm_up(Game(scenario, seeds_from))
+    plan = Plan([s.name for s in loaded], rated, games, seeds_from, weighed, chosen_anchor)
+    every = pairings(loaded, rated)
+    work = prepare(out, plan, every)
+    played = play_ladder(work, plan, jobs, out)
+    typer.echo(f"played {played} games; {len(every)} pairings of {games} games in {out}",
+               err=True)
+    ladder = rate(plan, loaded, cells(out, every), bootstrap)
+    write_outputs(ladder, json_out or out / "ratings.json", plot or out / "ratings.png")
 
 
 def ray_address_spelling(args: list[str]) -> list[str]:

@@ -78,7 +78,8 @@ def play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
                 progress.refresh()
 
             batches = (cluster.play_rows(played, info.seats, seeds, advance) if cluster
-                       else play_rows(played, info.seats, seeds, jobs, advance))
+                       else play_rows(played, info.seats, seeds, jobs, advance,
+                                      info.budget))
             for batch in batches:
                 writer.add(batch)
                 wins.update(row.winner for row in batch)

@@ -23,6 +23,7 @@ from typing import Any
 
 from fibua.core.dice import Rng
 from fibua.core.errors import IllegalOrder
+from fibua.core.game import LegalOrders
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Result, RuleSet, commands
 
@@ -61,6 +62,29 @@ def judge(rules: RuleSet[Any], state: Any, side: str) -> float:
     share = own / (own + enemy) if own + enemy > 0 else 0.5
     return (OUTCOME_WEIGHT * outcome_value(rules.standing(state), side)
             + (1 - OUTCOME_WEIGHT) * share)
+
+
+class WorldLegal(LegalOrders):
+    """A drawn world's legal orders for a side, listed only if the rollout's computer
+    reads them (as `LegalOrders` for a game): a computer that builds its own candidates
+    asks `allows`, and listing every order of every figure in every rollout cost several
+    times the rest of a search."""
+
+    def __init__(self, rules: RuleSet[Any], state: Any, side: str) -> None:
+        self._rules = rules
+        self._state = state
+        self._side = side
+        self._orders: list[Order] | None = None
+
+    def _list(self) -> list[Order]:
+        if self._orders is None:
+            self._orders = self._rules.legal_orders(self._state, self._side)
+        return self._orders
+
+    def allows(self, order: Order) -> bool:
+        if self._orders is not None:
+            return order in self._orders
+        return order.side == self._side and self._rules.allows(self._state, order)
 
 
 class SearchPlayer:
@@ -130,7 +154,7 @@ class SearchPlayer:
             order = rules.forced(state, side)
             if order is None:
                 order = players[side].choose(rules.observe(state, side),
-                                             rules.legal_orders(state, side))
+                                             WorldLegal(rules, state, side))
             try:
                 rules.apply(state, order)
             except IllegalOrder:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fibua.core.errors import FibuaError
+from fibua.core.search import Budget
 from fibua.lab.engine import watch_games
 from fibua.lab.records import GameRow, RowWatcher, hold_objectives
 from fibua.lab.seats import Seats
@@ -38,10 +39,12 @@ MAX_CHUNK = 25
 
 class GameSeries:
     """Plays games of one scenario, seat by seat as given, one seed at a time, in one
-    long series (the heap set aside once, for every chunk this process plays)."""
+    long series (the heap set aside once, for every chunk this process plays); a hard
+    computer weighs its decisions by `budget` where given."""
 
-    def __init__(self, scenario: Scenario, seats: Mapping[str, str]) -> None:
-        seating = Seats(dict(seats))
+    def __init__(self, scenario: Scenario, seats: Mapping[str, str],
+                 budget: Budget | None = None) -> None:
+        seating = Seats(dict(seats), budget=budget)
         objectives = hold_objectives(scenario)
         self._queue: deque[int] = deque()
         self._games = watch_games(
@@ -70,6 +73,7 @@ class _Job:
     scenario: dict[str, Any] | None
     source: str
     seats: dict[str, str]
+    budget: Budget | None = None
 
 
 _series: GameSeries | None = None
@@ -88,7 +92,7 @@ def _start_worker(job: _Job) -> None:
     else:
         assert _forked_scenario is not None, "a forked worker without its scenario"
         scenario = _forked_scenario
-    _series = GameSeries(scenario, job.seats)
+    _series = GameSeries(scenario, job.seats, job.budget)
 
 
 def _play_chunk(seeds: Sequence[int]) -> list[GameRow]:
@@ -117,12 +121,13 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def play_rows(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
-              jobs: int = 1, advance: Advance | None = None) -> Iterator[list[GameRow]]:
+              jobs: int = 1, advance: Advance | None = None,
+              budget: Budget | None = None) -> Iterator[list[GameRow]]:
     """The rows of the games of these seeds, a batch at a time, in the order they are
     done (their seeds are their order); `advance` is told of each batch."""
     tell = advance or (lambda n: None)
     if jobs <= 1:
-        series = GameSeries(scenario, seats)
+        series = GameSeries(scenario, seats, budget)
         try:
             for part in chunks(seeds, 1):
                 batch = []
@@ -136,7 +141,7 @@ def play_rows(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int]
     global _forked_scenario
     context = _context()
     forked = context.get_start_method() == "fork"
-    job = _Job(None if forked else scenario.raw, scenario.name, dict(seats))
+    job = _Job(None if forked else scenario.raw, scenario.name, dict(seats), budget)
     _forked_scenario = scenario if forked else None
     try:
         pool = context.Pool(jobs, _start_worker, (job,))  # the workers start here
@@ -149,7 +154,8 @@ def play_rows(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int]
 
 
 def play_all(scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
-             jobs: int = 1) -> list[GameRow]:
+             jobs: int = 1, budget: Budget | None = None) -> list[GameRow]:
     """Every row, in seed order."""
-    rows = [row for batch in play_rows(scenario, seats, seeds, jobs) for row in batch]
+    rows = [row for batch in play_rows(scenario, seats, seeds, jobs, budget=budget)
+            for row in batch]
     return sorted(rows, key=lambda row: row.seed)

@@ -13,7 +13,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from fibua.battlefield.geometry import PACKAGE, sources_digest
 from fibua.core.errors import InputError, Problem
+from fibua.core.search import Budget
 from fibua.lab.records import GameRow
 
 DB_NAME = "games.sqlite"
@@ -48,8 +49,9 @@ COLUMNS = ("seed", "winner", "reason", "turns", "orders", "rolls", *JSON_COLUMNS
 @dataclass(frozen=True)
 class RunInfo:
     """What a run played: the scenario table as played, each side's player, the house
-    rules given, the seeds, and the code that played them (`code_digest`; None in runs
-    made before it was kept)."""
+    rules given, the seeds, the code that played them (`code_digest`; None in runs
+    made before it was kept) and what a hard computer's decision weighed (None: the
+    default `Budget`)."""
 
     scenario: dict[str, Any]
     seats: dict[str, str]
@@ -57,6 +59,7 @@ class RunInfo:
     seed_start: int
     games: int
     code: str | None = None
+    budget: Budget | None = None
 
     @property
     def name(self) -> str:
@@ -100,7 +103,7 @@ class RunWriter:
                 f"(fibua lab resume {folder} goes on with a run that was stopped)"))])
         connection = sqlite3.connect(path)
         connection.executescript(SCHEMA)
-        for key, value in vars(info).items():
+        for key, value in asdict(info).items():
             connection.execute("INSERT INTO run VALUES (?, ?)", (key, json.dumps(value)))
         connection.commit()
         return cls(connection)

@@ -21,7 +21,7 @@ from typing import Any
 from fibua.core.dice import derive_seed
 from fibua.core.orders import Order
 from fibua.core.ruleset import Notes, Player, RuleSet, Seat, commands
-from fibua.core.search import search_player
+from fibua.core.search import Budget, search_player
 
 
 class Level(StrEnum):
@@ -57,10 +57,12 @@ class Careless:
 
 
 def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,
-            units: frozenset[str] | None = None, notes: Notes | None = None) -> Player:
-    """The computer of one level for a side (or the seat with `units`)."""
+            units: frozenset[str] | None = None, notes: Notes | None = None,
+            budget: Budget | None = None) -> Player:
+    """The computer of one level for a side (or the seat with `units`); `budget` what
+    a hard computer's decision may weigh (core/search.py's default unless given)."""
     if level is Level.HARD:
-        return search_player(rules, side, seed, units=units)
+        return search_player(rules, side, seed, budget, units=units)
     player = (rules.computer(side, seed, units) if notes is None
               else rules.computer(side, seed, units, notes=notes))
     return Careless(player, seed, units) if level is Level.EASY else player
