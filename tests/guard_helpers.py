@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from server_helpers import server
 
 #: what each path parameter is filled with (the game's id comes from the game made)
-FILLED = {"name": "corner-shop", "ruleset": "street-fight", "question": "shoot"}
+FILLED = {"name": "corner-shop", "ruleset": "street-fight", "question": "shoot", "position": "0"}
 #: a file under the static mount
 STATIC_FILE = "/static/app.css"
 
