@@ -66,8 +66,12 @@ def reach_turn(client: httpx.Client, made: dict[str, Any], seat: str) -> dict[st
         found = message(client, made, seat)
         if found["seat"]["may_act"]:
             return found
-        acting = next(s for s in made["seat_tokens"]
-                      if s != seat and message(client, made, s)["seat"]["may_act"])
+        # a game is built after Create answers: until then no seat may act
+        acting = wait_until(lambda: next(
+            (s for s in made["seat_tokens"] if message(client, made, s)["seat"]["may_act"]),
+            None))
+        if acting == seat:
+            continue
         done = client.post(f"/api/games/{made['id']}/done",
                            headers=auth(made["seat_tokens"][acting]))
         assert done.status_code == 200, done.text
