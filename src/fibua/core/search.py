@@ -44,9 +44,8 @@ OUTCOME_WEIGHT = 0.75
 
 
 def outcome_value(result: Result | None, side: str) -> float:
-    if result is None:
-        return 0.5
-    if result.winner is None:
+    """1 for a win of `side`, 0 for a loss, a half for a draw or no result."""
+    if result is None or result.winner is None:
         return 0.5
     return 1.0 if result.winner == side else 0.0
 
