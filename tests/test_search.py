@@ -8,12 +8,13 @@ import random
 
 import pytest
 
-from fibua.core.game import Game, LegalOrders
+from fibua.core.game import Game
 from fibua.core.ruleset import Result
-from fibua.core.search import Budget, SearchPlayer, judge
+from fibua.core.search import Budget, judge
 from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.state import Figure, StreetFightState
 from fibua.scenario.loader import bundled_scenarios, load_scenario
+from search_helpers import assert_twin_changes_nothing
 
 STREET_FIGHT = sorted(name for name, path in bundled_scenarios().items()
                       if load_scenario(path).ruleset == "street-fight")
@@ -74,21 +75,12 @@ def test_a_world_keeps_what_the_side_sees_and_hides_the_rest(name: str) -> None:
 @pytest.mark.parametrize("name", STREET_FIGHT)
 def test_moving_an_unseen_enemy_changes_no_world_and_no_choice(name: str) -> None:
     game = _midgame(name)
-    rules = game.ruleset
     side = game.to_act()
     assert side is not None
     twin = _twin_with_one_moved(game, side)
     if twin is None:
         pytest.skip("no enemy hidden from the side to act")
-    assert rules.snapshot(twin) != rules.snapshot(game.state)
-    worlds = [rules.snapshot(rules.resample(s, side, random.Random(9)))
-              for s in (game.state, twin)]
-    assert worlds[0] == worlds[1]
-    legal = list(LegalOrders(game, side))
-    view = game.observe(side)
-    choices = [SearchPlayer(rules, side, 4, SMALL).search(s, view, legal)
-               for s in (game.state, twin)]
-    assert choices[0] == choices[1]
+    assert_twin_changes_nothing(game, twin, side, SMALL)
 
 
 def test_a_finished_game_is_judged_by_its_result() -> None:

@@ -12,15 +12,16 @@ from typing import Any
 
 import pytest
 
-from fibua.core.game import Game, LegalOrders
+from fibua.core.game import Game
 from fibua.core.ruleset import Result
-from fibua.core.search import Budget, SearchPlayer, judge
+from fibua.core.search import Budget, judge
 from fibua.rulesets.buildings import sampling
 from fibua.rulesets.buildings.geometry import centroid
 from fibua.rulesets.buildings.knowledge import refresh, seen_by
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.rulesets.buildings.tables import UnitKind
 from fibua.scenario.loader import bundled_scenarios, load_scenario
+from search_helpers import assert_twin_changes_nothing
 
 BUILDINGS = sorted(name for name, path in bundled_scenarios().items()
                    if load_scenario(path).ruleset == "buildings")
@@ -139,21 +140,12 @@ def test_moving_an_unseen_enemy_changes_no_world_and_no_choice(name: str) -> Non
         return side is not None and _twin_with_one_moved(game, side) is not None
 
     game = _midgame(name, 10, until=movable)
-    rules = game.ruleset
     side = game.to_act()
     assert side is not None
     twin = _twin_with_one_moved(game, side)
     if twin is None:
         pytest.skip("no enemy hidden from the side to act")
-    assert rules.snapshot(twin) != rules.snapshot(game.state)
-    worlds = [rules.snapshot(rules.resample(s, side, random.Random(9)))
-              for s in (game.state, twin)]
-    assert worlds[0] == worlds[1]
-    legal = list(LegalOrders(game, side))
-    view = game.observe(side)
-    choices = [SearchPlayer(rules, side, 4, SMALL).search(s, view, legal)
-               for s in (game.state, twin)]
-    assert choices[0] == choices[1]
+    assert_twin_changes_nothing(game, twin, side, SMALL)
 
 
 def test_the_check_catches_a_sampler_that_reads_the_true_places(

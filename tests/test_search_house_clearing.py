@@ -12,9 +12,9 @@ from functools import cache
 import pytest
 
 from fibua.battlefield.model import Position
-from fibua.core.game import Game, LegalOrders
+from fibua.core.game import Game
 from fibua.core.ruleset import Result
-from fibua.core.search import Budget, SearchPlayer, judge
+from fibua.core.search import Budget, judge
 from fibua.rulesets.house_clearing import sampling
 from fibua.rulesets.house_clearing.actions import reaction_firers
 from fibua.rulesets.house_clearing.knowledge import glimpses, refresh_sight
@@ -22,6 +22,7 @@ from fibua.rulesets.house_clearing.rules import RULES
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Reaction
 from fibua.rulesets.house_clearing.tables import SPACING
 from fibua.scenario.loader import bundled_scenarios, load_scenario
+from search_helpers import assert_twin_changes_nothing
 
 HOUSE_CLEARING = sorted(name for name, path in bundled_scenarios().items()
                         if load_scenario(path).ruleset == "house-clearing")
@@ -233,16 +234,7 @@ def test_a_window_the_enemy_answers_is_opened_again_from_the_world() -> None:
 @pytest.mark.parametrize("name", HOUSE_CLEARING)
 def test_moving_an_unseen_enemy_changes_no_world_and_no_choice(name: str) -> None:
     game, side, twin = _with_choice_and_hidden(name, 35)
-    rules = game.ruleset
-    assert rules.snapshot(twin) != rules.snapshot(game.state)
-    worlds = [rules.snapshot(rules.resample(s, side, random.Random(9)))
-              for s in (game.state, twin)]
-    assert worlds[0] == worlds[1]
-    legal = list(LegalOrders(game, side))
-    view = game.observe(side)
-    choices = [SearchPlayer(rules, side, 4, SMALL).search(s, view, legal)
-               for s in (game.state, twin)]
-    assert choices[0] == choices[1]
+    assert_twin_changes_nothing(game, twin, side, SMALL)
 
 
 def test_a_sampler_that_kept_hidden_figures_where_they_are_is_caught(
