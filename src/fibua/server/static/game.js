@@ -147,7 +147,7 @@ function drawFigures() {
     if (!hasPlace(own)) continue;
     const mine = !state.seat.units || state.seat.units.includes(own.id);
     figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
-           () => select(own.id), "own");
+           () => ownCounterClicked(own), "own");  // friends.js: a form may want it
   }
 }
 
@@ -349,6 +349,7 @@ function render() {
   }
   drawDice();
   drawFigures();
+  spreadCounters();  // spread.js: counters that would cover one another moved apart
   aidsRendered();
   drawObjectives();
   const map = document.querySelector("#mapbox svg");

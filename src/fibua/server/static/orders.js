@@ -4,8 +4,9 @@
 // selected, a button per form of each kind it has legal orders of ("run enter", "run to"),
 // and under "other orders" every other kind of the rule set. A chosen form asks for each
 // parameter as its type says: points and paths by clicking the map, enemies by clicking
-// them or from a list, sections by a list or a click on the map, floors, choices, flags
-// and numbers by fields. Preview goes to game.js's chosen(), which asks the rules.
+// them or from a list, sections by a list or a click on the map, the side's own units by
+// clicking their counters (friends.js) or from a list, floors, choices, flags and numbers
+// by fields. Preview goes to game.js's chosen(), which asks the rules.
 // The sampled legal orders stay as quick picks when a kind has few.
 "use strict";
 
@@ -137,9 +138,9 @@ function reachShown(form) {
   else if (typeof clearReach === "function") clearReach();
 }
 
-// the parameter the map waits for first: a place, else a section, else an enemy
+// the parameter the map waits for first: a place, else a section, an enemy, an own unit
 function firstToClick(form) {
-  for (const types of [PLACE_TYPES, ["section"], ENEMY_TYPES]) {
+  for (const types of [PLACE_TYPES, ["section"], ENEMY_TYPES, FRIEND_TYPES]) {
     const param = form.params.find((p) => types.includes(p.type) && p.required);
     if (param) return param.name;
   }
@@ -182,12 +183,12 @@ const FIELDS = {
   point: placeField,
   path: placeField,
   enemy: (p, id) => [pickList(p, id, enemyChoices())],
-  own: (p, id) => [pickList(p, id, ownChoices())],
+  own: (p, id) => [pickList(p, id, friendChoices(p))],
   section: (p, id, legal) => [pickList(p, id, sectionChoices(p, legal))],
   floor: (p, id) => [pickList(p, id, floorChoices())],
   choice: (p, id) => [pickList(p, id, p.choices.map((c) => [c, c]))],
   enemies: (p, id) => [checkList(p, id, enemyChoices())],
-  owns: (p, id) => [checkList(p, id, ownChoices())],
+  owns: (p, id) => [checkList(p, id, friendChoices(p))],
   flag: flagField,
   number: numberField,
 };
@@ -289,12 +290,6 @@ function enemyChoices() {
     + (e.visible_now ? " (in sight)" : ` (seen turn ${e.seen_turn ?? "?"})`)]);
 }
 
-function ownChoices() {
-  const own = (state.view && state.view.own) || [];
-  return own.filter((u) => u.id !== selected && !outOfAction(u))
-    .map((u) => [u.id, `${u.id}${u.name ? ": " + u.name : ""}`]);
-}
-
 // the sections the legal orders of the kind name first, then every section of the map
 function sectionChoices(param, legal) {
   const named = [];
@@ -346,6 +341,9 @@ function sectionAt(x, y) {
 function composerMapClick(x, y) {
   if (!compose || !compose.form) return;
   const param = compose.form.params.find((p) => p.name === compose.active);
+  if (param && FRIEND_TYPES.includes(param.type)) {
+    return say(`${compose.kind}: click the counter of one of your units for ${param.name}`);
+  }
   if (param && param.type === "point") {
     compose.values[param.name] = [x, y];
     compose.active = nextActive(param.name);
@@ -373,11 +371,12 @@ function markPlacing() {
   box.classList.toggle("placing", Boolean(param && PLACE_TYPES.includes(param.type)));
 }
 
-// the next place or section still to give after `name`, if any
+// the next place, section or own unit still to give after `name`, if any
 function nextActive(name) {
   const params = compose.form.params;
   const after = params.slice(params.findIndex((p) => p.name === name) + 1);
-  const next = after.find((p) => [...PLACE_TYPES, "section"].includes(p.type) && p.required
+  const next = after.find((p) => [...PLACE_TYPES, "section", ...FRIEND_TYPES].includes(p.type)
+    && p.required
     && compose.values[p.name] === undefined);
   return next ? next.name : null;
 }
@@ -421,8 +420,13 @@ function composeDone() {
   composeMarks.replaceChildren();
   const form = compose && compose.unit === selected ? compose.form : null;
   const active = form && form.params.find((p) => p.name === compose.active);
-  mode.textContent = active ? `${compose.kind}: click the map for ${active.name}`
-    + (active.type === "path" ? " (each point in turn, then Finish path)" : "") : "";
+  const friend = friendAwaited();  // friends.js
+  mode.textContent = active && FRIEND_TYPES.includes(active.type)
+    ? `${compose.kind}: click the counter of your unit for ${active.name}`
+    : active ? `${compose.kind}: click the map for ${active.name}`
+    + (active.type === "path" ? " (each point in turn, then Finish path)" : "")
+    : friend ? `${compose.kind}: click the counter of your unit for ${friend.name}`
+    + (friend.type === "owns" ? " (a second click takes it out)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)
   pointMode = active && PLACE_TYPES.includes(active.type) && form.params[0] === active
     ? { kind: compose.kind, unit: selected } : null;
