@@ -48,7 +48,8 @@ MEASURE = """() => {
       mapHeight - Number(g.querySelector('circle').getAttribute('cy'))]}));
   const view = state.view;
   const where = Object.fromEntries([...view.own, ...view.enemies]
-    .filter((u) => typeof u.x === 'number' && typeof u.y === 'number').map((u) => [u.id, [u.x, u.y]]));
+    .filter((u) => typeof u.x === 'number' && typeof u.y === 'number')
+    .map((u) => [u.id, [u.x, u.y]]));
   return {counters, leaders, where};
 }"""
 

@@ -69,8 +69,12 @@ async function pickFriend(param, unit) {
   if (compose !== asked || compose.form !== form) return null;  // the page has moved on
   if (why) {
     const end = /[.!?]$/.test(why) ? "" : ".";
-    return say(`${unit.id} cannot be taken for ${param.name} (${param.help}): ${why}${end}`);
+    compose.why = `${unit.id} cannot be taken for ${param.name} (${param.help}): ${why}${end}`
+      + " (Clear the form to select it instead.)";
+    say(compose.why);  // and in the composer (orders.js), where the person is looking
+    return render();
   }
+  compose.why = null;
   say("");
   if (param.type === "owns") return toggleId(param.name, unit.id, true);
   compose.values[param.name] = unit.id;

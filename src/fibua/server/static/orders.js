@@ -121,6 +121,7 @@ function startForm(kind, form) {
   compose.kind = kind.kind;
   compose.form = form;
   compose.values = {};
+  compose.why = null;
   for (const param of form.params) {
     if (param.type === "flag" && param.required) compose.values[param.name] = true;
     if (param.type === "path") compose.values[param.name] = [];
@@ -161,6 +162,8 @@ function composerFields(mine) {
     }
     box.append(field(param, legal));
   }
+  // why the last unit clicked for a parameter was not taken (friends.js)
+  if (compose.why) box.append(el("div", { class: "error", id: "compose-why" }, compose.why));
   box.append(el("button", { class: "primary", id: "compose-preview", onclick: previewComposed },
     "Preview"), el("button", { id: "compose-clear", onclick: () => { compose.form = null;
     compose.kind = null; compose.active = null; reachShown(null); render(); } }, "Clear"));
