@@ -64,7 +64,10 @@ function friendChoices(param) {
 async function pickFriend(param, unit) {
   const asked = compose, form = compose.form;
   const taken = param.type === "owns" ? (compose.values[param.name] || []) : [];
-  if (taken.includes(unit.id)) return toggleId(param.name, unit.id, false);  // clicked again: out
+  if (taken.includes(unit.id)) {  // clicked again: out
+    compose.why = null;
+    return toggleId(param.name, unit.id, false);
+  }
   const why = await friendRefusal(param, unit, taken);
   if (compose !== asked || compose.form !== form) return null;  // the page has moved on
   if (why) {
