@@ -56,8 +56,9 @@ def _record_fields(cls: type) -> set[str]:
 @pytest.mark.parametrize("package", RULESETS)
 def test_no_rule_set_defines_a_sighting_of_its_own(package: str) -> None:
     """Every rule set keeps what a side saw of the enemy in core's Sighting: none defines a
-    class of its own that records a sighting (an enemy's place with whether it is in
-    sight) or a report of fire."""
+    class of its own that records a sighting (whether an enemy is in sight and in the
+    fight) or a report of fire. (A computer's own digest of a sighting, its threats, is
+    no record of what the side knows.)"""
     found = []
     modules = _modules(package)
     assert len(modules) > 10  # the whole rule set was looked at
@@ -65,7 +66,7 @@ def test_no_rule_set_defines_a_sighting_of_its_own(package: str) -> None:
         for cls in _own_classes(module):
             names = _record_fields(cls)
             if "Sighting" in cls.__name__ or cls.__name__ in ("Report", "FireReport") \
-                    or {"visible", "turn"} <= names or {"direction", "hits"} <= names:
+                    or {"visible", "alive"} <= names or {"direction", "hits"} <= names:
                 found.append(f"{module.__name__}.{cls.__name__}")
     assert not found, f"rule sets' own sighting types: {found}"
 
@@ -76,10 +77,10 @@ def test_the_check_finds_a_sighting_of_a_rule_sets_own() -> None:
 
     class Spotted(NamedTuple):
         x: float
-        turn: int
         visible: bool
+        alive: bool
 
-    assert {"visible", "turn"} <= _record_fields(Spotted)
+    assert {"visible", "alive"} <= _record_fields(Spotted)
 
 
 def _midgame(name: str, orders: int = 40, seed: int = 3) -> Game:
