@@ -104,7 +104,7 @@ def test_no_move_passes_through_a_floor_the_enemy_holds() -> None:
     put(g, "smgs", section="tower", floor=0)
     put(g, "grenadiers", section="tower", floor=1)
     put(g, "rifles", line(11, 17, 10, 0.6))  # they see the first floor's window
-    assert g.state.seen["allies"]["grenadiers"].visible
+    assert g.state.knowledge["allies"].sightings["grenadiers"].visible
     assert refused(g, "run", "smgs", floor=2) == "enemy-floor"
     put(g, "rifles", line(26, 22.5, 10, 0.8))  # out of sight: the run stops on the way
     events = act(g, "run", "smgs", floor=2)
@@ -286,8 +286,8 @@ def test_an_unseen_occupant_on_down_halves_he_fired_at_the_building() -> None:
     g = game(allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
                      unit("rifles", row(2, 22, 3), weapon="rifle")])
     grenadiers = g.state.units["grenadiers"]
-    assert not g.state.seen["allies"]["grenadiers"].visible if "grenadiers" in \
-        g.state.seen["allies"] else True
+    assert not g.state.knowledge["allies"].sightings["grenadiers"].visible if "grenadiers" in \
+        g.state.knowledge["allies"].sightings else True
     grenadiers.order = OrderKind.DOWN
     force(g, [3, 2, 1, 2, 6, 6, 1, 1])  # hit; 2D6 3 hits, halved 2; D3 1 pin; 2 damaged
     events = act(g, "fire", "gun", section="house")

@@ -219,7 +219,7 @@ def hidden_game(r2_at: tuple[float, float]) -> Game:
                      unit("m", "mortar-section", (75, 5))],
                     [unit("r1", "sniper", (75, 75)), unit("r2", "infantry-section", r2_at)],
                     [SEES_ALL, 0])
-    known = game.state.seen.get("blue", {}).get("r2")
+    known = game.state.knowledge["blue"].get("r2")
     assert known is None or not known.visible
     return game
 

@@ -926,7 +926,7 @@ def control_order(blue_at: tuple[float, float]) -> Order:
                     [unit("r1", "infantry-section", (30, 25))], [SEES_ALL, SEES_ALL])
     end(game)
     view = game.observe("red")
-    assert game.state.turn == 1 and "b1" in game.state.seen["red"]
+    assert game.state.turn == 1 and "b1" in game.state.knowledge["red"].sightings
     return game.ruleset.computer("red", 0).choose(view, game.legal_orders("red"))
 
 

@@ -55,7 +55,7 @@ from fibua.rulesets.buildings.odds import (
     tank_assault_chances,
     vehicle_assault_chance,
 )
-from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Model, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     AIR_STRIKE_HE,
     BARRAGE_HE,
@@ -154,7 +154,7 @@ def _ambushers(state: BuildingsState, unit: Unit, plan: Plan) -> str:
 
 def _on_ambush(state: BuildingsState, side: str, enemy: Unit) -> bool:
     seen = known(state, side, enemy.id)
-    return seen is not None and seen.order == str(OrderKind.AMBUSH)
+    return seen is not None and seen.doing is OrderKind.AMBUSH
 
 
 # ------------------------------------------------------------------ moves
@@ -278,12 +278,12 @@ def _assault(state: BuildingsState, unit: Unit, plan: Plan) -> Said:
                     "known")
     section = seen.section
     together = plan.move.section is not None or section is not None
-    odds = assault_odds(len(unit.models), seen.models, unit.quality, target.quality,
+    odds = assault_odds(len(unit.models), models_seen(seen), unit.quality, target.quality,
                         together, MOST_ROUNDS)
     how = "both strike at once" if together else \
         "the assaulters strike first, the survivors strike back"
     last = "" if in_sight(state, unit.side, target.id) else " as last seen"
-    text += (f"; the fight, {len(unit.models)} models against {seen.models}{last}, "
+    text += (f"; the fight, {len(unit.models)} models against {models_seen(seen)}{last}, "
              f"{how}: it wins {pct(odds.win)}, loses and is destroyed {pct(odds.lose)}, "
              f"both destroyed {pct(odds.both)}")
     if odds.neither >= 0.005:

@@ -21,7 +21,7 @@ from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.forecast import forecast
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.indirect import indirect_weapons
-from fibua.rulesets.buildings.knowledge import sees
+from fibua.rulesets.buildings.knowledge import sees, sighting_snapshot
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
 from fibua.rulesets.buildings.orderforms import ORDER_KINDS
 from fibua.rulesets.buildings.state import BuildingsState, Unit
@@ -110,8 +110,8 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
             "barrages_called": dict(sorted(state.barrages_called.items())),
             "units": [u.snapshot() for u in state.units.values()],
             "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},
-            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+            "seen": {side: {k: sighting_snapshot(s) for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "destroyed_by": dict(sorted(state.destroyed_by.items())),
             "result": state.result.to_dict() if state.result else None,
         }

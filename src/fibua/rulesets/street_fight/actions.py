@@ -184,7 +184,7 @@ def _enemy_within_contact(state: StreetFightState, figure: Figure, end: Position
     """Whether `end` is within contact of an enemy the side sees now. An enemy it does not
     see cannot make the order illegal, or the refusal would reveal it: a run that meets
     one stops short (see `_short_of_contact`)."""
-    for sighting in state.seen.get(figure.side, {}).values():
+    for sighting in state.knowledge[figure.side].sightings.values():
         if not (sighting.visible and sighting.alive):
             continue
         there = Position(sighting.x, sighting.y, sighting.section, sighting.floor)
