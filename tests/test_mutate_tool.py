@@ -6,9 +6,11 @@ A session here is made with Cosmic Ray's own WorkDB: no mutant is run."""
 
 from __future__ import annotations
 
+import ast
 import math
 import sys
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,40 @@ def test_a_recheck_runs_the_other_survivors_again(tmp_path: Path) -> None:
     assert (counts["killed"], counts["killed_by_new_tests"], counts["survived"]) == (2, 1, 2)
     assert survivors == sorted([chosen[2].key(), chosen[3].key()])
     assert counts["non_equivalent_kill_rate"] == mutate.rate(2, 3)
+
+
+SOURCE = '''\
+LIMIT = 3
+
+
+@cache
+def reach(n: int = 2) -> int:
+    if n > LIMIT:
+        return (n +
+                1)
+    total = 0
+    for i in range(n):
+        total += i * 2
+    return total
+'''
+
+
+def test_a_mutant_is_tried_against_the_tests_that_run_its_statement() -> None:
+    tree = ast.parse(SOURCE)
+    lines = partial(mutate.statement_lines, tree)
+    # outside any function, in a decorator or a signature: run when the module is imported
+    assert lines(1, 8) is None and lines(4, 1) is None and lines(5, 23) is None
+    # a compound statement's header, a statement over two lines, one in a loop's body
+    assert lines(6, 9) == range(6, 7)
+    assert lines(7, 19) == range(7, 9) and lines(8, 16) == range(7, 9)
+    assert lines(11, 21) == range(11, 12)
+    ran = {6: ["t.py::a|call", "t.py::b|call"], 7: ["t.py::b|call"],
+           11: ["t.py::c|setup"]}
+    everything = ["t.py", "u.py"]
+    assert mutate.tests_for(range(7, 9), ran, everything) == ["t.py::b"]
+    assert mutate.tests_for(range(6, 7), ran, everything) == ["t.py::a", "t.py::b"]
+    # run in a fixture's setup (maybe for many tests), or at import: every test
+    assert mutate.tests_for(range(11, 12), ran, everything) == everything
+    assert mutate.tests_for(None, ran, everything) == everything
+    # run by no test: it survives untried
+    assert mutate.tests_for(range(9, 10), ran, everything) == []

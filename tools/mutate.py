@@ -17,24 +17,45 @@ judged equivalent are listed by hand in mutation/NAME-equivalent.txt (a survivor
 then why), and the summary gives the rate over the others; `--recheck` tries the other
 survivors again once tests have been written for them.
 
+`--targeted` tries each mutant against only the tests that run its statement, found once
+by a run of the tests under coverage (each line with the test that ran it, as
+tools/cover_tests.py records it), and does the runs itself through Cosmic Ray's
+`mutate_and_test`, in the same session. A statement run outside a test's call (at import,
+in a fixture's setup) or outside any function is tried against every test, as without
+--targeted; one inside a function that no test runs survives untried, as it would have.
+
     python tools/mutate.py buildings [--root DIR] [--only actions.py,firing.py]
                                      [--timeout SECONDS] [--fresh]
                                      [--sample N [--sample-seed S]] [--recheck]
+                                     [--targeted] [--summary]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
 import math
 import os
 import random
+import shlex
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+import coverage  # type: ignore[import-not-found, unused-ignore]
+from cosmic_ray.mutating import mutate_and_test  # type: ignore[import-untyped]
+from cosmic_ray.work_db import use_db  # type: ignore[import-untyped]
+from cosmic_ray.work_item import (  # type: ignore[import-untyped]
+    TestOutcome,
+    WorkerOutcome,
+    WorkResult,
+)
 
 #: modules of a rule set that are not its rules: the computer player, its helpers and the
 #: worlds its search draws (sampling.py)
@@ -63,13 +84,133 @@ def test_files(root: Path, ruleset: str) -> list[str]:
     return [t for t in found if not any(word in t for word in NOT_TESTS)]
 
 
+def test_command(tests: Sequence[str]) -> str:
+    return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                       *tests])
+
+
 def config(root: Path, ruleset: str, only: set[str] | None, timeout: float) -> str:
-    tests = " ".join(test_files(root, ruleset))
     modules = ", ".join(f'"{m}"' for m in rules_modules(root, ruleset, only))
+    command = test_command(test_files(root, ruleset)).replace('"', '\\"')
     return (f"[cosmic-ray]\nmodule-path = [{modules}]\ntimeout = {timeout}\n"
             f"excluded-modules = []\n"
-            f'test-command = "{sys.executable} -m pytest -x -q -p no:cacheprovider {tests}"\n'
+            f'test-command = "{command}"\n'
             f'\n[cosmic-ray.distributor]\nname = "local"\n')
+
+
+#: each rules module's lines, each with the tests (node ids and phase) that ran it
+Coverage = dict[str, dict[int, list[str]]]
+
+
+def coverage_map(root: Path, stem: Path, modules: Sequence[str], tests: Sequence[str],
+                 env: dict[str, str]) -> Coverage:
+    """Which test runs which line of the rules modules: one run of the tests under
+    coverage, kept beside the session until a module or a test file changes."""
+    digest = hashlib.sha256()
+    for name in [*modules, *tests]:
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+    kept = stem.with_name(stem.name + "-coverage.json")
+    if kept.exists():
+        found = json.loads(kept.read_text())
+        if found["digest"] == digest.hexdigest():
+            return {m: {int(k): v for k, v in lines.items()}
+                    for m, lines in found["lines"].items()}
+    data = stem.with_name(stem.name + ".coverage")
+    rc = stem.with_name(stem.name + ".coveragerc")
+    rc.write_text(f"[run]\ndata_file = {data}\ninclude =\n"
+                  + "".join(f"    {root / m}\n" for m in modules))
+    tools = str(Path(__file__).resolve().parent)
+    run_env = {**env, "PYTHONPATH": os.pathsep.join([env["PYTHONPATH"], tools])}
+    subprocess.run([sys.executable, "-m", "coverage", "run", f"--rcfile={rc}", "-m",
+                    "pytest", "-q", "-p", "no:cacheprovider", "-p", "cover_tests", *tests],
+                   cwd=root, env=run_env, check=True)
+    recorded = coverage.CoverageData(str(data))
+    recorded.read()
+    lines: Coverage = {}
+    for path in recorded.measured_files():
+        by_line = recorded.contexts_by_lineno(path)
+        lines[str(Path(path).relative_to(root))] = {n: sorted(c) for n, c in by_line.items()}
+    kept.write_text(json.dumps({"digest": digest.hexdigest(), "lines": lines}))
+    return lines
+
+
+def statement_lines(tree: ast.Module, row: int, col: int) -> range | None:
+    """The lines of the statement a change at (row, col) is in, when that statement is in a
+    function's body (it runs when the function runs, and only then); of a compound
+    statement, its header. None for a statement outside any function, or a change in a
+    function's own signature or decorators (run when the module is imported)."""
+    best: tuple[int, ast.stmt, bool] | None = None
+    for node, in_def, depth in _statements(tree, False, 0):
+        start = (_first_line(node), 0 if node.lineno > _first_line(node) else node.col_offset)
+        end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+        if start <= (row, col) < end and (best is None or depth > best[0]):
+            best = (depth, node, in_def)
+    if best is None or not best[2]:
+        return None
+    _, found, _ = best
+    body = getattr(found, "body", None)
+    if body and isinstance(body[0], ast.stmt) and body[0].lineno > row:
+        return range(_first_line(found), body[0].lineno)  # a compound statement's header
+    return range(_first_line(found), (found.end_lineno or found.lineno) + 1)
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+def _statements(node: ast.AST, in_def: bool, depth: int
+                ) -> Iterable[tuple[ast.stmt, bool, int]]:
+    """Every statement under node: whether it is in a function's body, and how deep."""
+    inner = in_def or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt):
+            yield child, inner, depth
+        yield from _statements(child, inner, depth + 1)
+
+
+def tests_for(lines: range | None, ran: dict[int, list[str]], everything: Sequence[str]
+              ) -> list[str]:
+    """The tests a mutant of these lines is tried against: the node ids that ran them in a
+    test's call; every test where a line ran anywhere else or the lines are not in a
+    function; none where no test ran them."""
+    if lines is None:
+        return list(everything)
+    labels = {label for n in lines for label in ran.get(n, [])}
+    if any(not label.endswith("|call") for label in labels):
+        return list(everything)
+    return sorted({label.removesuffix("|call") for label in labels})
+
+
+def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage,
+                 timeout: float) -> None:
+    """Each pending mutant of the session tried against the tests that run its statement
+    (Cosmic Ray's mutate_and_test, its result stored as `cosmic-ray exec` stores it)."""
+    with use_db(str(session)) as db:
+        pending = sorted(db.pending_work_items, key=lambda w: w.job_id)
+    trees: dict[str, ast.Module] = {}
+    for i, item in enumerate(pending, 1):
+        spec = item.mutations[0]
+        module = str(spec.module_path)
+        tree = trees.setdefault(module, ast.parse((root / module).read_text()))
+        lines = statement_lines(tree, spec.start_pos[0], spec.start_pos[1])
+        chosen = tests_for(lines, ran.get(module, {}), tests)
+        wall, cpu = time.perf_counter(), time.process_time()
+        children = os.times()
+        if chosen:
+            result = mutate_and_test(item.mutations, test_command(chosen), timeout)
+        else:
+            result = WorkResult(worker_outcome=WorkerOutcome.NORMAL,
+                                test_outcome=TestOutcome.SURVIVED,
+                                output="no test runs this statement")
+        with use_db(str(session)) as db:
+            db.set_result(item.job_id, result)
+        after = os.times()
+        used = (time.process_time() - cpu + after.children_user - children.children_user
+                + after.children_system - children.children_system)
+        print(f"{i}/{len(pending)} {module}:{spec.start_pos[0]} {spec.operator_name} "
+              f"#{spec.occurrence}: {result.test_outcome}, {len(chosen)} tests, "
+              f"{time.perf_counter() - wall:.0f} s wall, {used:.0f} s CPU", flush=True)
 
 
 #: the normal quantile of a two-sided 95% interval
@@ -150,9 +291,6 @@ def sample_session(session: Path, n: int, seed: int) -> list[Mutant]:
     marked skipped (Cosmic Ray's own outcome for a job its filters leave out), and one of
     the sample skipped by an earlier, smaller sample is made pending again. Results
     already in (a stopped run) are kept."""
-    from cosmic_ray.work_db import use_db  # type: ignore[import-untyped]
-    from cosmic_ray.work_item import WorkerOutcome, WorkResult  # type: ignore[import-untyped]
-
     mutants = read_mutants(session)
     chosen = choose(mutants, n, seed)
     picked = {m.job_id for m in chosen}
@@ -265,6 +403,8 @@ def main() -> None:
     parser.add_argument("--sample-seed", type=int, default=1, metavar="S")
     parser.add_argument("--recheck", action="store_true",
                         help="try the survivors not listed as equivalent again")
+    parser.add_argument("--targeted", action="store_true",
+                        help="try each mutant against the tests that run its statement")
     parser.add_argument("--summary", action="store_true", help="run nothing, summarise")
     args = parser.parse_args()
     root = args.root.resolve()
@@ -294,7 +434,16 @@ def main() -> None:
         among = None if chosen is None else {m.job_id for m in chosen}
         for key in recheck(session, equivalent, among):
             print("again:", key)
-    if not args.summary:
+    if args.summary:
+        pass
+    elif args.targeted:
+        tests = test_files(root, args.ruleset)
+        ran = coverage_map(root, out / name, rules_modules(root, args.ruleset, only),
+                           tests, env)
+        os.environ.update(env)  # the runs are this process's children
+        os.chdir(root)
+        run_targeted(root, session, tests, ran, args.timeout)
+    else:
         subprocess.run([*cosmic, "exec", str(cfg), str(session)], cwd=root, env=env,
                        check=True)
     counts, survivors = summary(session, chosen, equivalent)
