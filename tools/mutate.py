@@ -411,9 +411,8 @@ def main() -> None:
     only = set(args.only.split(",")) if args.only else None
     out = root / "mutation"
     out.mkdir(exist_ok=True)
-    name = args.ruleset + ("" if only is None else "-" + "-".join(sorted(only)))
-    if args.sample is not None:
-        name += f"-sample{args.sample_seed}"
+    whole = args.ruleset + ("" if only is None else "-" + "-".join(sorted(only)))
+    name = whole if args.sample is None else f"{whole}-sample{args.sample_seed}"
     cfg, session = out / f"{name}.toml", out / f"{name}.sqlite"
     cfg.write_text(config(root, args.ruleset, only, args.timeout))
     if args.fresh:
@@ -438,7 +437,7 @@ def main() -> None:
         pass
     elif args.targeted:
         tests = test_files(root, args.ruleset)
-        ran = coverage_map(root, out / name, rules_modules(root, args.ruleset, only),
+        ran = coverage_map(root, out / whole, rules_modules(root, args.ruleset, only),
                            tests, env)
         os.environ.update(env)  # the runs are this process's children
         os.chdir(root)
