@@ -61,12 +61,15 @@ from cosmic_ray.work_item import (  # type: ignore[import-untyped]
 #: worlds its search draws (sampling.py)
 NOT_RULES = {"__init__.py", "ai.py", "ai_approach.py", "ai_storm.py", "estimates.py",
              "reckoning.py", "sampling.py"}
-#: the test files that play each rule set's rules (its computer player's tests left out)
+#: the test files that play each rule set's rules and forecasts (its computer player's tests
+#: left out)
 TESTS = {
-    "buildings": ["tests/test_buildings_*.py"],
-    "street-fight": ["tests/test_street_fight_*.py"],
-    "street-fighter": ["tests/test_street_fighter_*.py"],
-    "house-clearing": ["tests/test_house_clearing_*.py"],
+    "buildings": ["tests/test_buildings_*.py", "tests/test_forecast_buildings.py"],
+    "street-fight": ["tests/test_street_fight_*.py", "tests/test_forecast_street_fight.py"],
+    "street-fighter": ["tests/test_street_fighter_*.py",
+                       "tests/test_forecast_street_fighter.py"],
+    "house-clearing": ["tests/test_house_clearing_*.py",
+                       "tests/test_forecast_house_clearing.py"],
 }
 NOT_TESTS = ("_ai", "_leaks", "_caches", "_play", "_scenarios", "_maps")
 
@@ -182,10 +185,11 @@ def tests_for(lines: range | None, ran: dict[int, list[str]], everything: Sequen
     return sorted({label.removesuffix("|call") for label in labels})
 
 
-def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage,
+def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage | None,
                  timeout: float) -> None:
-    """Each pending mutant of the session tried against the tests that run its statement
-    (Cosmic Ray's mutate_and_test, its result stored as `cosmic-ray exec` stores it)."""
+    """Each pending mutant of the session tried against the tests that run its statement,
+    or against all the tests given when `ran` is None (Cosmic Ray's mutate_and_test, its
+    result stored as `cosmic-ray exec` stores it)."""
     with use_db(str(session)) as db:
         pending = sorted(db.pending_work_items, key=lambda w: w.job_id)
     trees: dict[str, ast.Module] = {}
@@ -194,7 +198,7 @@ def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage,
         module = str(spec.module_path)
         tree = trees.setdefault(module, ast.parse((root / module).read_text()))
         lines = statement_lines(tree, spec.start_pos[0], spec.start_pos[1])
-        chosen = tests_for(lines, ran.get(module, {}), tests)
+        chosen = list(tests) if ran is None else tests_for(lines, ran.get(module, {}), tests)
         wall, cpu = time.perf_counter(), time.process_time()
         children = os.times()
         if chosen:
@@ -405,6 +409,10 @@ def main() -> None:
                         help="try the survivors not listed as equivalent again")
     parser.add_argument("--targeted", action="store_true",
                         help="try each mutant against the tests that run its statement")
+    parser.add_argument("--with-tests", metavar="TESTS",
+                        help="try every pending mutant against these tests alone (files or "
+                        "node ids, comma-separated): a recheck against the tests written "
+                        "for the survivors")
     parser.add_argument("--summary", action="store_true", help="run nothing, summarise")
     args = parser.parse_args()
     root = args.root.resolve()
@@ -435,10 +443,12 @@ def main() -> None:
             print("again:", key)
     if args.summary:
         pass
-    elif args.targeted:
+    elif args.with_tests or args.targeted:
         tests = test_files(root, args.ruleset)
-        ran = coverage_map(root, out / whole, rules_modules(root, args.ruleset, only),
-                           tests, env)
+        ran = (coverage_map(root, out / whole, rules_modules(root, args.ruleset, only),
+                            tests, env) if not args.with_tests else None)
+        if args.with_tests:
+            tests = args.with_tests.split(",")
         os.environ.update(env)  # the runs are this process's children
         os.chdir(root)
         run_targeted(root, session, tests, ran, args.timeout)
