@@ -57,10 +57,10 @@ from cosmic_ray.work_item import (  # type: ignore[import-untyped]
     WorkResult,
 )
 
-#: modules of a rule set that are not its rules: the computer player, its helpers and the
-#: worlds its search draws (sampling.py)
+#: modules of a rule set that are not its rules: the computer player and its helpers
+#: (Street Fighter's paths.py: Control's street routes), the worlds its search draws
 NOT_RULES = {"__init__.py", "ai.py", "ai_approach.py", "ai_storm.py", "estimates.py",
-             "reckoning.py", "sampling.py"}
+             "reckoning.py", "sampling.py", "paths.py"}
 #: the test files that play each rule set's rules and forecasts (its computer player's tests
 #: left out)
 TESTS = {
@@ -436,6 +436,11 @@ def main() -> None:
                        check=True)
     chosen = None if args.sample is None else sample_session(session, args.sample,
                                                              args.sample_seed)
+    if chosen is not None:
+        # a module found since to be no rule (NOT_RULES) leaves the sample: the rest of a
+        # uniform sample is a uniform sample of the rest
+        modules = set(rules_modules(root, args.ruleset, only))
+        chosen = [m for m in chosen if m.module in modules]
     equivalent = read_equivalent(out / f"{name}-equivalent.txt")
     if args.recheck:
         among = None if chosen is None else {m.job_id for m in chosen}
