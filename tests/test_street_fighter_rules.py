@@ -989,3 +989,21 @@ def test_objectives_are_scored_at_the_end() -> None:
     result = game.result()
     assert result is not None and result.winner == "blue"
     assert result.scores == {"blue": 2.0, "red": 1.0}
+
+
+def test_a_cleared_area_is_taken_from_its_middle() -> None:
+    """Clearing a building area puts the assaulting unit inside it; where inside is this
+    project's reading (the rules give none): the free place nearest the area's middle
+    first, the house's middle being (26, 25)."""
+    from math import hypot
+
+    from fibua.rulesets.street_fighter.ground import SPOT_STEP, section_spots
+
+    game = assault_game([unit("r1", "sniper", (5, 75))], [])
+    act(game, "assault", "b1", section="house")
+    b1 = game.state.units["b1"]
+    assert b1.pos.section == "house"
+    assert hypot(b1.pos.x - 26, b1.pos.y - 25) <= SPOT_STEP / 2 ** 0.5
+    spots = section_spots(game.state.sight, "house")
+    gaps = [hypot(x - 26, y - 25) for x, y in spots]
+    assert gaps == sorted(gaps)
