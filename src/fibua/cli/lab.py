@@ -129,9 +129,16 @@ def report(
                        "table; repeat for several")] = None,
 ) -> None:
     """Write the run's report: report.html (self-contained) and plots/*.png."""
-    from fibua.lab.report import write_report  # matplotlib only when a report is asked for
+    from fibua.lab.balance import disagreement
+    from fibua.lab.report import load_run, verdicts, write_report  # matplotlib: only here
 
     written = write_report(folder, with_ or [])
+    found = verdicts([load_run(path) for path in [folder, *(with_ or [])]])
+    for label, balance in found:
+        typer.echo(f"{label}: {balance.words()}")
+    warning = disagreement(found)
+    if warning:
+        typer.echo(f"warning: {warning}")
     typer.echo(f"wrote {written[0]} and {len(written) - 1} plots in {written[0].parent / 'plots'}")
 
 

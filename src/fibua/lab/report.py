@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -111,7 +112,7 @@ def balance_plot(runs: Sequence[Run]) -> Figure | None:
     if not found:
         return None
     first = found[0][1].sides[0]
-    figure = Figure(figsize=(6.4, 1.2 + 0.55 * len(found)), dpi=DPI)
+    figure = Figure(figsize=(7.2, 1.4 + 0.6 * len(found)), dpi=DPI)
     axes = figure.add_subplot()
     axes.axvline(0.5, color="#2d3748", linewidth=1, linestyle="--")
     for k, (_, balance) in enumerate(found):
@@ -123,9 +124,14 @@ def balance_plot(runs: Sequence[Run]) -> Figure | None:
                       fmt="o", color=colour_k, capsize=5)
         axes.annotate(f"{percent(share)}, {p_text(balance.p_value)}", (share, k),
                       textcoords="offset points", xytext=(0, 7), fontsize=7, ha="center")
-    axes.set_yticks(range(len(found)), [label for label, _ in found], fontsize=8)
-    axes.set_ylim(-0.7, len(found) - 0.3)
+    labels = [textwrap.fill(label, 28, max_lines=3, placeholder="...") for label, _ in found]
+    axes.set_yticks(range(len(found)), labels, fontsize=8)
+    axes.set_ylim(len(found) - 0.3, -0.7)  # the first run on top
     axes.set_xlim(0, 1)
+    second = found[0][1].sides[1]
+    for x, side, align in ((0.01, second, "left"), (0.99, first, "right")):
+        axes.text(x, 0.02, f"{side_title(side)} favoured", transform=axes.transAxes,
+                  ha=align, va="bottom", fontsize=7, color="#4a5568")
     axes.set_xlabel(f"{first}'s share of the decided games (95% Wilson interval; "
                     f"dashed: an even game)", fontsize=8)
     axes.set_title("Balance: who is favoured, by who plays", fontsize=10)
