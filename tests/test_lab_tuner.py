@@ -185,7 +185,7 @@ def test_a_tune_keeps_each_values_games_as_a_lab_run(corner_shop: Scenario,
         info = read_info(folder)
         assert info.scenario["scenario"]["turns"] == found.value
         assert info.overrides == [f"--knob turns={found.value}"]
-        assert len(list(read_rows(folder))) == found.games
+        assert len(list(read_rows(folder))) == found.games == info.games  # not "stopped"
     assert len(games.played) == sum(e.games for e in search.tried)
     assert (tmp_path / "result.json").exists()
 
@@ -234,3 +234,26 @@ def test_the_value_chosen_is_a_house_rule_the_lab_and_the_lobby_load(
     assert {**tuned.raw, "scenario": {}} == {**ruled.raw, "scenario": {}}
     from fibua.server.hub import read_uploaded
     assert read_uploaded(whole.read_text(encoding="utf-8"), whole.name).scenario.turns == 12
+
+
+def test_the_command_tunes_real_games_and_leaves_its_files(tmp_path: Path) -> None:
+    from lab_helpers import lab
+
+    out = tmp_path / "tune"
+    result = lab("tune", "corner-shop", "--knob", "turns=1..2", "--max-games", "4",
+                 "--batch", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "nearest an even game: turns=" in result.output
+    for name in ("tune.json", "result.json", "tune.png", "overlay.toml",
+                 "corner-shop-tuned.toml"):
+        assert (out / name).exists(), name
+    assert (out / "tune.png").read_bytes().startswith(b"\x89PNG")
+    ran = lab("run", "corner-shop", "--overlay", str(out / "overlay.toml"), "--games", "1",
+              "--out", str(tmp_path / "ruled"))
+    assert ran.exit_code == 0, ran.output
+    assert read_info(tmp_path / "ruled").scenario["scenario"]["turns"] in (1, 2)
+    # the same command again plays nothing more and chooses the same
+    again = lab("tune", "corner-shop", "--knob", "turns=1..2", "--max-games", "4",
+                "--batch", "2", "--out", str(out))
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines()[-4:] == result.output.splitlines()[-4:]

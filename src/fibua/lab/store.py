@@ -130,6 +130,13 @@ class RunWriter:
                                     [_row_values(r) for r in rows])
         self.connection.commit()
 
+    def plan_games(self, games: int) -> None:
+        """Say how many games the run is to hold after all (a tune's value plays until
+        its evidence is in, not to a number fixed beforehand)."""
+        self.connection.execute("UPDATE run SET value = ? WHERE key = 'games'",
+                                (json.dumps(games),))
+        self.connection.commit()
+
     def close(self) -> None:
         self.connection.close()
 

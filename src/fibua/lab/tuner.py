@@ -321,6 +321,8 @@ def run_tune(folder: Path, base: Scenario, knob: Knob, plan: Plan, games: Games,
                 return rows
 
             found = evaluate(value, pair, settings, play, held, settle)
+            # the run holds what the value played, not a stopped run of max_games
+            writer.plan_games(max(found.games, len(held)))
         finally:
             writer.close()
         if tell is not None:
