@@ -60,7 +60,7 @@ def test_a_unit_count_fields_the_first_of_its_figures(corner_shop: Scenario) -> 
 
 
 def test_depth_moves_the_zone_front_and_the_troops_in_the_open(corner_shop: Scenario) -> None:
-    knob = parse_knob(corner_shop, "depth.british=3..10")
+    knob = parse_knob(corner_shop, "depth.british=3..7")
     assert knob.current == 3  # the British zone: 40 x 3 on the south edge
     raw = knob.apply(corner_shop.raw, 7)
     british = next(s for s in raw["sides"] if s["name"] == "british")
@@ -90,7 +90,7 @@ def test_depth_leaves_troops_inside_buildings_where_they_are() -> None:
 
 
 @pytest.mark.parametrize("text", ["turns=6..14", "points.3=1..4", "count.germans=2..5",
-                                  "count.gruppe-kessler=1..3", "depth.british=3..9"])
+                                  "count.gruppe-kessler=1..3", "depth.british=3..7"])
 def test_the_overlay_of_a_value_lays_the_change_over_the_file(corner_shop: Scenario,
                                                               text: str) -> None:
     knob = parse_knob(corner_shop, text)
@@ -116,7 +116,7 @@ def test_the_overlay_of_a_value_lays_the_change_over_the_file(corner_shop: Scena
     ("count.panzers=1..3", "no side or unit 'panzers'"),
     ("count.germans=2..9", "only take troops away, and the file fields 6"),
     ("depth.germans=3..9", "does not stand on one table edge"),
-    ("depth.british=3..45", "depth.british=45 does not make a valid corner-shop"),
+    ("depth.british=3..45", "depth.british=8 would carry troops in the open"),
     ("depth.british=1..6", "depth.british=1 does not make a valid corner-shop: "
                            "sides[0].forces.units[0].figures[1].at: (5.5, -0.5) is off"),
     ("turns=1..900", "more than a search takes"),
@@ -142,3 +142,12 @@ def test_the_command_refuses_a_bad_level_with_status_2() -> None:
     result = lab("tune", "corner-shop", "--knob", "turns=6..8", "--level", "grandmaster")
     assert result.exit_code == 2
     assert "no player 'grandmaster'" in result.output
+
+
+def test_depth_does_not_carry_troops_in_the_open_into_a_building(
+        corner_shop: Scenario) -> None:
+    # 8 deep, Private Whitcombe (23, 2) would start at (23, 7), in the Duval house
+    with pytest.raises(InputError, match=r"depth.british=8 would carry troops in the "
+                                         r"open at \(23, 2\) into a building"):
+        parse_knob(corner_shop, "depth.british=3..24")
+    parse_knob(corner_shop, "depth.british=3..7")

@@ -92,9 +92,15 @@ def _tell_result(base: Scenario, knob: Knob, search: Search, folder: Path,
     out.print(table)
     best = search.best
     if not search.crossing:
-        out.print(f"no value in {knob.low}..{knob.high} brings {base.name} to an even "
-                  f"game: both ends favour one side; the nearest is {best.value}",
-                  markup=False, soft_wrap=True)
+        favoured = base.side_names[0] if best.share > 0.5 else base.side_names[1]
+        if best.low <= 0.5 <= best.high:
+            out.print(f"both ends of {knob.low}..{knob.high} lean toward the {favoured}, "
+                      f"but {best.value} is as near even as its games can tell", markup=False,
+                      soft_wrap=True)
+        else:
+            out.print(f"no value in {knob.low}..{knob.high} brings {base.name} to an even "
+                      f"game: both ends favour the {favoured}; the nearest is {best.value} "
+                      "(try a wider range, or another knob)", markup=False, soft_wrap=True)
     plot = write_plot(folder, base, knob, search, level, tolerance)
     overlay, scenario_file = write_house_rule(folder, base, knob, search, level)
     out.print(f"nearest an even game: {knob.name}={best.value} ({first} "

@@ -319,8 +319,12 @@ def _depth(raw: dict[str, Any], target: str, low: int, high: int) -> Knob:
     if low < 1:
         raise refusal(f"depth.{target}: a zone is at least 1 deep, not {low}")
     current = max(edge.depth_of(p) for p in zone)
-    return Knob(KnobKind.DEPTH, target, low, high, round(current),
+    knob = Knob(KnobKind.DEPTH, target, low, high, round(current),
                 f"how deep the {target} side's deployment zone reaches")
+    for value in knob.values():
+        # troops in the open that the zone's front would carry into a building
+        _set_depth(copy.deepcopy(raw), target, value)
+    return knob
 
 
 def _places(forces: Any, inside: bool = False) -> Iterator[tuple[list[Any], bool]]:
@@ -361,4 +365,9 @@ def _set_depth(raw: dict[str, Any], target: str, value: int) -> None:
     for point, inside in _places(side["forces"]):
         if inside or any(f.covers(Point(point[0], point[1])) for f in buildings):
             continue  # a unit in a building keeps its place in it
+        was = list(point)
         point[edge.axis] += shift
+        if any(f.covers(Point(point[0], point[1])) for f in buildings):
+            raise refusal(f"depth.{target}={value} would carry troops in the open at "
+                          f"({was[0]:g}, {was[1]:g}) into a building; give a range that "
+                          "keeps them in the open")
