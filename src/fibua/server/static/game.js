@@ -290,11 +290,24 @@ function drawStatus() {
     seat.textContent = `You: ${state.seat.name} (${state.seat.side})`
       + (state.seat.may_act ? " · your orders" : "");
     document.getElementById("side-seats").textContent = state.side_seats.length > 1
-      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.done ? ", done" : ""})`).join("; ")
+      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.level ? " " + x.level : ""}${x.done ? ", done" : ""})`).join("; ")
       : "";
   } else {
     seat.textContent = "Spectator: public events only until the end.";
   }
+  document.getElementById("players").textContent = playersText(state.game.players || []);
+}
+
+// Who plays each side, a computer with its level: "germans: computer (hard)"; a side of
+// several seats played by people and the computer, seat by seat.
+function playersText(players) {
+  const who = (p) => (p.player === "computer" ? `computer (${p.level})` : p.player);
+  const sides = [...new Set(players.map((p) => p.side))];
+  return sides.map((side) => {
+    const seats = players.filter((p) => p.side === side);
+    const one = seats.every((p) => who(p) === who(seats[0]));
+    return `${side}: ` + (one ? who(seats[0]) : seats.map((p) => `${p.name} ${who(p)}`).join(", "));
+  }).join(" · ");
 }
 
 function drawUnits() {
