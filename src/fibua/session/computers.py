@@ -71,7 +71,7 @@ def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,
     """The computer of one level for a side (or the seat with `units`); `budget` what
     a hard computer's decision may weigh (core/search.py's default unless given)."""
     if level is Level.HARD:
-        return search_player(rules, side, seed, budget, units=units)
+        return search_player(rules, side, seed, budget, units=units, notes=notes)
     player = (rules.computer(side, seed, units) if notes is None
               else rules.computer(side, seed, units, notes=notes))
     return Careless(player, seed, units) if level is Level.EASY else player
