@@ -387,6 +387,30 @@ def test_casualties_are_plain_riflemen_first_and_the_leader_last() -> None:
     assert [(m.x, str(m.weapon)) for m in squad.models] == [(2, "rifle")]
 
 
+def test_more_hits_than_models_take_off_the_models_there_are() -> None:
+    # each damaging hit removes one model: an assault's 3 casualties on a 2-man team
+    # remove the 2 men, and the side is told it lost 2 (not 3, with 0 left)
+    from fibua.rulesets.buildings.losses import remove_models
+
+    g = game()
+    mg = g.state.units["mg"]
+    remove_models(g.state, mg, 5, "test")
+    lost = [e for e in g.state.pending if e.kind == "casualties"]
+    assert [(e.data["lost"], e.data["left"]) for e in lost] == [(3, 0)]
+    assert not mg.alive
+
+
+def test_the_after_action_report_names_a_unit_wiped_out() -> None:
+    # the report is every unit's fate at the end: one with no model left is there too
+    from fibua.rulesets.buildings.losses import remove_models
+
+    g = game()
+    remove_models(g.state, g.state.units["mg"], 3, "test")
+    lines = g.ruleset.after_action(g.state)
+    assert len(lines) == len(g.state.units)
+    assert any(line.startswith("axis: Mg - destroyed, 0/3 models") for line in lines), lines
+
+
 def test_each_unit_destroyed_counts_once_for_the_enemy() -> None:
     # the victory tiebreak: the side that destroyed more enemy units wins
     from fibua.rulesets.buildings.losses import destroy

@@ -122,6 +122,19 @@ def test_a_pinned_unit_first_takes_its_order_test() -> None:
     assert f.chance < unpinned.chance * 21 / 36 + 1e-9  # the pins also cost -2 to hit
 
 
+def test_a_passed_order_test_takes_its_pin_off_before_the_shot() -> None:
+    # rulings: a pinned unit must pass 2D6 <= morale - pins, and a pass removes one pin;
+    # the firer is at -1 to hit a pin. With one pin a regular needs 8 or less (26 of 36)
+    # and then shoots with no pin left: just as often as the unpinned unit, 26 times in 36
+    g = smgs_at_mg()
+    g.state.units["smgs"].pins = 1
+    f = said(g, "allies", "fire", "smgs", target="mg")
+    unpinned = said(smgs_at_mg(), "allies", "fire", "smgs", target="mg")
+    assert "2D6 of 8 or less" in f.text and "pins (1)" not in f.text
+    assert f.chance is not None and unpinned.chance is not None
+    assert f.chance == pytest.approx(unpinned.chance * 26 / 36)
+
+
 # ------------------------------------------------------------------ rally, down, end
 
 

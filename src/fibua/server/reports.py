@@ -120,7 +120,9 @@ def report_body(game: Game, records: Sequence[TurnRecord], lines: int) -> dict[s
     names = revealed_names(game)
     return {
         "scenario": briefing(scenario),
-        "seed": game.seed,
+        # as its digits: a page's JSON reader rounds any number past 2**53, and a seed is
+        # 128 bits when the server drew it
+        "seed": str(game.seed),
         "orders": len(game.orders),
         "lines": lines,
         "state_hash": game.state_hash(),

@@ -46,7 +46,7 @@ from fibua.rulesets.buildings.forecast_words import (
     visible_enemies,
 )
 from fibua.rulesets.buildings.knowledge import seen_by, sees
-from fibua.rulesets.buildings.morale import order_need, pass_chance
+from fibua.rulesets.buildings.morale import needs_test, order_need, pass_chance
 from fibua.rulesets.buildings.odds import (
     assault_odds,
     either,
@@ -87,8 +87,17 @@ def forecast(state: BuildingsState, order: Order) -> Preview:
             kind = OrderKind(order.kind)
             plan = _CHECKS[kind](state, unit, order.params) if kind in _CHECKS else \
                 actions.check_still(state, unit, order.params, kind)
-            said = _ordered(state, unit, plan, _body(state, unit, plan))
+            said = _ordered(state, unit, plan, _body(state, _tested(unit, plan), plan))
     return Preview(said.text, said.chance, said.becomes, said.risks)
+
+
+def _tested(unit: Unit, plan: Plan) -> Unit:
+    """The unit as it carries the order out: an order is carried out only once its
+    order test is passed, and the pass has taken a pin off (a Rally counts that pin
+    itself; a Down takes no test)."""
+    if plan.kind in (OrderKind.DOWN, OrderKind.RALLY) or not needs_test(unit.pins):
+        return unit
+    return replace(unit, pins=unit.pins - 1)
 
 
 def _body(state: BuildingsState, unit: Unit, plan: Plan) -> Said:

@@ -117,11 +117,7 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
         }
 
     def after_action(self, state: BuildingsState) -> list[str]:
-        return [f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
-                f"{len(u.models)}/{u.start} models, {u.pins} pins, at "
-                f"({u.lead.x:.1f}, {u.lead.y:.1f})"
-                + (f" in {u.section} floor {u.floor}" if u.section else "")
-                for u in state.units.values() if u.models]
+        return [_after_action_line(u) for u in state.units.values()]
 
     can_resample = True
 
@@ -244,3 +240,14 @@ def _outside_doors(section: Section) -> list[list[float]]:
 
 RULES = Buildings()
 register(RULES)
+
+
+def _after_action_line(u: Unit) -> str:
+    """A unit's fate at the end: a unit wiped out to the last model is there too, with
+    no place (it has no model left to stand anywhere)."""
+    head = (f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
+            f"{len(u.models)}/{u.start} models, {u.pins} pins")
+    if not u.models:
+        return head
+    return (head + f", at ({u.lead.x:.1f}, {u.lead.y:.1f})"
+            + (f" in {u.section} floor {u.floor}" if u.section else ""))
