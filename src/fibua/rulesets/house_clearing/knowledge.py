@@ -90,7 +90,8 @@ def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]
                 memory[enemy.id] = sighting(state, enemy, known)
                 state.emit("enemy-seen", seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            known.visible = False
+            # it was in sight until now: last seen this turn, not when first seen there
+            known.visible, known.turn = False, state.turn
             x, y = inches(known.x, known.y)
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
                                       "last_x": x, "last_y": y}, (side,))
@@ -188,7 +189,7 @@ def record_casualty(state: HouseClearingState, casualty: Figure) -> None:
     known = state.seen.get(enemy, {}).get(casualty.id)
     if known is not None and known.visible:
         known.alive = False
-        known.visible = False
+        known.visible, known.turn = False, state.turn
 
 
 def watchers_of(state: HouseClearingState, figure: Figure) -> tuple[str, ...]:

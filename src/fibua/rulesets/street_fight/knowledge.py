@@ -67,7 +67,8 @@ def _update_side(state: StreetFightState, side: str) -> None:
                 _noted(state, side)
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            memory[eid] = known._replace(visible=False)
+            # it was in sight until now: last seen this turn, not when first seen there
+            memory[eid] = known._replace(visible=False, turn=state.turn)
             _noted(state, side)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
                                       "last_x": inches(known.x), "last_y": inches(known.y)},
@@ -86,7 +87,7 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
             continue
         memory = state.seen.setdefault(side, {})
         known = memory.get(casualty.id) or _sighting(state, casualty)
-        memory[casualty.id] = known._replace(alive=False, visible=False)
+        memory[casualty.id] = known._replace(alive=False, visible=False, turn=state.turn)
         _noted(state, side)
 
 

@@ -138,7 +138,8 @@ def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
                 memory[target.id] = sighting(state, target)
                 state.emit("enemy-seen", seen_data(target), (side,))
         elif known is not None and known.visible:
-            known.visible = False
+            # it was in sight until now: last seen this turn, not when first seen there
+            known.visible, known.turn = False, state.turn
             state.emit("enemy-lost", {"unit": target.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
 
@@ -184,5 +185,5 @@ def record_loss(state: StreetFighterState, unit: Unit, how: str) -> None:
     known = state.seen.get(enemy, {}).get(unit.id)
     if known is not None and known.visible:
         known.alive = False
-        known.visible = False
+        known.visible, known.turn = False, state.turn
         state.emit("enemy-out", {"unit": unit.id, "name": unit.name, "how": how}, (enemy,))
