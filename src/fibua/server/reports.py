@@ -119,7 +119,8 @@ def report_body(game: Game, records: Sequence[TurnRecord], lines: int) -> dict[s
     names = revealed_names(game)
     return {
         "scenario": briefing(scenario),
-        "seed": game.seed,
+        # as text: a drawn seed is a 128-bit number, which a page's JSON would round
+        "seed": str(game.seed),
         "orders": len(game.orders),
         "lines": lines,
         "state_hash": game.state_hash(),

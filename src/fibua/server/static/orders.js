@@ -55,6 +55,12 @@ function drawComposer() {
     box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
     return composeDone();
   }
+  if (state.seat.units && !state.seat.units.includes(selected)) {
+    // a unit of another seat of the side, picked on the map: that seat orders it
+    box.append(el("div", { class: "muted" }, `${selected} is not one of your seat's units: `
+      + "another seat of your side gives its orders."));
+    return composeDone();
+  }
   if (!state.ordersLoaded) {
     box.append(el("div", { class: "muted" }, "Fetching your orders…"));
     return composeDone();
@@ -345,7 +351,11 @@ function sectionAt(x, y) {
 // what mapClicked (game.js) does: the click fills the parameter the composer waits for
 function composerMapClick(x, y) {
   if (!compose || !compose.form) return;
-  const param = compose.form.params.find((p) => p.name === compose.active);
+  let param = compose.form.params.find((p) => p.name === compose.active);
+  if (!param && !compose.form.params.some((p) => p.type === "section")) {
+    // the place is given already: a click elsewhere on the map moves it there
+    param = compose.form.params.find((p) => p.type === "point");
+  }
   if (param && param.type === "point") {
     compose.values[param.name] = [x, y];
     compose.active = nextActive(param.name);
@@ -421,8 +431,11 @@ function composeDone() {
   composeMarks.replaceChildren();
   const form = compose && compose.unit === selected ? compose.form : null;
   const active = form && form.params.find((p) => p.name === compose.active);
-  mode.textContent = active ? `${compose.kind}: click the map for ${active.name}`
-    + (active.type === "path" ? " (each point in turn, then Finish path)" : "") : "";
+  // an enemy chosen (clicked or from the list) is awaited no more
+  const waiting = active && !(ENEMY_TYPES.includes(active.type)
+    && compose.values[active.name] !== undefined) ? active : null;
+  mode.textContent = waiting ? `${compose.kind}: click the map for ${waiting.name}`
+    + (waiting.type === "path" ? " (each point in turn, then Finish path)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)
   pointMode = active && PLACE_TYPES.includes(active.type) && form.params[0] === active
     ? { kind: compose.kind, unit: selected } : null;
