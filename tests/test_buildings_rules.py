@@ -548,7 +548,7 @@ def test_only_a_section_with_no_unit_in_sight_is_fired_at_as_a_building() -> Non
         act(g, "fire", "gun", section="house")  # the gun sees the grenadiers at the door
     assert refused.value.code == "not-empty"
     put(g, "grenadiers", section="brick", floor=1)
-    g.state.knowledge["allies"].lose("grenadiers")  # as if no ally saw them go in
+    g.state.knowledge["allies"].lose("grenadiers", g.state.turn)  # as if no ally saw them go in
     assert g.ruleset.allows(g.state, Order("allies", "fire", "gun", {"section": "brick"}))
 
 
@@ -652,7 +652,7 @@ def test_a_unit_entering_a_floor_held_by_an_unseen_enemy_is_stopped() -> None:
     g = game([1])
     put(g, "grenadiers", section="brick", floor=0)
     put(g, "smgs", line(15, 7, 4, 0.8))
-    g.state.knowledge["allies"].lose("grenadiers")  # as if no ally saw them go in
+    g.state.knowledge["allies"].lose("grenadiers", g.state.turn)  # as if no ally saw them go in
     events = act(g, "run", "smgs", enter="brick")
     assert "bumped" in kinds(events) and g.state.units["smgs"].section is None
 

@@ -628,7 +628,7 @@ def test_a_forecast_reads_the_memory_not_the_hidden_truth() -> None:
               Order("allies", "advance", "smgs", {"to": [9.0, 12.0], "target": "grenadiers"}),
               Order("allies", "fire", "foo", {"at": [26.0, 20.0], "call": True})]
     for uid in ("grenadiers", "mg"):  # out of sight from now on, as a refresh would have it
-        g.state.knowledge["allies"].lose(uid)
+        g.state.knowledge["allies"].lose(uid, g.state.turn)
     before = [g.forecast(o) for o in orders]
     g.state.units["grenadiers"].floor = 1  # up a floor, unseen
     put_quietly(g, "mg", [(34.0, 2.0), (35.0, 2.0), (35.0, 3.0)])  # off, unseen

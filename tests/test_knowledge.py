@@ -143,14 +143,15 @@ def test_a_sighting_recorded_replaces_the_last_and_moves_the_news() -> None:
 
 def test_losing_sight_keeps_where_it_was_last_seen() -> None:
     known: SideKnowledge[str, None] = SideKnowledge(_facts())
-    assert known.lose("r1") is None  # never seen: nothing to lose
+    assert known.lose("r1", 4) is None  # never seen: nothing to lose
     known.record(_seen(turn=2))
-    assert known.lose("r1") == _seen(turn=2)
+    assert known.lose("r1", 4) == _seen(turn=2)
     after = known.get("r1")
     assert after is not None and after.sure is Sure.LAST_SEEN and not after.visible
-    assert (after.x, after.turn, after.alive) == (3.0, 2, True)
+    # in sight from turn 2 until turn 4: last seen on turn 4, where it was
+    assert (after.x, after.turn, after.alive) == (3.0, 4, True)
     news = known.news
-    assert known.lose("r1") is None and known.news == news  # already out of sight
+    assert known.lose("r1", 5) is None and known.news == news  # already out of sight
     assert known.in_sight() == []
 
 
@@ -159,25 +160,26 @@ def test_the_age_of_a_sighting_counts_turns_out_of_sight() -> None:
     assert known.age("r1", 5) is None
     known.record(_seen(turn=2))
     assert known.age("r1", 5) == 0  # in sight: no age
-    known.lose("r1")
+    known.lose("r1", 2)
     assert known.age("r1", 5) == 3 and known.age("r1", 1) == 0
 
 
 def test_a_casualty_is_kept_out_of_the_fight_where_it_was() -> None:
     known: SideKnowledge[str, None] = SideKnowledge(_facts())
-    assert not known.record_casualty("r1")  # nothing known of it, nothing to keep
+    assert not known.record_casualty("r1", 3)  # nothing known of it, nothing to keep
     assert known.get("r1") is None
     known.record(_seen())
-    assert known.record_casualty("r1")
+    assert known.record_casualty("r1", 3)
     fallen = known.get("r1")
     assert fallen is not None and not fallen.alive and not fallen.visible and fallen.x == 3.0
+    assert fallen.turn == 3  # seen to fall on turn 3
     # one never seen before, seen to fall where it fell
-    assert known.record_casualty("r2", _seen("r2", x=9.0))
+    assert known.record_casualty("r2", 3, _seen("r2", x=9.0))
     other = known.get("r2")
     assert other is not None and (other.alive, other.visible, other.x) == (False, False, 9.0)
     # a glimpse stays a glimpse: how the side knew where it was does not change
     known.record(_seen("r3", sure=Sure.GLIMPSED))
-    known.record_casualty("r3")
+    known.record_casualty("r3", 3)
     assert known.sightings["r3"].sure is Sure.GLIMPSED
 
 
@@ -196,7 +198,7 @@ def test_the_listing_is_sorted_and_kept_until_the_news_moves() -> None:
     known.record(_seen("r1"))
     first = known.listed()
     assert [i for i, _ in first] == ["r1", "r2"] and known.listed() is first
-    known.lose("r2")
+    known.lose("r2", 1)
     again = known.listed()
     assert again is not first and not again[1][1].visible
 
@@ -217,7 +219,7 @@ def test_a_copy_of_the_knowledge_shares_its_sightings_and_changes_apart() -> Non
     known.record(_seen())
     twin = copy.deepcopy(known)
     assert twin.get("r1") is known.get("r1") and twin.facts is known.facts
-    twin.lose("r1")
+    twin.lose("r1", 1)
     twin.report_fire(FireReport("b1", "N", 1))
     assert known.sees("r1") and known.reports == []
 

@@ -119,6 +119,9 @@ def test_every_holder_gets_the_report_at_the_end(client: TestClient,
     result = game.result()
     assert result is not None and body["result"] == result.to_dict()
     assert body["state_hash"] == game.state_hash() and body["orders"] == len(game.orders)
+    # the seed as text: a drawn seed is 128 bits, which a JSON number loses in the page
+    # (the report showed "seed 1.9983544392482354e+38")
+    assert body["seed"] == str(game.seed)
     assert body["map"].startswith("<svg")
     assert [s["name"] for s in body["sides"]] == ["british", "germans"]
     turns = [t["turn"] for t in body["turns"]]

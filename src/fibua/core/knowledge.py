@@ -196,24 +196,28 @@ class SideKnowledge(Generic[K, D]):
         self._sightings[sighting.unit] = sighting
         self.news += 1
 
-    def lose(self, unit: str) -> Sighting[K, D] | None:
-        """The enemy went out of the side's sight: it is remembered where it was last
-        seen. Returns the sighting it was in sight as (None: it was not in sight)."""
+    def lose(self, unit: str, turn: int) -> Sighting[K, D] | None:
+        """The enemy went out of the side's sight on `turn`: it is remembered where it
+        was last seen, and then (it was in sight until now, however long ago it came
+        there). Returns the sighting it was in sight as (None: it was not in sight)."""
         known = self._sightings.get(unit)
         if known is None or known.sure is not Sure.SEEN:
             return None
-        self.record(known._replace(sure=Sure.LAST_SEEN))
+        self.record(known._replace(sure=Sure.LAST_SEEN, turn=turn))
         return known
 
-    def record_casualty(self, unit: str, fallback: Sighting[K, D] | None = None) -> bool:
-        """The side knows the enemy is out of the fight (it saw it fall, or was told): its
-        last sighting (else `fallback`, a sighting of where it fell) is kept, out of
-        sight and out of the fight. False when the side knows nothing of it to keep."""
+    def record_casualty(self, unit: str, turn: int,
+                        fallback: Sighting[K, D] | None = None) -> bool:
+        """The side knows the enemy is out of the fight (it saw it fall on `turn`, or was
+        told): its last sighting (else `fallback`, a sighting of where it fell) is kept,
+        out of sight and out of the fight; one in sight until now is dated `turn`. False
+        when the side knows nothing of it to keep."""
         known = self._sightings.get(unit, fallback)
         if known is None:
             return False
-        self.record(known._replace(sure=Sure.LAST_SEEN if known.sure is Sure.SEEN
-                                   else known.sure, alive=False))
+        if known.sure is Sure.SEEN:
+            known = known._replace(sure=Sure.LAST_SEEN, turn=turn)
+        self.record(known._replace(alive=False))
         return True
 
     def report_fire(self, report: FireReport) -> None:

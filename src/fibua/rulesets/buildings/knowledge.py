@@ -240,14 +240,14 @@ def refresh(state: BuildingsState) -> None:
             if not enemy.alive:
                 # every destruction is told to both sides
                 if known is not None and (known.alive or known.visible):
-                    memory.record_casualty(enemy.id)
+                    memory.record_casualty(enemy.id, state.turn)
                 continue
             if in_sight[enemy.id]:
                 now = sighting(state, enemy)
                 if now != known:
                     memory.record(now)
             elif known is not None:
-                memory.lose(enemy.id)
+                memory.lose(enemy.id, state.turn)
 
 
 def sighting(state: BuildingsState, enemy: Unit, sure: Sure = Sure.SEEN) -> Seen:

@@ -107,7 +107,7 @@ def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]
                 memory.record(sighting(state, enemy, known))
                 state.emit("enemy-seen", seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            memory.lose(enemy.id)
+            memory.lose(enemy.id, state.turn)
             x, y = inches(known.x, known.y)
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
                                       "last_x": x, "last_y": y}, (side,))
@@ -207,7 +207,7 @@ def record_casualty(state: HouseClearingState, casualty: Figure) -> None:
     """A side that saw a figure fall knows it is out of action."""
     memory = state.knowledge[state.enemy_of(casualty.side)]
     if memory.sees(casualty.id):
-        memory.record_casualty(casualty.id)
+        memory.record_casualty(casualty.id, state.turn)
 
 
 def watchers_of(state: HouseClearingState, figure: Figure) -> tuple[str, ...]:

@@ -86,7 +86,7 @@ def _update_side(state: StreetFightState, side: str) -> None:
                 memory.record(_sighting(state, enemy))
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            memory.lose(eid)
+            memory.lose(eid, state.turn)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
                                       "last_x": inches(known.x), "last_y": inches(known.y)},
                        (side,))
@@ -102,7 +102,7 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
     for side in witnesses:
         if side == casualty.side:
             continue
-        state.knowledge[side].record_casualty(casualty.id, _sighting(state, casualty))
+        state.knowledge[side].record_casualty(casualty.id, state.turn, _sighting(state, casualty))
 
 
 def _sighting(state: StreetFightState, enemy: Figure) -> Seen:

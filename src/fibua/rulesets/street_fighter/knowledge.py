@@ -155,7 +155,7 @@ def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
                 memory.record(sighting(state, target))
                 state.emit("enemy-seen", seen_data(target), (side,))
         elif known is not None and known.visible:
-            memory.lose(target.id)
+            memory.lose(target.id, state.turn)
             state.emit("enemy-lost", {"unit": target.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
 
@@ -199,5 +199,5 @@ def record_loss(state: StreetFighterState, unit: Unit, how: str) -> None:
     enemy = state.enemy_of(unit.side)
     memory = state.knowledge[enemy]
     if memory.sees(unit.id):
-        memory.record_casualty(unit.id)
+        memory.record_casualty(unit.id, state.turn)
         state.emit("enemy-out", {"unit": unit.id, "name": unit.name, "how": how}, (enemy,))

@@ -111,18 +111,6 @@ function drawFigures() {
   const unitSize = Math.max(mapWidth, mapHeight) / 220;
   drawSectionLabels(unitSize);
   const view = state.view;
-  if (view && selected && pointMode) {
-    const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
-    for (const order of shown) {
-      const point = pointParam(order);
-      if (!point) continue;
-      const [, value] = point;
-      const dot = svgEl("circle", { cx: value[0], cy: mapHeight - value[1], r: unitSize * 0.35,
-        fill: "#2b6cb0", opacity: 0.45, class: "destination" });
-      dot.addEventListener("click", (event) => { event.stopPropagation(); chosen(order); });
-      overlay.append(dot);
-    }
-  }
   if (view) {
     for (const own of view.own || []) drawMarks(own, unitSize);
     drawFireArrows(unitSize);
@@ -148,6 +136,23 @@ function drawFigures() {
     const mine = !state.seat.units || state.seat.units.includes(own.id);
     figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
            () => ownCounterClicked(own), "own");  // friends.js: a form may want it
+  }
+  drawDestinations(unitSize);
+}
+
+// the rules' sampled places of the kind the composer waits for, as blue dots drawn over
+// the counters: a place where an enemy was last seen is still a place to go to
+function drawDestinations(unitSize) {
+  if (!selected || !pointMode) return;
+  const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
+  for (const order of shown) {
+    const point = pointParam(order);
+    if (!point) continue;
+    const [, value] = point;
+    const dot = svgEl("circle", { cx: value[0], cy: mapHeight - value[1], r: unitSize * 0.35,
+      fill: "#2b6cb0", opacity: 0.45, class: "destination" });
+    dot.addEventListener("click", (event) => { event.stopPropagation(); chosen(order); });
+    overlay.append(dot);
   }
 }
 
@@ -230,7 +235,7 @@ function forecastLines(forecast) {
   const lines = [];
   if (typeof forecast.chance === "number") {
     lines.push(el("div", { class: "forecast-chance", "data-chance": forecast.chance },
-      `Chance of the main roll: ${Math.round(forecast.chance * 100)}%`));
+      `Chance of success: ${Math.round(forecast.chance * 100)}%`));
   }
   if (forecast.becomes) {
     lines.push(el("div", { class: "forecast-becomes" }, `This order becomes a ${forecast.becomes}.`));
@@ -266,11 +271,26 @@ async function post(path, what) {
   catch (error) { say(`${what}: ${error.message}`); }
 }
 
+// a window the enemy's move opened for this seat (House Clearing's `reaction`): who moves
+// and which of the seat's figures may fire at it, by name
+function moverWindow() {
+  const reaction = state.view && state.view.reaction;
+  if (!reaction || !state.seat || !state.seat.may_act) return null;
+  const name = (id, list) => ((list || []).find((u) => u.id === id) || {}).name || id;
+  const mine = (reaction.firers || []).filter((id) => !state.seat.units
+    || state.seat.units.includes(id));
+  if (!mine.length) return null;
+  return { mover: reaction.mover ? name(reaction.mover, state.view.enemies) : "an enemy",
+    firers: mine.map((id) => name(id, state.view.own)).join(", ") };
+}
+
 function drawTurnButtons() {
   const box = document.getElementById("turn-buttons");
   box.replaceChildren();
   if (!state.seat || !state.seat.may_act) return;
-  const label = state.seat.shared ? "Done (my orders are given)" : "End phase";
+  const opened = moverWindow();
+  const label = opened ? `Let ${opened.mover} go (done)`
+    : state.seat.shared ? "Done (my orders are given)" : "End phase";
   box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
   if (state.can_undo) box.append(el("button", { id: "undo", onclick: () => post("undo", "undo") }, "Undo"));
 }
@@ -279,15 +299,20 @@ function drawTurnButtons() {
 
 function drawStatus() {
   const s = state.status;
+  // once over, the phase and step the rules stopped in mean nothing to the players
   let text = s.over ? "Game over" : `Turn ${s.turn ?? "-"}/${s.turns ?? "-"}`;
-  if (s.phase) text += ` · ${s.phase}`;
-  if (s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
+  if (!s.over && s.phase) text += ` · ${s.phase}`;
+  if (!s.over && s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
   if (!s.over) text += ` · ${s.to_act} to act`;
+  const opened = moverWindow();
+  if (opened) text += ` · ${opened.mover} is moving: fire at it (${opened.firers}) or let it go`;
   document.getElementById("status").textContent = text;
   document.getElementById("title").textContent = `${state.game.title} (${state.game.ruleset})`;
   const seat = document.getElementById("seat");
   if (state.role === "seat") {
-    seat.textContent = `You: ${state.seat.name} (${state.seat.side})`
+    const who = state.seat.name === state.seat.side ? state.seat.side
+      : `${state.seat.name} (${state.seat.side})`;
+    seat.textContent = `You: ${who}`
       + (state.seat.may_act ? " · your orders" : "");
     document.getElementById("side-seats").textContent = state.side_seats.length > 1
       ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.level ? " " + x.level : ""}${x.done ? ", done" : ""})`).join("; ")
@@ -316,10 +341,9 @@ function drawUnits() {
   if (!state.view) return;
   for (const own of state.view.own || []) {
     if (state.seat.units && !state.seat.units.includes(own.id)) continue;
-    const where = hasPlace(own) ? `${round(own.x)},${round(own.y)}` : "-";
     const row = el("div", { "data-unit": own.id, class: (own.id === selected ? "selected " : "")
-      + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${where}`
-      + (own.section ? ` in ${own.section}` : "") + (own.status ? ` · ${own.status}` : ""));
+      + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${whereIs(own)}`
+      + (own.status ? ` · ${own.status}` : ""));
     row.addEventListener("click", () => select(own.id));
     box.append(row);
   }
@@ -327,9 +351,17 @@ function drawUnits() {
   enemies.replaceChildren();
   for (const enemy of state.view.enemies || []) {
     enemies.append(el("div", {}, `${enemy.id}: ${enemy.name || ""} · `
-      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)));
+      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)
+      + (hasPlace(enemy) ? ` @ ${whereIs(enemy)}` : "")));
   }
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
+}
+
+// where a unit stands, as the list says it: the place, its section and an upper floor
+function whereIs(unit) {
+  if (!hasPlace(unit)) return "-";
+  return `${round(unit.x)},${round(unit.y)}` + (unit.section ? ` in ${unit.section}` : "")
+    + (unit.floor > 0 ? `, floor ${unit.floor}` : "");
 }
 
 function drawDice() {  // dicelog.js: only what changed

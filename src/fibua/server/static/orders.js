@@ -56,6 +56,12 @@ function drawComposer() {
     box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
     return composeDone();
   }
+  if (state.seat.units && !state.seat.units.includes(selected)) {
+    // a unit of another seat of the side, picked on the map: that seat orders it
+    box.append(el("div", { class: "muted" }, `${selected} is not one of your seat's units: `
+      + "another seat of your side gives its orders."));
+    return composeDone();
+  }
   if (!state.ordersLoaded) {
     box.append(el("div", { class: "muted" }, "Fetching your orders…"));
     return composeDone();
@@ -343,9 +349,13 @@ function sectionAt(x, y) {
 // what mapClicked (game.js) does: the click fills the parameter the composer waits for
 function composerMapClick(x, y) {
   if (!compose || !compose.form) return;
-  const param = compose.form.params.find((p) => p.name === compose.active);
+  let param = compose.form.params.find((p) => p.name === compose.active);
   if (param && FRIEND_TYPES.includes(param.type)) {
     return say(`${compose.kind}: click the counter of one of your units for ${param.name}`);
+  }
+  if (!param && !compose.form.params.some((p) => p.type === "section")) {
+    // the place is given already: a click elsewhere on the map moves it there
+    param = compose.form.params.find((p) => p.type === "point");
   }
   if (param && param.type === "point") {
     compose.values[param.name] = [x, y];
@@ -424,10 +434,13 @@ function composeDone() {
   const form = compose && compose.unit === selected ? compose.form : null;
   const active = form && form.params.find((p) => p.name === compose.active);
   const friend = friendAwaited();  // friends.js
-  mode.textContent = active && FRIEND_TYPES.includes(active.type)
-    ? `${compose.kind}: click the counter of your unit for ${active.name}`
-    : active ? `${compose.kind}: click the map for ${active.name}`
-    + (active.type === "path" ? " (each point in turn, then Finish path)" : "")
+  // an enemy chosen (clicked or from the list) is awaited no more
+  const waiting = active && !(ENEMY_TYPES.includes(active.type)
+    && compose.values[active.name] !== undefined) ? active : null;
+  mode.textContent = waiting && FRIEND_TYPES.includes(waiting.type)
+    ? `${compose.kind}: click the counter of your unit for ${waiting.name}`
+    : waiting ? `${compose.kind}: click the map for ${waiting.name}`
+    + (waiting.type === "path" ? " (each point in turn, then Finish path)" : "")
     : friend ? `${compose.kind}: click the counter of your unit for ${friend.name}`
     + (friend.type === "owns" ? " (a second click takes it out)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)

@@ -65,9 +65,14 @@ function viewSwitch() {
     box.append(el("button", { class: "view" + (choice === viewShown ? " on" : ""),
       "data-view": choice === null ? "control" : choice,
       onclick: () => { viewShown = choice; showTurn(turnShown()); } },
-      choice === null ? "Control (everything)" : `${choice}'s view`));
+      choice === null ? "Control (everything)" : `${possessive(choice)} view`));
   }
   return box;
+}
+
+// a side's name with its possessive ending: the germans' view, the british's view
+function possessive(name) {
+  return name.endsWith("s") ? `${name}'` : `${name}'s`;
 }
 
 function turnShown() {
@@ -184,8 +189,10 @@ function figureTable(key, caption, list, colour) {
 function showTurn(index) {
   const turn = report.turns[index];
   if (!turn) return;
-  document.getElementById("turn-label").textContent =
-    `Turn ${turn.turn} (${index + 1} of ${report.turns.length})`;
+  // the game's end is dated the turn after the last when the turn limit ends it
+  const ending = turn.turn > report.scenario.turns;
+  document.getElementById("turn-label").textContent = (ending ? "The end"
+    : `Turn ${turn.turn}`) + ` (${index + 1} of ${report.turns.length})`;
   for (const button of document.querySelectorAll("#view-switch button")) {
     const view = viewShown === null ? "control" : viewShown;
     button.classList.toggle("on", button.dataset.view === view);
