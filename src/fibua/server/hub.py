@@ -490,7 +490,7 @@ class Hub:
 
     @staticmethod
     def _seat_plans(scenario: Scenario, players: Mapping[str, str],
-                    levels: Mapping[str, str]) -> list[SeatPlan]:
+                    levels: Mapping[str, str] | None = None) -> list[SeatPlan]:
         ruleset = find_ruleset(scenario.ruleset)
         seats: list[Seat] = [s for side in scenario.side_names
                              for s in ruleset.seats(scenario, side)]
@@ -506,7 +506,7 @@ class Hub:
                            f"seat {bad[0]!r}: a seat is played by 'human' or 'computer'")
         plans = [SeatPlan(s.name, s.side, s.units, players.get(s.name, COMPUTER))
                  for s in seats]
-        return leveled_plans(scenario, plans, levels)
+        return leveled_plans(scenario, plans, levels or {})
 
     # -- who asks ----------------------------------------------------------------------------
 

@@ -86,7 +86,7 @@ function scenarioCard(scenario) {
       });
     }
     seats.append(el("div", { class: "seat-row" }, `${seat.side}: ${seat.name}`,
-      el("span", {}, level, " ", select)), words);
+      el("span", {}, select, " ", level)), words);
   });
   for (const show of shows) show();
   const seed = el("input", { type: "number", min: "0", step: "1", placeholder: "empty: secret",
