@@ -113,8 +113,10 @@ function drawCounter(info, colour, opacity, size, onclick, kind, age) {
     "stroke-width": size * 0.35, ...(dashed ? { "stroke-dasharray": `${size} ${size * 0.6}` } : {}) }));
   body.append(drawSymbol(data.symbol, frame.box, out ? "#555" : "#111", size * 0.3));
   if (out) drawCross(body, frame.box, size);
-  drawStrength(body, data, cx, frame.bottom, height, out);
-  drawBadges(body, data.marks || [], cx, frame.top, height);
+  // the counter as printed (frame, tab, badges), for spread.js: known here, not measured
+  const printed = [frame.extent, drawStrength(body, data, cx, frame.bottom, height, out),
+    drawBadges(body, data.marks || [], cx, frame.top, height)].filter(Boolean);
+  g.dataset.box = boxOf(printed).join(" ");
   g.append(body);
   g.append(counterLabel(info, data, cx, cy, frame.right, size));
   const title = svgEl("title", {});
@@ -124,10 +126,19 @@ function drawCounter(info, colour, opacity, size, onclick, kind, age) {
   overlay.append(g);
 }
 
+// the box round boxes [x, y, w, h]
+function boxOf(boxes) {
+  const x = Math.min(...boxes.map((b) => b[0])), y = Math.min(...boxes.map((b) => b[1]));
+  const right = Math.max(...boxes.map((b) => b[0] + b[2]));
+  const bottom = Math.max(...boxes.map((b) => b[1] + b[3]));
+  return [x, y, right - x, bottom - y];
+}
+
 function rectangle(cx, cy, width, height) {
   const box = { x: cx - width / 2, y: cy - height / 2, width, height };
   return { tag: "rect", attrs: { x: box.x, y: box.y, width, height }, box,
-    top: box.y, bottom: box.y + height, right: box.x + width };
+    extent: [box.x, box.y, width, height], top: box.y, bottom: box.y + height,
+    right: box.x + width };
 }
 
 // the hostile frame: a diamond a little larger than the friendly rectangle (as in APP-6),
@@ -138,7 +149,7 @@ function diamond(cx, cy, width) {
   // the largest box of the friendly frame's shape the diamond holds, a little inside it
   const box = { x: cx - d * 0.55, y: cy - d * 0.39, width: d * 1.1, height: d * 0.78 };
   return { tag: "polygon", attrs: { points: points.map((p) => p.join(",")).join(" ") }, box,
-    top: cy - d, bottom: cy + d, right: cx + d };
+    extent: [cx - d, cy - d, 2 * d, 2 * d], top: cy - d, bottom: cy + d, right: cx + d };
 }
 
 // each model of the unit where it stands (its footprint on the table), in a layer under
@@ -179,10 +190,10 @@ function drawCross(g, box, size) {
     d: `M${x},${y} L${x + width},${y + height} M${x},${y + height} L${x + width},${y}` }));
 }
 
-// the strength, on a white tab under the frame (its top middle at cx, bottom)
+// the strength, on a white tab under the frame (its top middle at cx, bottom); its box
 function drawStrength(g, data, cx, bottom, height, out) {
   const text = data.strength ? data.strength.text : out ? "out" : "";
-  if (!text) return cx;
+  if (!text) return null;
   const font = height * 0.44;
   const width = Math.max(text.length * font * 0.62 + font * 0.5, height * 0.7);
   g.append(svgEl("rect", { class: "strength-tab", x: cx - width / 2, y: bottom - font * 0.15,
@@ -193,17 +204,19 @@ function drawStrength(g, data, cx, bottom, height, out) {
     "text-anchor": "middle", fill: out ? "#555" : "#111" });
   label.textContent = text;
   g.append(label);
-  return cx + width / 2;
+  return [cx - width / 2, bottom - font * 0.15, width, font * 1.15];
 }
 
-// a badge for each state, in a row centred on the frame's top edge
+// a badge for each state, in a row centred on the frame's top edge; the row's box
 function drawBadges(g, marks, cx, top, height) {
-  if (!marks.length) return;
+  if (!marks.length) return null;
   const font = height * 0.36;
   const tall = font * 1.25;
   const widths = marks.map((m) => Math.max(m.short.length * font * 0.64 + font * 0.45, tall));
   const gap = font * 0.15;
-  let x = cx - (widths.reduce((a, b) => a + b, 0) + gap * (marks.length - 1)) / 2;
+  const across = widths.reduce((a, b) => a + b, 0) + gap * (marks.length - 1);
+  let x = cx - across / 2;
+  const row = [x, top - tall * 0.75, across, tall];
   marks.forEach((mark, i) => {
     const badge = svgEl("g", { class: `badge badge-${mark.tag}`, "data-tag": mark.tag });
     badge.append(svgEl("rect", { x, y: top - tall * 0.75, width: widths[i], height: tall,
@@ -220,6 +233,7 @@ function drawBadges(g, marks, cx, top, height) {
     g.append(badge);
     x += widths[i] + gap;
   });
+  return row;
 }
 
 // the unit's name beside the counter (moved by the label placer, anchored on the counter)

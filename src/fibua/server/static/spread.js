@@ -80,18 +80,12 @@ function spreadSpots(items, bounds, pad) {
 
 // -- the page ----------------------------------------------------------------------------------
 
-// the parts that make a counter as printed: its frame, strength tab and badges (a facing
-// tick or a halo may reach over a neighbour: they are thin, and show through)
-const COUNTER_PARTS = ":scope > .frame, :scope > .strength-tab, :scope > .badge";
-
-function counterBox(body) {
-  const boxes = [...body.querySelectorAll(COUNTER_PARTS)].map((n) => n.getBBox())
-    .filter((b) => b.width > 0 || b.height > 0);
-  if (!boxes.length) return null;
-  const x = Math.min(...boxes.map((b) => b.x)), y = Math.min(...boxes.map((b) => b.y));
-  const right = Math.max(...boxes.map((b) => b.x + b.width));
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  return { x, y, w: right - x, h: bottom - y };
+// the counter as printed: its frame, strength tab and badges, as counters.js drew them (a
+// facing tick or a halo may reach over a neighbour: they are thin, and show through).
+// Read from the drawing, not measured: nothing here waits for the page's layout.
+function counterBox(g) {
+  const [x, y, w, h] = (g.dataset.box || "").split(" ").map(Number);
+  return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { x, y, w, h } : null;
 }
 
 // Spreads the overlay's counters (after each draw, before the labels are placed).
@@ -102,7 +96,7 @@ function spreadCounters() {
   for (const g of overlay.querySelectorAll(":scope > g.counter")) {
     const body = g.querySelector(":scope > g.counter-body");
     if (g.dataset.spread) moveLabelBy(g, -1);  // spread before without a new draw: undone
-    const box = body && counterBox(body);
+    const box = body && counterBox(g);
     if (!box) continue;
     const x = Number(g.dataset.cx), y = Number(g.dataset.cy);
     items.push({ g, body, x, y, box: { x: box.x - x, y: box.y - y, w: box.w, h: box.h },
