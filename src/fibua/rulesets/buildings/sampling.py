@@ -1,7 +1,7 @@
 """Buildings games as one side may believe them to be: what a search plays forward
 (`RuleSet.resample`). Everything the side has not observed is drawn again from what it
 knows, never read from the game. What a side knows: its own units, its memory of the enemy
-(`seen`: where each enemy unit was last seen, with how many models and its order), and
+(`knowledge`: where each enemy unit was last seen, with how many models and its order), and
 what is public (the scenario's rosters and deployment zones, the turn, the dice left in
 the bag and whose die is drawn, the sections' states, which units are destroyed: every
 destruction is told to both sides by name, the units each side has destroyed).
