@@ -1007,3 +1007,21 @@ def test_a_cleared_area_is_taken_from_its_middle() -> None:
     spots = section_spots(game.state.sight, "house")
     gaps = [hypot(x - 26, y - 25) for x, y in spots]
     assert gaps == sorted(gaps)
+
+
+def test_the_moves_listed_go_eight_ways_at_the_full_allowance() -> None:
+    """Infantry on foot move 5 cm, flat out double that: the orders listed for a unit in
+    the open (a sample of what it may do, not every move) go at eight evenly spaced
+    headings to a hair short of the full distance, each one legal."""
+    from math import atan2, degrees, hypot
+
+    x0, y0 = 65.03, 35.04
+    game = new_game([unit("s", "infantry-section", (x0, y0))],
+                    [unit("r1", "sniper", (5, 75))], [SEES_ALL, 0])
+    for kind, reach in (("move", 4.99), ("flat-out", 9.99)):
+        listed = [o for o in game.legal_orders("blue") if o.unit == "s" and o.kind == kind]
+        ends = [(x - x0, y - y0) for x, y in (o.params["to"] for o in listed)]
+        assert all(abs(hypot(dx, dy) - reach) <= 0.008 for dx, dy in ends), ends
+        headings = sorted(round(degrees(atan2(dy, dx))) % 360 for dx, dy in ends)
+        assert headings == list(range(0, 360, 45))
+        assert all(game.ruleset.allows(game.state, o) for o in listed)

@@ -186,12 +186,13 @@ def tests_for(lines: range | None, ran: dict[int, list[str]], everything: Sequen
 
 
 def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage | None,
-                 timeout: float) -> None:
+                 timeout: float, only: set[str] | None = None) -> None:
     """Each pending mutant of the session tried against the tests that run its statement,
     or against all the tests given when `ran` is None (Cosmic Ray's mutate_and_test, its
     result stored as `cosmic-ray exec` stores it)."""
     with use_db(str(session)) as db:
-        pending = sorted(db.pending_work_items, key=lambda w: w.job_id)
+        pending = sorted((w for w in db.pending_work_items
+                          if only is None or w.job_id in only), key=lambda w: w.job_id)
     trees: dict[str, ast.Module] = {}
     for i, item in enumerate(pending, 1):
         spec = item.mutations[0]
@@ -325,7 +326,8 @@ def read_equivalent(path: Path) -> dict[str, str]:
 RECHECKED = "CREATE TABLE IF NOT EXISTS fibua_rechecked (job_id TEXT PRIMARY KEY)"
 
 
-def recheck(session: Path, equivalent: dict[str, str], among: set[str] | None) -> list[str]:
+def recheck(session: Path, equivalent: dict[str, str], among: set[str] | None
+            ) -> list[Mutant]:
     """Make the survivors not judged equivalent pending again (after tests were written for
     them), remembering which, so the summary can tell the first run from the recheck."""
     done = outcomes(session)
@@ -341,7 +343,7 @@ def recheck(session: Path, equivalent: dict[str, str], among: set[str] | None) -
     finally:
         db.close()
     forget(session, [m.job_id for m in again])
-    return [m.key() for m in again]
+    return again
 
 
 def rechecked(session: Path) -> set[str]:
@@ -442,10 +444,10 @@ def main() -> None:
         modules = set(rules_modules(root, args.ruleset, only))
         chosen = [m for m in chosen if m.module in modules]
     equivalent = read_equivalent(out / f"{name}-equivalent.txt")
+    again: set[str] | None = None
     if args.recheck:
         among = None if chosen is None else {m.job_id for m in chosen}
-        for key in recheck(session, equivalent, among):
-            print("again:", key)
+        again = {m.job_id for m in recheck(session, equivalent, among)}
     if args.summary:
         pass
     elif args.with_tests or args.targeted:
@@ -456,7 +458,8 @@ def main() -> None:
             tests = args.with_tests.split(",")
         os.environ.update(env)  # the runs are this process's children
         os.chdir(root)
-        run_targeted(root, session, tests, ran, args.timeout)
+        # a recheck runs the survivors again, not the rest of a sample not yet tried
+        run_targeted(root, session, tests, ran, args.timeout, again)
     else:
         subprocess.run([*cosmic, "exec", str(cfg), str(session)], cwd=root, env=env,
                        check=True)
