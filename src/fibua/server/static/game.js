@@ -272,6 +272,10 @@ function drawTurnButtons() {
   if (!state.seat || !state.seat.may_act) return;
   const label = state.seat.shared ? "Done (my orders are given)" : "End phase";
   box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
+  // what ending gives up, in the rule set's own words (a Buildings side answering a shot
+  // takes it; one with a die drawn gives the die to no order)
+  const end = typeof kindForms === "function" ? kindForms("end") : null;
+  if (end && end.help) box.append(el("div", { id: "done-help", class: "muted" }, `${label}: ${end.help}.`));
   if (state.can_undo) box.append(el("button", { id: "undo", onclick: () => post("undo", "undo") }, "Undo"));
 }
 
@@ -280,7 +284,10 @@ function drawTurnButtons() {
 function drawStatus() {
   const s = state.status;
   let text = s.over ? "Game over" : `Turn ${s.turn ?? "-"}/${s.turns ?? "-"}`;
-  if (s.phase) text += ` · ${s.phase}`;
+  // the seat's own phase where its view has one: a side may be alone in a phase (a
+  // Buildings unit shot at answers in a reaction the enemy's view does not show)
+  const phase = (state.view && state.view.phase) || s.phase;
+  if (phase && !s.over) text += ` · ${phase}`;
   if (s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
   if (!s.over) text += ` · ${s.to_act} to act`;
   document.getElementById("status").textContent = text;
@@ -303,7 +310,8 @@ function drawUnits() {
   if (!state.view) return;
   for (const own of state.view.own || []) {
     if (state.seat.units && !state.seat.units.includes(own.id)) continue;
-    const where = hasPlace(own) ? `${round(own.x)},${round(own.y)}` : "-";
+    // a unit out of the fight has no place (a view may say 0,0 for one with no model left)
+    const where = hasPlace(own) && !outOfAction(own) ? `${round(own.x)},${round(own.y)}` : "-";
     const row = el("div", { "data-unit": own.id, class: (own.id === selected ? "selected " : "")
       + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${where}`
       + (own.section ? ` in ${own.section}` : "") + (own.status ? ` · ${own.status}` : ""));
@@ -313,8 +321,10 @@ function drawUnits() {
   const enemies = document.getElementById("enemies");
   enemies.replaceChildren();
   for (const enemy of state.view.enemies || []) {
-    enemies.append(el("div", {}, `${enemy.id}: ${enemy.name || ""} · `
-      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)));
+    const seen = enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`;
+    enemies.append(el("div", { "data-enemy": enemy.id, class: outOfAction(enemy) ? "out" : "" },
+      `${enemy.id}: ${enemy.name || ""} · `
+      + (outOfAction(enemy) ? `out of the fight (seen turn ${enemy.seen_turn ?? "?"})` : seen)));
   }
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
 }

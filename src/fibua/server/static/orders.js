@@ -282,8 +282,9 @@ function textField(param, id) {
 
 // -- what a list offers -------------------------------------------------------------------
 
+// the enemies a form may name: those the side knows are out of the fight are left out
 function enemyChoices() {
-  const enemies = ((state.view && state.view.enemies) || []).slice();
+  const enemies = ((state.view && state.view.enemies) || []).filter((e) => !outOfAction(e));
   enemies.sort((a, b) => Number(Boolean(b.visible_now)) - Number(Boolean(a.visible_now)));
   return enemies.map((e) => [e.id, `${e.id}${e.name ? ": " + e.name : ""}`
     + (e.visible_now ? " (in sight)" : ` (seen turn ${e.seen_turn ?? "?"})`)]);
@@ -421,7 +422,9 @@ function composeDone() {
   composeMarks.replaceChildren();
   const form = compose && compose.unit === selected ? compose.form : null;
   const active = form && form.params.find((p) => p.name === compose.active);
-  mode.textContent = active ? `${compose.kind}: click the map for ${active.name}`
+  const what = ENEMY_TYPES.includes(active && active.type) ? "an enemy counter"
+    : active && active.type === "section" ? "a building" : "the map";
+  mode.textContent = active ? `${compose.kind}: click ${what} for ${active.name}`
     + (active.type === "path" ? " (each point in turn, then Finish path)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)
   pointMode = active && PLACE_TYPES.includes(active.type) && form.params[0] === active
