@@ -58,6 +58,7 @@ def edited(text: str, edits: list[tuple[str, str]]) -> str:
 class Ending:
     """What the page shows once the game is over, and the report it links to."""
 
+    status: str  # the status line ("Game over")
     headline: str  # "british win", "A draw"
     reason: str
     scores: str
@@ -75,7 +76,8 @@ def ending_shown(page: Any) -> Ending:
                            ".hidden", timeout=WAIT_MS)
     box = page.locator("#ending")
     parts = box.locator("div").all_inner_texts()
-    shown = Ending(box.locator("h2").first.inner_text(), parts[0], parts[1],
+    shown = Ending(page.inner_text("#status"), box.locator("h2").first.inner_text(),
+                   parts[0], parts[1],
                    box.locator("pre").inner_text(), "", 0, "")
     page.click("#report-link")
     page.wait_for_selector("#turn-slider", timeout=WAIT_MS)

@@ -222,6 +222,7 @@ def test_a_whole_game_of_buildings_by_clicking(tmp_path: Path) -> None:
           f"{person.shots} shots, answers {person.answers}, {person.holds} dice given up, "
           f"seen out of the fight {sorted(person.out_seen)}")
     assert person.shots and sum(person.answers.values()), "a shot given, a shot answered"
+    assert ending.status == "Game over"  # no phase, nobody to act
     assert re.fullmatch(r"(british|germans) win|A draw", ending.headline), ending.headline
     assert ending.reason.startswith("turn limit reached")
     assert re.fullmatch(r"\w+: \d+ · \w+: \d+", ending.scores), ending.scores
