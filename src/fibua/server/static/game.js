@@ -271,7 +271,10 @@ function drawTurnButtons() {
   box.replaceChildren();
   if (!state.seat || !state.seat.may_act) return;
   const label = state.seat.shared ? "Done (my orders are given)" : "End phase";
-  box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
+  // the version shown goes with it: a click meant for this phase never ends the next one
+  const shown = state.version;
+  box.append(el("button", { id: "done", onclick: () => post(`done?version=${shown}`, "done") },
+    label));
   // what ending gives up, in the rule set's own words (a Buildings side answering a shot
   // takes it; one with a die drawn gives the die to no order)
   const end = typeof kindForms === "function" ? kindForms("end") : null;
