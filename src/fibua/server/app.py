@@ -442,11 +442,35 @@ async def give_order(request: Request) -> Response:
 
 
 async def seat_done(request: Request) -> Response:
+    """A seat's End phase. With `?version=N`, the version of the message its page showed,
+    it is refused when the seat has been sent another since (the side ended itself with
+    its last order and the next turn came while the click was on its way): it would end
+    a phase the person has not seen."""
     server = server_of(request)
     game_id = request.path_params["game"]
-    done = await server.run(server.hub.done, game_id, bearer(request))
+    shown = shown_version(request)
+
+    def finish() -> dict[str, Any]:
+        if shown is not None:
+            live, holder = server.hub.holder(game_id, bearer(request))
+            if server.message_for(live, holder)[1] != shown:
+                raise ApiError(409, "stale", "the game has moved on since your page showed "
+                                             "it: look at it again, then end the phase")
+        return server.hub.done(game_id, bearer(request))
+
+    done = await server.run(finish)
     server.drive(game_id)
     return JSONResponse(done)
+
+
+def shown_version(request: Request) -> int | None:
+    """The `version` query parameter: the message a page showed when it was clicked."""
+    text = request.query_params.get("version")
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 12:
+        raise ApiError(400, "bad-version", f"version is a whole number, not {text[:20]!r}")
+    return int(text)
 
 
 async def undo(request: Request) -> Response:

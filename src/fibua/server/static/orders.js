@@ -292,8 +292,9 @@ function textField(param, id) {
 
 // -- what a list offers -------------------------------------------------------------------
 
+// the enemies a form may name: those the side knows are out of the fight are left out
 function enemyChoices() {
-  const enemies = ((state.view && state.view.enemies) || []).slice();
+  const enemies = ((state.view && state.view.enemies) || []).filter((e) => !outOfAction(e));
   enemies.sort((a, b) => Number(Boolean(b.visible_now)) - Number(Boolean(a.visible_now)));
   return enemies.map((e) => [e.id, `${e.id}${e.name ? ": " + e.name : ""}`
     + (e.visible_now ? " (in sight)" : ` (seen turn ${e.seen_turn ?? "?"})`)]);
@@ -437,9 +438,11 @@ function composeDone() {
   // an enemy chosen (clicked or from the list) is awaited no more
   const waiting = active && !(ENEMY_TYPES.includes(active.type)
     && compose.values[active.name] !== undefined) ? active : null;
+  const what = waiting && ENEMY_TYPES.includes(waiting.type) ? "an enemy counter"
+    : waiting && waiting.type === "section" ? "a building" : "the map";
   mode.textContent = waiting && FRIEND_TYPES.includes(waiting.type)
     ? `${compose.kind}: click the counter of your unit for ${waiting.name}`
-    : waiting ? `${compose.kind}: click the map for ${waiting.name}`
+    : waiting ? `${compose.kind}: click ${what} for ${waiting.name}`
     + (waiting.type === "path" ? " (each point in turn, then Finish path)" : "")
     : friend ? `${compose.kind}: click the counter of your unit for ${friend.name}`
     + (friend.type === "owns" ? " (a second click takes it out)" : "") : "";
