@@ -189,7 +189,7 @@ def _open(state: BuildingsState, side: str) -> list[Unit]:
     memory = state.knowledge[side].sightings
     return [u for u in _hidden(state, side)
             if not (u.id in memory and memory[u.id].turn == state.turn
-                    and memory[u.id].order is not None)]
+                    and memory[u.id].doing is not None)]
 
 
 def _dice_undecided(game: Game) -> bool:
