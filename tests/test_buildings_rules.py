@@ -559,8 +559,11 @@ def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
     before = g.state_hash()
     text = g.ruleset.preview(g.state, Order("allies", "fire", "rifle",
                                             {"target": "grenadiers"}))
-    # to hit 4+ with two pins: 6+ (1/2 -> 1/6); damage 5+ (1/3); order test 2D6 <= 7
-    assert "hits 17%" in text and "removes a model 33%" in text and "7 or less (58%)" in text
+    # rulings: a passed order test removes one pin, so the rifle fires with one pin left:
+    # 3+ with point blank +1, one pin -1, hard cover -2 is 5+ (1/3); damage 5+ (1/3);
+    # the order test first, 2D6 <= 7 (with both pins)
+    assert "pins (1) -1" in text and "hits 33%" in text
+    assert "removes a model 33%" in text and "7 or less (58%)" in text
     assert g.state_hash() == before
 
 

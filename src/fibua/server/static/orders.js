@@ -445,6 +445,7 @@ function composeDone() {
     : waiting ? `${compose.kind}: click ${what} for ${waiting.name}`
     + (waiting.type === "path" ? " (each point in turn, then Finish path)" : "")
     : friend ? `${compose.kind}: click the counter of your unit for ${friend.name}`
+    + (friend.required ? "" : " (optional)")
     + (friend.type === "owns" ? " (a second click takes it out)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)
   pointMode = active && PLACE_TYPES.includes(active.type) && form.params[0] === active
