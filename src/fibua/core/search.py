@@ -45,7 +45,7 @@ from fibua.core.dice import Rng
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import LegalOrders, allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, Player, Result, RuleSet, commands
+from fibua.core.ruleset import Notes, Player, Result, RuleSet, commands, own_computer
 
 
 @dataclass(frozen=True)
@@ -185,8 +185,7 @@ class SearchPlayer:
         self.budget = budget
         self.units = units
         self.rng = random.Random(seed)
-        self.heuristic = (rules.computer(side, seed, units) if notes is None
-                          else rules.computer(side, seed, units, notes=notes))
+        self.heuristic = own_computer(rules, side, seed, units, notes)
         #: each side's notes for the computers of the rollouts (worked out from the map
         #: alone, so shared by every rollout of the game)
         self._notes: dict[str, Notes] = {side: notes if notes is not None else {}}
@@ -263,6 +262,5 @@ def search_player(rules: RuleSet[Any], side: str, seed: int, budget: Budget | No
                   units: frozenset[str] | None = None, notes: Notes | None = None) -> Player:
     """The searching computer where the rule set can draw worlds, else its own computer."""
     if not rules.can_resample:
-        return (rules.computer(side, seed, units) if notes is None
-                else rules.computer(side, seed, units, notes=notes))
+        return own_computer(rules, side, seed, units, notes)
     return SearchPlayer(rules, side, seed, budget or Budget(), units, notes)

@@ -21,7 +21,7 @@ from typing import Any
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, Player, RuleSet, Searcher, Seat, commands
+from fibua.core.ruleset import Notes, Player, RuleSet, Searcher, Seat, commands, own_computer
 from fibua.core.search import Budget, WorldLegal, search_player
 
 
@@ -72,8 +72,7 @@ def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,
     a hard computer's decision may weigh (core/search.py's default unless given)."""
     if level is Level.HARD:
         return search_player(rules, side, seed, budget, units=units, notes=notes)
-    player = (rules.computer(side, seed, units) if notes is None
-              else rules.computer(side, seed, units, notes=notes))
+    player = own_computer(rules, side, seed, units, notes)
     return Careless(player, seed, units) if level is Level.EASY else player
 
 
