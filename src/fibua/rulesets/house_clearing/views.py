@@ -20,7 +20,7 @@ from fibua.scenario.objectives import goal_field as objective_field
 #: again): the fields a view's copy of either is checked by
 FIGURE_CHANGES = ("initiative", "pos", "stance", "moved", "fired", "reacted", "ducked",
                   "loading")
-SIGHTING_CHANGES = ("visible", "alive", "step_seen")
+SIGHTING_CHANGES = ("visible", "alive", "step_seen", "turn")
 
 
 @dataclass(frozen=True)
