@@ -1,6 +1,7 @@
 """Headless Chromium for the page tests: where it is, how it starts, how long a page may
-take, and the mark that skips a browser test where Chromium is not installed; and what a
-person does at the game page in the whole-game tests (read it, click it)."""
+take, and the mark that skips a browser test where Chromium is not installed; a game made
+in the lobby from an uploaded variant, and the end of a game as its page and report show it;
+and what a person does at the game page in the whole-game tests (read it, click it)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,35 +34,89 @@ needs_chromium = pytest.mark.skipif(
     reason="Chromium is not installed (tools/install-browser.sh)")
 
 
+# -- a game made in the lobby, played to its end ----------------------------------------------
+
+def lobby_game_links(page: Any, name: str, text: str, seats: dict[str, str],
+                     seed: int) -> dict[str, str]:
+    """On the lobby page: upload a scenario (a variant of a bundled one), make a game of
+    it from its card with each seat as given ("human" or "computer") and the seed typed,
+    and return each link the lobby shows, by seat (and "spectators")."""
+    page.locator(".card").first.wait_for(timeout=WAIT_MS)
+    page.set_input_files("#upload-file", files=[{
+        "name": f"{name}.toml", "mimeType": "text/plain", "buffer": text.encode()}])
+    page.click("#upload-send")
+    card = page.locator(f".card[data-scenario='{name}']")
+    card.wait_for(timeout=WAIT_MS)
+    for seat, player in seats.items():
+        card.locator(f"select[data-seat='{seat}']").select_option(player)
+    card.locator("input.seed").fill(str(seed))
+    card.locator("button.create").click()
+    card.locator(".links li a").first.wait_for(timeout=WAIT_MS)
+    return {item.get_attribute("data-link"): item.locator("a").get_attribute("href")
+            for item in card.locator(".links li").all()}
+
+
+def edited(text: str, edits: list[tuple[str, str]]) -> str:
+    """A bundled scenario's text with each edit made (each old text found once)."""
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+@dataclass
+class Ending:
+    """What the page shows once the game is over, and the report it links to."""
+
+    status: str  # the status line ("Game over")
+    headline: str  # "british win", "A draw"
+    reason: str
+    scores: str
+    after_action: str
+    report_headline: str
+    report_turns: int  # the turns the report's slider steps over
+    report_after_action: str
+
+
+def ending_shown(page: Any) -> Ending:
+    """Wait for the end on a seat's page, read the end box, then follow its link to the
+    after-action report and step its replay to the last turn."""
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".startsWith('Game over') && !document.querySelector('#ending')"
+                           ".hidden", timeout=WAIT_MS)
+    box = page.locator("#ending")
+    parts = box.locator("div").all_inner_texts()
+    shown = Ending(page.inner_text("#status"), box.locator("h2").first.inner_text(),
+                   parts[0], parts[1],
+                   box.locator("pre").inner_text(), "", 0, "")
+    page.click("#report-link")
+    page.wait_for_selector("#turn-slider", timeout=WAIT_MS)
+    last = int(page.get_attribute("#turn-slider", "max") or 0)
+    for _ in range(last):
+        page.click("#turn-next")
+    page.wait_for_function("(n) => document.querySelector('#turn-slider').value === String(n)",
+                           arg=last, timeout=WAIT_MS)
+    shown.report_headline = page.inner_text("#headline")
+    shown.report_turns = last
+    shown.report_after_action = page.inner_text("#after-action")
+    return shown
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a running process (a test's server) has used, user and system, from
+    /proc (0 where there is none): what a test reports beside its wall time."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return 0.0
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # -- a person at the game page: the whole-game tests ------------------------------------------
 # What a person reads on the page and clicks; nothing here gives an order but a click.
 
 #: how long a whole game may wait on the server for its turn (a bound, not a measure)
 GAME_WAIT_MS = 180_000
-
-
-def lobby_links(browser: Any, base: str, upload: Path | None, scenario: str,
-                seats: dict[str, str], seed: int) -> dict[str, str]:
-    """In the lobby: upload a scenario file (if given), make a game of `scenario` from its
-    card with each seat as given (human or computer) and the seed typed; the links the
-    lobby gives, by seat."""
-    lobby = browser.new_page(viewport={"width": 1400, "height": 900})
-    lobby.goto(base + "/")
-    lobby.locator(".card").first.wait_for(timeout=WAIT_MS)
-    if upload is not None:
-        lobby.set_input_files("#upload-file", str(upload))
-        lobby.click("#upload-send")
-    card = lobby.locator(f".card[data-scenario={scenario}]")
-    card.wait_for(timeout=WAIT_MS)
-    for seat, player in seats.items():
-        card.locator(f'select[data-seat="{seat}"]').select_option(player)
-    card.locator("input.seed").fill(str(seed))
-    card.locator("button.create").click()
-    lobby.wait_for_selector(".links li", timeout=WAIT_MS)
-    links = {item.inner_text().split(": ")[0]: str(item.locator("a").get_attribute("href"))
-             for item in lobby.locator(".links li").all()}
-    lobby.close()
-    return links
 
 
 def open_link(browser: Any, link: str) -> Any:
@@ -289,13 +345,3 @@ def report_shown(page: Any, game: Game, seed: int, views: list[str]) -> None:
     turns = game.scenario.scenario.turns
     assert last.startswith("The end") or (numbered and int(numbered.group(1)) <= turns), last
     assert "Game over" in page.inner_text("#turn-events")
-
-
-def process_cpu(pid: int) -> float | None:
-    """The CPU seconds a process has used (Linux's /proc; None elsewhere): the server's, for
-    the whole-game tests to report beside their wall time."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -36,14 +36,15 @@ from browser_helpers import (
     FLAGS,
     best_shot,
     choose_unit,
+    cpu_seconds,
+    edited,
     end_shown,
     fit_units,
-    lobby_links,
+    lobby_game_links,
     my_turn,
     nearer_move,
     needs_chromium,
     open_link,
-    process_cpu,
     report_shown,
     say_done,
     still_mine,
@@ -75,15 +76,11 @@ VIEWS = ["Control (everything)", "british's view", "germans' view"]
 
 def variant() -> str:
     """The bundled scenario with the turn limit lowered (and its own name and title)."""
-    path = Path(fibua.__file__).parent / "scenarios/house-clearing/ramp-houses.toml"
-    text = path.read_text(encoding="utf-8")
-    for old, new in (('name = "ramp-houses"', f'name = "{NAME}"'),
-                     ('title = "The Houses by the Ramp"',
-                      'title = "The Houses by the Ramp (three turns)"'),
-                     ("turns = 12", f"turns = {TURNS}")):
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    text = (Path(fibua.__file__).parent / "scenarios/house-clearing/ramp-houses.toml").read_text()
+    return edited(text, [('name = "ramp-houses"', f'name = "{NAME}"'),
+                         ('title = "The Houses by the Ramp"',
+                          'title = "The Houses by the Ramp (three turns)"'),
+                         ("turns = 12", f"turns = {TURNS}")])
 
 
 # ---------------------------------------------------------------- the person
@@ -110,15 +107,16 @@ def play_my_turn(page: Any) -> Counter[str]:
 
 def test_a_whole_game_of_house_clearing_by_clicking(tmp_path: Path) -> None:
     started, cpu = time.monotonic(), time.process_time()
-    upload = tmp_path / f"{NAME}.toml"
-    upload.write_text(variant(), encoding="utf-8")
     db = tmp_path / "games.sqlite3"
     given: Counter[str] = Counter()
     with running_server(db) as (server, client), sync_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
             base = str(client.base_url).rstrip("/")
-            links = lobby_links(browser, base, upload, NAME, SEATS, SEED)
+            lobby = browser.new_page(viewport={"width": 1400, "height": 900})
+            lobby.goto(base + "/")
+            links = lobby_game_links(lobby, NAME, variant(), SEATS, SEED)
+            lobby.close()
             print(f"game made: {time.monotonic() - started:.1f} s")
             page = open_link(browser, links[ME])
             playing, acting = time.monotonic(), 0.0
@@ -130,11 +128,11 @@ def test_a_whole_game_of_house_clearing_by_clicking(tmp_path: Path) -> None:
             game = stored_game(db)
             end_shown(page, game)
             report_shown(page, game, SEED, VIEWS)
-            served = process_cpu(server.pid)
+            served = cpu_seconds(server.pid)
         finally:
             browser.close()
     print(f"whole game: {time.monotonic() - started:.1f} s wall ({waited:.1f} s on the "
           "server's turn), "
-          f"{time.process_time() - cpu:.1f} s CPU of the test, {served} s of the server's; "
+          f"{time.process_time() - cpu:.1f} s CPU of the test, {served:.1f} s of the server's; "
           f"{dict(given)}")
     assert given["move"] and given["fire"] and given["done"], given

@@ -43,17 +43,18 @@ from browser_helpers import (
     cancel_shown,
     choose_unit,
     commit_shown,
+    cpu_seconds,
+    edited,
     end_shown,
     fit_units,
     in_sight,
-    lobby_links,
+    lobby_game_links,
     my_turn,
     nearer_move,
     needs_chromium,
     open_form,
     open_link,
     preview_shown,
-    process_cpu,
     report_shown,
     say_done,
     still_mine,
@@ -79,14 +80,10 @@ VIEWS = ["Control (everything)", "british's view", "germans' view"]
 
 def variant() -> str:
     """The bundled scenario with the turn limit lowered (and its own name and title)."""
-    path = Path(fibua.__file__).parent / "scenarios/street-fight/corner-shop.toml"
-    text = path.read_text(encoding="utf-8")
-    for old, new in (('name = "corner-shop"', f'name = "{NAME}"'),
-                     ('title = "The Corner Shop"', 'title = "The Corner Shop (five turns)"'),
-                     ("turns = 10", f"turns = {TURNS}")):
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    text = (Path(fibua.__file__).parent / "scenarios/street-fight/corner-shop.toml").read_text()
+    return edited(text, [('name = "corner-shop"', f'name = "{NAME}"'),
+                         ('title = "The Corner Shop"', 'title = "The Corner Shop (five turns)"'),
+                         ("turns = 10", f"turns = {TURNS}")])
 
 
 def aim(page: Any) -> bool:
@@ -121,15 +118,16 @@ def play_my_phase(page: Any) -> Counter[str]:
 
 def test_a_whole_game_of_street_fight_by_clicking(tmp_path: Path) -> None:
     started, cpu = time.monotonic(), time.process_time()
-    upload = tmp_path / f"{NAME}.toml"
-    upload.write_text(variant(), encoding="utf-8")
     db = tmp_path / "games.sqlite3"
     given: Counter[str] = Counter()
     with running_server(db) as (server, client), sync_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
             base = str(client.base_url).rstrip("/")
-            links = lobby_links(browser, base, upload, NAME, SEATS, SEED)
+            lobby = browser.new_page(viewport={"width": 1400, "height": 900})
+            lobby.goto(base + "/")
+            links = lobby_game_links(lobby, NAME, variant(), SEATS, SEED)
+            lobby.close()
             print(f"game made: {time.monotonic() - started:.1f} s")
             page = open_link(browser, links[ME])
             playing, acting = time.monotonic(), 0.0
@@ -141,11 +139,11 @@ def test_a_whole_game_of_street_fight_by_clicking(tmp_path: Path) -> None:
             game = stored_game(db)
             end_shown(page, game)
             report_shown(page, game, SEED, VIEWS)
-            served = process_cpu(server.pid)
+            served = cpu_seconds(server.pid)
         finally:
             browser.close()
     print(f"whole game: {time.monotonic() - started:.1f} s wall ({waited:.1f} s on the "
           "server's turn), "
-          f"{time.process_time() - cpu:.1f} s CPU of the test, {served} s of the server's; "
+          f"{time.process_time() - cpu:.1f} s CPU of the test, {served:.1f} s of the server's; "
           f"{dict(given)}")
     assert given["shoot"] and given["move"] and given["end phase"], given

@@ -87,3 +87,47 @@ def test_a_scenario_with_nothing_to_hold_gets_every_other_plot(tmp_path: Path) -
     assert "The scenario has no objective to hold." in page
     assert not (tmp_path / "run" / "plots" / "objectives.png").exists()
     assert all(not row.holders for row in load_run(tmp_path / "run").rows)
+
+
+def made_run(folder: Path, seats: dict[str, str], british: int, germans: int,
+             draws: int) -> Path:
+    """A run of corner-shop written by hand: so many games won by each side, so many drawn."""
+    from fibua.lab.records import GameRow
+    from fibua.lab.store import RunInfo, RunWriter
+    from fibua.scenario.loader import load_scenario
+
+    winners = ["british"] * british + ["germans"] * germans + [None] * draws
+    info = RunInfo(load_scenario("corner-shop").raw, seats, [], 0, len(winners), "made")
+    writer = RunWriter.create(folder, info)
+    writer.add([GameRow(seed=i, winner=w, reason="made", turns=3, orders=9, rolls=4,
+                        players=seats, scores={}, casualties={"british": 1, "germans": 0})
+                for i, w in enumerate(winners)])
+    writer.close()
+    return folder
+
+
+def test_the_balance_verdicts_stand_side_by_side_with_a_warning(tmp_path: Path) -> None:
+    normal = made_run(tmp_path / "normal", {"british": "normal", "germans": "normal"},
+                      29, 171, 0)
+    doctrine = made_run(tmp_path / "doctrine", {"british": "doctrine",
+                                                 "germans": "doctrine"}, 180, 12, 8)
+    result = lab("report", str(normal), "--with", str(doctrine))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "normal v normal: favours the Germans by 36 points, p < 0.001" in lines
+    assert "doctrine v doctrine: favours the British by 44 points, p < 0.001" in lines
+    assert any(line.startswith("warning: the verdicts disagree about who is favoured")
+               for line in lines)
+    page = (normal / "report.html").read_text(encoding="utf-8")
+    assert "favours the Germans by 36 points, p &lt; 0.001" in page
+    assert "Warning: the verdicts disagree" in page
+    assert "85.5% [" in page  # the Germans' share of decided games, with its interval
+    assert (normal / "plots" / "balance.png").exists()
+
+
+def test_an_even_run_is_called_even_and_warns_of_nothing(tmp_path: Path) -> None:
+    even = made_run(tmp_path / "even", {"british": "normal", "germans": "normal"}, 48, 52, 5)
+    result = lab("report", str(even))
+    assert result.exit_code == 0, result.output
+    assert "normal v normal: even: no evidence either way (p = 0.76)" in result.output
+    assert "warning" not in result.output

@@ -1,5 +1,6 @@
 """`fibua lab`: playtests of many games (run), their report (report), two runs set
-side by side (compare), and players rated against each other (ladder).
+side by side (compare), players rated against each other (ladder), and a scenario tuned
+toward an even game (tune).
 
 The commands import what they run when they run (`fibua --help` imports none of it)."""
 
@@ -128,9 +129,16 @@ def report(
                        "table; repeat for several")] = None,
 ) -> None:
     """Write the run's report: report.html (self-contained) and plots/*.png."""
-    from fibua.lab.report import write_report  # matplotlib only when a report is asked for
+    from fibua.lab.balance import disagreement
+    from fibua.lab.report import load_run, verdicts, write_report  # matplotlib: only here
 
     written = write_report(folder, with_ or [])
+    found = verdicts([load_run(path) for path in [folder, *(with_ or [])]])
+    for label, balance in found:
+        typer.echo(f"{label}: {balance.words()}")
+    warning = disagreement(found)
+    if warning:
+        typer.echo(f"warning: {warning}")
     typer.echo(f"wrote {written[0]} and {len(written) - 1} plots in {written[0].parent / 'plots'}")
 
 
@@ -190,7 +198,7 @@ def ladder(
         min=0, help="the first seed; every pairing plays seeds S, S+1, ...")] = 100_000,
     budget: Annotated[str | None, typer.Option(
         help="what a hard computer's decision weighs: candidates=C,worlds=W,horizon=H "
-             "(those left out keep the ladder's 3, 2, 6)")] = None,
+             "(those left out keep the ladder's 2, 2, 16)")] = None,
     anchor: Annotated[str | None, typer.Option(
         help="the player rated 0 (default doctrine, else random, else the first)")] = None,
     bootstrap: Annotated[int, typer.Option(
@@ -235,6 +243,40 @@ def ladder(
                err=True)
     ladder = rate(plan, loaded, cells(out, every), bootstrap)
     write_outputs(ladder, json_out or out / "ratings.json", plot or out / "ratings.png")
+
+
+@lab_app.command()
+@guarded
+def tune(
+    scenario: Annotated[str, typer.Argument(help="scenario file or bundled name")],
+    knob: Annotated[str, typer.Option(
+        help="the knob and its range, NAME=LOW..HIGH: turns, points.N (the Nth "
+             "[[victory]]), count.SIDE or count.UNIT (figures fielded), depth.SIDE (the "
+             "deployment zone's depth)")],
+    level: Annotated[str, typer.Option(
+        help="who plays both sides: normal, easy, hard, doctrine, random, computer")
+    ] = "normal",
+    max_games: Annotated[int, typer.Option(
+        min=1, help="the most games one value plays before its verdict is left open")] = 600,
+    batch: Annotated[int, typer.Option(
+        min=1, help="games between two looks at a value's evidence")] = 50,
+    tolerance: Annotated[float, typer.Option(
+        min=0.0, max=0.5, help="a value is even once its interval lies within this of 50%")
+    ] = 0.05,
+    seed_start: Annotated[int, typer.Option(
+        min=0, help="the first seed; every value plays seeds S, S+1, ...")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        help="the tune's folder (default lab-runs/tune-SCENARIO-KNOB); the same command "
+             "again goes on with a tune that was stopped")] = None,
+) -> None:
+    """Search one knob for the value nearest an even game, judging each value with a
+    sequential test; print and plot the curve, and write the value as a house rule."""
+    from fibua.cli.lab_tune import tune_scenario
+
+    tune_scenario(scenario, knob, level, jobs, out,
+                  batch=batch, max_games=max_games, tolerance=tolerance,
+                  seed_start=seed_start)
 
 
 def ray_address_spelling(args: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
@@ -21,6 +22,7 @@ from rich.text import Text
 
 from fibua.cli.common import console, error_console
 from fibua.lab.cluster import ClusterError, RayCluster
+from fibua.lab.records import GameRow
 from fibua.lab.runner import GameFailed, play_rows
 from fibua.lab.store import (
     RunInfo,
@@ -55,15 +57,35 @@ def free_folder(name: str) -> Path:
     return folder
 
 
-#: the winners of the games played, and how long they took (seconds)
-Played = tuple[Counter[str | None], float]
+@dataclass
+class Played:
+    """The winners of the games played, how long the command took (seconds of wall
+    time), and the games' own CPU and wall seconds as their processes timed them."""
+
+    wins: Counter[str | None] = field(default_factory=Counter)
+    seconds: float = 0.0
+    cpu: float = 0.0
+    wall: float = 0.0
+    timed: int = 0
+
+    def add(self, rows: list[GameRow]) -> None:
+        self.wins.update(row.winner for row in rows)
+        for row in rows:
+            if row.cpu is not None and row.wall is not None:
+                self.cpu += row.cpu
+                self.wall += row.wall
+                self.timed += 1
+
+
+def per_thousand(seconds: float, games: int) -> str:
+    return f"{1000 * seconds / games:,.1f} s" if games else "-"
 
 
 def play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
                seeds: list[int], jobs: int, cluster: RayCluster | None) -> Played:
     """Play the seeds' games into the run under a progress bar. A game that fails, or
     Ctrl-C, ends the command, saying what the run holds."""
-    wins: Counter[str | None] = Counter()
+    played_in = Played()
     started = time.perf_counter()
     try:
         # refreshed by hand, with no thread of its own: worker processes are forked
@@ -82,7 +104,7 @@ def play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
                                       info.budget))
             for batch in batches:
                 writer.add(batch)
-                wins.update(row.winner for row in batch)
+                played_in.add(batch)
     except (GameFailed, ClusterError) as failure:
         typer.echo(f"error: {failure}; the games finished before it are in "
                    f"{db_path(folder)}", err=True)
@@ -92,17 +114,21 @@ def play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
         typer.echo(f"stopped: {held} of the run's {info.games} games are in "
                    f"{db_path(folder)}; fibua lab resume {folder} plays the rest", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    return wins, time.perf_counter() - started
+    played_in.seconds = time.perf_counter() - started
+    return played_in
 
 
 def tell_done(what: str, played_in: Played, seats: dict[str, str], where: str,
                folder: Path) -> None:
-    wins, seconds = played_in
+    wins, seconds = played_in.wins, played_in.seconds
     games = sum(wins.values())
     out_console = console()
     sides = ", ".join(f"{side} ({player})" for side, player in seats.items())
     out_console.print(f"{what} ({sides}) in {seconds:.1f} s "
                       f"({games / seconds:,.1f} games/s), {where}", markup=False)
+    out_console.print(f"CPU {per_thousand(played_in.cpu, played_in.timed)} per 1,000 games "
+                      f"beside wall {per_thousand(played_in.wall, played_in.timed)} (each "
+                      "game timed in the process that played it)", markup=False)
     tally = [f"{side} won {wins[side]}" for side in seats] + [f"{wins[None]} drawn"]
     out_console.print("; ".join(tally), markup=False)
     out_console.print(f"results: {db_path(folder)}", markup=False)

@@ -157,3 +157,36 @@ def with_house_rules(scenario: Scenario, sets: Iterable[str] = (),
         name = name.strip()
         _set(raw, resolve_name(scenario, name), parse_value(value.strip()), f"--set {name}")
     return scenario_from_dict(raw, f"{scenario.name} with house rules")
+
+
+def overlay_between(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The overlay that `lay_over` turns `before` into `after` with: the values that
+    differ, tables as far down as they differ, sides by name, lists whole (an overlay
+    replaces a list). Both must have the same sides, in the same order."""
+    out = _table_difference({k: v for k, v in before.items() if k != "sides"},
+                            {k: v for k, v in after.items() if k != "sides"})
+    sides: dict[str, Any] = {}
+    for old, new in zip(before.get("sides", []), after.get("sides", []), strict=True):
+        changed = _table_difference(old, new)
+        if changed:
+            sides[str(new["name"])] = changed
+    if sides:
+        out["sides"] = sides
+    return out
+
+
+def _table_difference(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    gone = [key for key in before if key not in after]
+    if gone:
+        # an overlay cannot take a key away
+        raise ValueError(f"no overlay removes {', '.join(gone)}")
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if old == value:
+            continue
+        if isinstance(value, dict) and isinstance(old, dict):
+            out[key] = _table_difference(old, value)
+        else:
+            out[key] = value
+    return out

@@ -70,6 +70,11 @@ class GameRow:
     casualties: dict[str, int]
     falls: list[Fall] = field(default_factory=list)
     holders: list[Holding] = field(default_factory=list)
+    #: the game's own seconds of CPU (`time.process_time`) and of wall time, in the
+    #: process that played it; None in rows of runs made before they were kept. Not part
+    #: of what the game was: rows of one seed are equal whatever their timing
+    cpu: float | None = field(default=None, compare=False)
+    wall: float | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,6 +88,7 @@ class GameRow:
             casualties=dict(raw["casualties"]),
             falls=[Fall(**f) for f in raw["falls"]],
             holders=[Holding(**h) for h in raw["holders"]],
+            cpu=_seconds(raw.get("cpu")), wall=_seconds(raw.get("wall")),
         )
 
 
@@ -206,6 +212,10 @@ class RowWatcher:
 
 def _number(value: Any) -> float | None:
     return round(float(value), 2) if isinstance(value, int | float) else None
+
+
+def _seconds(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _int(value: Any) -> int | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from matplotlib.patches import Polygon as PolygonPatch
 
 from fibua.battlefield.model import Battlefield
 from fibua.core.errors import InputError, Problem
+from fibua.lab.balance import Balance, balance_of, disagreement, p_text, side_title, yardstick
 from fibua.lab.records import CONTESTED, GameRow
 from fibua.lab.stats import wilson
 from fibua.lab.store import RunInfo, read_info, read_rows
@@ -28,7 +30,7 @@ from fibua.scenario.loader import scenario_from_dict
 
 SIDE_COLOURS = ("#2b6cb0", "#c53030", "#2f855a", "#b7791f", "#6b46c1")
 DRAW_COLOUR = "#718096"
-PLOTS = ("win_rates", "game_length", "casualties", "falls_map", "objectives")
+PLOTS = ("win_rates", "balance", "game_length", "casualties", "falls_map", "objectives")
 DPI = 110
 
 
@@ -83,11 +85,93 @@ def win_rates_plot(run: Run) -> Figure:
     for i, rate in enumerate(rates):
         axes.annotate(percent(rate), (i, rate), textcoords="offset points",
                       xytext=(14, 3), fontsize=8)
+    axes.axhline(0.5, color="#2d3748", linewidth=1, linestyle="--")
     axes.set_ylim(0, 1.1)  # room for the labels over a bar at 100%
-    axes.set_ylabel("share of games won")
+    axes.set_ylabel("share of games won (dashed: 50%)")
     axes.set_title(f"Win rate with 95% Wilson intervals ({n} games)")
     figure.tight_layout()
     return figure
+
+
+def verdicts(runs: Sequence[Run]) -> list[tuple[str, Balance]]:
+    """Each run's balance, labelled by who played it (and its house rules, if any)."""
+    found = []
+    for run in runs:
+        balance = balance_of(run.sides, run.rows)
+        if balance is not None:
+            rules = " ".join(run.info.overrides)
+            found.append((yardstick(run.info.seats) + (f" ({rules})" if rules else ""),
+                          balance))
+    return found
+
+
+def balance_plot(runs: Sequence[Run]) -> Figure | None:
+    """Each run's first side's share of the decided games, with its Wilson interval,
+    against the 50% line; None unless the scenario has two sides."""
+    found = verdicts(runs)
+    if not found:
+        return None
+    first = found[0][1].sides[0]
+    figure = Figure(figsize=(7.2, 1.4 + 0.6 * len(found)), dpi=DPI)
+    axes = figure.add_subplot()
+    axes.axvline(0.5, color="#2d3748", linewidth=1, linestyle="--")
+    for k, (_, balance) in enumerate(found):
+        share = balance.share(0)
+        low, high = balance.interval(0)
+        colour_k = DRAW_COLOUR if balance.favoured is None else \
+            colour(balance.sides.index(balance.favoured))
+        axes.errorbar([share], [k], xerr=[[max(0.0, share - low)], [max(0.0, high - share)]],
+                      fmt="o", color=colour_k, capsize=5)
+        axes.annotate(f"{percent(share)}, {p_text(balance.p_value)}", (share, k),
+                      textcoords="offset points", xytext=(0, 7), fontsize=7, ha="center")
+    labels = [textwrap.fill(label, 28, max_lines=3, placeholder="...") for label, _ in found]
+    axes.set_yticks(range(len(found)), labels, fontsize=8)
+    axes.set_ylim(len(found) - 0.3, -0.7)  # the first run on top
+    axes.set_xlim(0, 1)
+    second = found[0][1].sides[1]
+    for x, side, align in ((0.01, second, "left"), (0.99, first, "right")):
+        axes.text(x, 0.02, f"{side_title(side)} favoured", transform=axes.transAxes,
+                  ha=align, va="bottom", fontsize=7, color="#4a5568")
+    axes.set_xlabel(f"{first}'s share of the decided games (95% Wilson interval; "
+                    f"dashed: an even game)", fontsize=8)
+    axes.set_title("Balance: who is favoured, by who plays", fontsize=10)
+    figure.tight_layout()
+    return figure
+
+
+def balance_rows(runs: Sequence[Run]) -> list[list[str]]:
+    """A row per run: who played, games, each side's share of the decided games with
+    its interval, the exact test against an even game, and the verdict in words."""
+    found = verdicts(runs)
+    if not found:
+        return []
+    sides = found[0][1].sides
+    table = [["players", "games (drawn)", *(f"{side_title(s)} share of decided"
+                                            for s in sides), "exact binomial", "verdict"]]
+    for label, balance in found:
+        cells = [label, f"{balance.games} ({balance.draws})"]
+        for i in range(2):
+            low, high = balance.interval(i)
+            cells.append(f"{percent(balance.share(i))} [{percent(low)}, {percent(high)}]")
+        cells += [p_text(balance.p_value), balance.words()]
+        table.append(cells)
+    return table
+
+
+def balance_html(runs: Sequence[Run]) -> str:
+    rows = balance_rows(runs)
+    if not rows:
+        return "<p>A balance verdict is given for scenarios of two sides.</p>"
+    found = verdicts(runs)
+    label, balance = found[0]
+    verdict = (f"<p><strong>{html.escape(balance.words())}</strong> "
+               f"({html.escape(label)})</p>")
+    warning = disagreement(found)
+    warned = f'<p class="warning">Warning: {html.escape(warning)}.</p>' if warning else ""
+    note = ("<p>An even game is one where each side wins half the games that are won: draws "
+            "go to nobody and are left out of the test (an exact two-sided binomial test "
+            "of the decided games against 1/2, at the 5% level).</p>")
+    return verdict + warned + html_table(rows) + note
 
 
 def game_length_plot(run: Run) -> Figure:
@@ -233,9 +317,22 @@ def summary_rows(run: Run) -> list[list[str]]:
             ["house rules", " ".join(info.overrides) or "none"],
             ["mean turns", f"{mean(r.turns for r in run.rows):.2f}"],
             ["mean orders", f"{mean(r.orders for r in run.rows):.1f}"],
-            ["mean rolls", f"{mean(r.rolls for r in run.rows):.1f}"]]
+            ["mean rolls", f"{mean(r.rolls for r in run.rows):.1f}"],
+            ["time per 1,000 games", time_per_thousand(run.rows)]]
     rows += [[f"ended: {reason}", str(count)] for reason, count in reasons]
     return rows
+
+
+def time_per_thousand(rows: Sequence[GameRow]) -> str:
+    """CPU seconds per 1,000 games beside wall seconds, from the games' own timings (the
+    CPU time is what a busy machine hardly moves)."""
+    timed = [r for r in rows if r.cpu is not None and r.wall is not None]
+    if not timed:
+        return "not timed (a run made before games were timed)"
+    cpu = 1000 * sum(r.cpu or 0.0 for r in timed) / len(timed)
+    wall = 1000 * sum(r.wall or 0.0 for r in timed) / len(timed)
+    return (f"{cpu:,.1f} CPU-s beside {wall:,.1f} wall-s (each game timed in the process "
+            f"that played it; {len(timed)} games)")
 
 
 def _seeds_played(run: Run) -> str:
@@ -253,15 +350,22 @@ def _games_played(run: Run) -> str:
 
 STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#1a202c}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #cbd5e0;padding:.3em .6em;
-text-align:left}img{max-width:100%}h2{margin-top:1.5em}"""
+text-align:left}img{max-width:100%}h2{margin-top:1.5em}.warning{color:#9b2c2c;
+font-weight:bold}"""
 
 CAPTIONS = {
     "win_rates": "Win rate per side",
+    "balance": "Balance against an even game",
     "game_length": "Game length",
     "casualties": "Casualties per side",
     "falls_map": "Where figures and units fell",
     "objectives": "Objective holder by turn",
 }
+
+
+#: what the page says where a plot has nothing to show
+MISSING = {"objectives": "<p>The scenario has no objective to hold.</p>",
+           "balance": "<p>A balance verdict is given for scenarios of two sides.</p>"}
 
 
 def write_report(folder: Path, others: Sequence[Path] = ()) -> list[Path]:
@@ -274,6 +378,7 @@ def write_report(folder: Path, others: Sequence[Path] = ()) -> list[Path]:
     scenario = scenario_from_dict(run.info.scenario, f"{run.info.name} as played")
     figures: dict[str, Figure | None] = {
         "win_rates": win_rates_plot(run),
+        "balance": balance_plot([run, *extra]),
         "game_length": game_length_plot(run),
         "casualties": casualties_plot(run),
         "falls_map": falls_map_plot(run, scenario.battlefield),
@@ -286,7 +391,7 @@ def write_report(folder: Path, others: Sequence[Path] = ()) -> list[Path]:
     for name, figure in figures.items():
         sections.append(f"<h2>{CAPTIONS[name]}</h2>")
         if figure is None:
-            sections.append("<p>The scenario has no objective to hold.</p>")
+            sections.append(MISSING[name])
             continue
         path = plots / f"{name}.png"
         figure.savefig(path)
@@ -296,7 +401,8 @@ def write_report(folder: Path, others: Sequence[Path] = ()) -> list[Path]:
     title = f"Playtest of {scenario.scenario.title}"
     page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
             f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"{html_table(summary_rows(run))}<h2>Head to head</h2>"
+            f"{html_table(summary_rows(run))}<h2>Balance</h2>{balance_html([run, *extra])}"
+            f"<h2>Head to head</h2>"
             f"{html_table(head_to_head([run, *extra]))}{''.join(sections)}</body></html>")
     page_path = folder / "report.html"
     page_path.write_text(page, encoding="utf-8")

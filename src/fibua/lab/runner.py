@@ -3,8 +3,10 @@ order whatever the number of processes (a game is a function of its seed alone).
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,12 +58,16 @@ class GameSeries:
             yield self._queue.popleft()
 
     def play(self, seed: int) -> GameRow:
+        """The game's row, with the seconds it took (CPU and wall, in this process)."""
         self._queue.append(seed)
+        cpu, wall = time.process_time(), time.perf_counter()
         try:
-            return next(self._games)
+            row = next(self._games)
         except Exception as error:
             # the series cannot go on after a failure inside its generator: say which seed
             raise GameFailed(seed, f"{type(error).__name__}: {error}") from error
+        return dataclasses.replace(row, cpu=time.process_time() - cpu,
+                                   wall=time.perf_counter() - wall)
 
     def close(self) -> None:
         self._games.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import ceil, comb, sqrt
+from math import ceil, comb, log, sqrt
 from statistics import NormalDist
 
 STANDARD_NORMAL = NormalDist()
@@ -146,3 +146,32 @@ def games_needed_paired(difference: float, discordant: float, alpha: float = 0.0
     za, zb = z_for(1 - alpha), STANDARD_NORMAL.inv_cdf(power)
     top = za * sqrt(share) + zb * sqrt(share - difference ** 2)
     return ceil(top ** 2 / difference ** 2)
+
+
+def binomial_even(successes: int, n: int) -> float:
+    """Two-sided exact binomial p-value of `successes` in `n` trials against an even
+    chance (each trial either way at 1/2): the chance of a count at least as far from
+    n/2, summed exactly. 1 when there is nothing to go on."""
+    return mcnemar_exact(successes, n - successes)  # the same test: games one way or other
+
+
+def mixture_radius(n: int, alpha: float = 0.05, tight_at: int = 300) -> float:
+    """Half-width of a confidence sequence for a proportion after n trials (Robbins's
+    normal mixture over a sub-Gaussian sum, variance proxy 1/4 a trial for any outcome in
+    [0, 1]): with chance at least 1 - alpha the interval holds the true rate at every n at
+    once, so it may be looked at after every batch and a search may stop as soon as it
+    says enough. The mixture's width is set to be tightest near `tight_at` trials."""
+    if n == 0:
+        return float("inf")
+    spread = n / 4
+    rho = (tight_at / 4) / (2 * log(1 / alpha) + log(1 + 2 * log(1 / alpha)))
+    return sqrt(2 * (spread + rho) * log(sqrt((spread + rho) / rho) / alpha)) / n
+
+
+def confidence_sequence(successes: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """The anytime-valid interval for a proportion after n trials (`mixture_radius`)."""
+    if n == 0:
+        return (0.0, 1.0)
+    radius = mixture_radius(n, alpha)
+    share = successes / n
+    return (max(0.0, share - radius), min(1.0, share + radius))

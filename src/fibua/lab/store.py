@@ -39,11 +39,16 @@ CREATE TABLE games (
     scores TEXT NOT NULL,
     casualties TEXT NOT NULL,
     falls TEXT NOT NULL,
-    holders TEXT NOT NULL
+    holders TEXT NOT NULL,
+    cpu REAL,
+    wall REAL
 );
 """
 JSON_COLUMNS = ("players", "scores", "casualties", "falls", "holders")
-COLUMNS = ("seed", "winner", "reason", "turns", "orders", "rolls", *JSON_COLUMNS)
+#: each game's own seconds, CPU and wall (absent from runs made before they were kept)
+TIME_COLUMNS = ("cpu", "wall")
+COLUMNS = ("seed", "winner", "reason", "turns", "orders", "rolls", *JSON_COLUMNS,
+           *TIME_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,12 @@ class RunWriter:
     def reopen(cls, folder: Path) -> RunWriter:
         """The run in `folder`, to add the games it still lacks."""
         _open(folder).close()  # refused as `read_info` refuses, if there is no run
-        return cls(sqlite3.connect(db_path(folder)))
+        connection = sqlite3.connect(db_path(folder))
+        for column in TIME_COLUMNS:
+            if column not in _columns(connection):  # a run made before they were kept
+                connection.execute(f"ALTER TABLE games ADD COLUMN {column} REAL")
+        connection.commit()
+        return cls(connection)
 
     def add(self, rows: Iterable[GameRow]) -> None:
         marks = ", ".join("?" for _ in COLUMNS)
@@ -120,8 +130,19 @@ class RunWriter:
                                     [_row_values(r) for r in rows])
         self.connection.commit()
 
+    def plan_games(self, games: int) -> None:
+        """Say how many games the run is to hold after all (a tune's value plays until
+        its evidence is in, not to a number fixed beforehand)."""
+        self.connection.execute("UPDATE run SET value = ? WHERE key = 'games'",
+                                (json.dumps(games),))
+        self.connection.commit()
+
     def close(self) -> None:
         self.connection.close()
+
+
+def _columns(connection: sqlite3.Connection) -> set[str]:
+    return {str(row[1]) for row in connection.execute("PRAGMA table_info(games)")}
 
 
 def _open(folder: Path) -> sqlite3.Connection:
@@ -190,7 +211,11 @@ def missing_seeds(folder: Path, info: RunInfo) -> list[int]:
 def read_rows(folder: Path) -> Iterator[GameRow]:
     """The run's rows in seed order."""
     with _reading(folder) as connection:
-        cursor = connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY seed")
+        present = _columns(connection)
+        # a run made before the games were timed reads as untimed games
+        picked = [c if c in present or c not in TIME_COLUMNS else f"NULL AS {c}"
+                  for c in COLUMNS]
+        cursor = connection.execute(f"SELECT {', '.join(picked)} FROM games ORDER BY seed")
         for values in cursor:
             raw = dict(zip(COLUMNS, values, strict=True))
             try:

@@ -115,8 +115,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
             "reaction": state.reaction.snapshot() if state.reaction else None,
             "declared": [d.snapshot() for d in state.declared],
             "exposure": sorted([a, b, n] for (a, b), n in state.exposure.items()),
-            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+            "seen": {side: {k: [s.x, s.y, s.section, s.floor, str(s.doing), s.turn,
+                                s.visible, s.alive, s.step] for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "result": state.result.to_dict() if state.result else None,
         }
 

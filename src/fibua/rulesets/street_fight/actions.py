@@ -191,7 +191,7 @@ def seen_within_contact(state: StreetFightState, figure: Figure, end: Position) 
     """The names of the enemies the side sees now that a figure at `end` would be in
     contact with (what a move there charges, as far as the side can know)."""
     found = []
-    for sighting in state.seen.get(figure.side, {}).values():
+    for sighting in state.knowledge[figure.side].sightings.values():
         if not (sighting.visible and sighting.alive):
             continue
         there = Position(sighting.x, sighting.y, sighting.section, sighting.floor)

@@ -130,8 +130,8 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
                        "last": list(u.last_casualty_from) if u.last_casualty_from else None}
                       for u in state.units.values()],
             "seen": {side: {k: [s.x, s.y, s.floor, s.turn, s.visible, s.alive]
-                            for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+                            for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "result": state.result.to_dict() if state.result else None,
         }
 
@@ -216,7 +216,7 @@ def _candidates(state: StreetFightState, figure: Figure) -> list[Order]:
                       round(figure.pos.y + dist * sin(angle), 2)]
                 candidates.append(Order(side, "move", fid, {"to": to}))
         candidates.append(Order(side, "take-cover", fid))
-        for seen in state.seen.get(side, {}).values():
+        for seen in state.knowledge[side].sightings.values():
             if seen.visible and seen.alive:
                 candidates.append(Order(side, "overwatch", fid, {"point": [seen.x, seen.y],
                                                                  "radius": 3.0}))

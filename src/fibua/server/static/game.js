@@ -135,7 +135,7 @@ function drawFigures() {
     if (!hasPlace(own)) continue;
     const mine = !state.seat.units || state.seat.units.includes(own.id);
     figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
-           () => select(own.id), "own");
+           () => ownCounterClicked(own), "own");  // friends.js: a form may want it
   }
   drawDestinations(unitSize);
 }
@@ -291,7 +291,14 @@ function drawTurnButtons() {
   const opened = moverWindow();
   const label = opened ? `Let ${opened.mover} go (done)`
     : state.seat.shared ? "Done (my orders are given)" : "End phase";
-  box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
+  // the version shown goes with it: a click meant for this phase never ends the next one
+  const shown = state.version;
+  box.append(el("button", { id: "done", onclick: () => post(`done?version=${shown}`, "done") },
+    label));
+  // what ending gives up, in the rule set's own words (a Buildings side answering a shot
+  // takes it; one with a die drawn gives the die to no order)
+  const end = typeof kindForms === "function" ? kindForms("end") : null;
+  if (end && end.help) box.append(el("div", { id: "done-help", class: "muted" }, `${label}: ${end.help}.`));
   if (state.can_undo) box.append(el("button", { id: "undo", onclick: () => post("undo", "undo") }, "Undo"));
 }
 
@@ -301,7 +308,10 @@ function drawStatus() {
   const s = state.status;
   // once over, the phase and step the rules stopped in mean nothing to the players
   let text = s.over ? "Game over" : `Turn ${s.turn ?? "-"}/${s.turns ?? "-"}`;
-  if (!s.over && s.phase) text += ` · ${s.phase}`;
+  // the seat's own phase where its view has one: a side may be alone in a phase (a
+  // Buildings unit shot at answers in a reaction the enemy's view does not show)
+  const phase = (state.view && state.view.phase) || s.phase;
+  if (phase && !s.over) text += ` · ${phase}`;
   if (!s.over && s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
   if (!s.over) text += ` · ${s.to_act} to act`;
   const opened = moverWindow();
@@ -315,11 +325,24 @@ function drawStatus() {
     seat.textContent = `You: ${who}`
       + (state.seat.may_act ? " · your orders" : "");
     document.getElementById("side-seats").textContent = state.side_seats.length > 1
-      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.done ? ", done" : ""})`).join("; ")
+      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.level ? " " + x.level : ""}${x.done ? ", done" : ""})`).join("; ")
       : "";
   } else {
     seat.textContent = "Spectator: public events only until the end.";
   }
+  document.getElementById("players").textContent = playersText(state.game.players || []);
+}
+
+// Who plays each side, a computer with its level: "germans: computer (hard)"; a side of
+// several seats played by people and the computer, seat by seat.
+function playersText(players) {
+  const who = (p) => (p.player === "computer" ? `computer (${p.level})` : p.player);
+  const sides = [...new Set(players.map((p) => p.side))];
+  return sides.map((side) => {
+    const seats = players.filter((p) => p.side === side);
+    const one = seats.every((p) => who(p) === who(seats[0]));
+    return `${side}: ` + (one ? who(seats[0]) : seats.map((p) => `${p.name} ${who(p)}`).join(", "));
+  }).join(" · ");
 }
 
 function drawUnits() {
@@ -337,16 +360,19 @@ function drawUnits() {
   const enemies = document.getElementById("enemies");
   enemies.replaceChildren();
   for (const enemy of state.view.enemies || []) {
-    enemies.append(el("div", {}, `${enemy.id}: ${enemy.name || ""} · `
-      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)
-      + (hasPlace(enemy) ? ` @ ${whereIs(enemy)}` : "")));
+    const seen = enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`;
+    enemies.append(el("div", { "data-enemy": enemy.id, class: outOfAction(enemy) ? "out" : "" },
+      `${enemy.id}: ${enemy.name || ""} · `
+      + (outOfAction(enemy) ? `out of the fight (seen turn ${enemy.seen_turn ?? "?"})` : seen)
+      + (hasPlace(enemy) && !outOfAction(enemy) ? ` @ ${whereIs(enemy)}` : "")));
   }
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
 }
 
 // where a unit stands, as the list says it: the place, its section and an upper floor
 function whereIs(unit) {
-  if (!hasPlace(unit)) return "-";
+  // a unit out of the fight has no place (a view may say 0,0 for one with no model left)
+  if (!hasPlace(unit) || outOfAction(unit)) return "-";
   return `${round(unit.x)},${round(unit.y)}` + (unit.section ? ` in ${unit.section}` : "")
     + (unit.floor > 0 ? `, floor ${unit.floor}` : "");
 }
@@ -381,6 +407,7 @@ function render() {
   }
   drawDice();
   drawFigures();
+  spreadCounters();  // spread.js: counters that would cover one another moved apart
   aidsRendered();
   drawObjectives();
   const map = document.querySelector("#mapbox svg");

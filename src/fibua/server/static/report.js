@@ -27,7 +27,11 @@ function headline() {
     el("div", { id: "reason" }, r ? r.reason : ""),
     el("div", {}, scores),
     el("div", { class: "facts" }, `${report.scenario.ruleset} · seed ${report.seed} · `
-      + `${report.orders} orders · ${report.lines} log lines · state hash ${report.state_hash}`));
+      + `${report.orders} orders · ${report.lines} log lines · state hash ${report.state_hash}`),
+    // who played (a server game's report; an uploaded log does not say)
+    el("div", { id: "players" }, report.players ? "Played by: " + report.players.map((p) =>
+      `${p.side}${p.name !== p.side ? " " + p.name : ""}: `
+      + (p.player === "computer" ? `computer (${p.level})` : p.player)).join(" · ") : ""));
 }
 
 function slider() {
