@@ -125,8 +125,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
         lines = []
         for f in state.figures.values():
             where = f" in {f.pos.section} floor {f.pos.floor}" if f.pos.section else ""
-            lines.append(f"{f.side}: {f.name} ({f.weapon}, skill {f.skill}) initiative "
-                         f"{f.initiative}{' - out of action' if not f.in_action else ''} at "
+            # below 0 the initiative counts nothing: the figure is out of action
+            state_words = f"initiative {f.initiative}" if f.in_action else "out of action"
+            lines.append(f"{f.side}: {f.name} ({f.weapon}, skill {f.skill}) {state_words} at "
                          f"({f.pos.x:.1f}, {f.pos.y:.1f}){where}, {f.stance}")
         return lines
 

@@ -466,9 +466,14 @@ function composeDone() {
   }
 }
 
+// a place given: a ring a person can find on the map (it was a dot of a pixel or two),
+// round a dot on the very point
 function markAt([x, y], size) {
-  return svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 0.45, fill: "none",
-    stroke: "#2b6cb0", "stroke-width": size * 0.2, class: "compose-point" });
+  const mark = svgEl("g", { class: "compose-point" });
+  mark.append(svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 1.6, fill: "none",
+    stroke: "#2b6cb0", "stroke-width": size * 0.35 }),
+  svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 0.3, fill: "#2b6cb0" }));
+  return mark;
 }
 
 // -- giving it ----------------------------------------------------------------------------
