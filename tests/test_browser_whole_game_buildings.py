@@ -232,6 +232,7 @@ def test_a_whole_game_of_buildings_by_clicking(tmp_path: Path) -> None:
     units = [n for n in names if n not in (ME, THEM)]
     assert all(f": {n} - " in ending.after_action for n in units), ending.after_action
     assert ending.report_after_action == ending.after_action
+    assert not ending.report_clashes, ending.report_clashes
     assert ending.report_headline.endswith(
         "a draw" if ending.headline == "A draw" else f"the {ending.headline}")
     assert ending.report_turns >= 3  # the set-up, then two turns or three
