@@ -76,6 +76,7 @@ class Ending:
     report_headline: str
     report_turns: int  # the turns the report's slider steps over
     report_after_action: str
+    report_clashes: list[str]  # labels over one another on the report's map, last turn
 
 
 def ending_shown(page: Any) -> Ending:
@@ -88,7 +89,7 @@ def ending_shown(page: Any) -> Ending:
     parts = box.locator("div").all_inner_texts()
     shown = Ending(page.inner_text("#status"), box.locator("h2").first.inner_text(),
                    parts[0], parts[1],
-                   box.locator("pre").inner_text(), "", 0, "")
+                   box.locator("pre").inner_text(), "", 0, "", [])
     page.click("#report-link")
     page.wait_for_selector("#turn-slider", timeout=WAIT_MS)
     last = int(page.get_attribute("#turn-slider", "max") or 0)
@@ -99,7 +100,26 @@ def ending_shown(page: Any) -> Ending:
     shown.report_headline = page.inner_text("#headline")
     shown.report_turns = last
     shown.report_after_action = page.inner_text("#after-action")
+    shown.report_clashes = label_clashes(page, "#replay-map svg")
     return shown
+
+
+def label_clashes(page: Any, svg: str) -> list[str]:
+    """The words of every two labels shown on a map (building names, unit labels) whose
+    boxes on the screen overlap by more than half a pixel each way."""
+    found: list[str] = page.evaluate("""(svg) => {
+      const shown = [...document.querySelectorAll(`${svg} text`)].filter((n) =>
+        getComputedStyle(n).display !== 'none' && n.closest('[display=none]') === null
+        && n.getBoundingClientRect().width > 0);
+      const boxes = shown.map((n) => [n.textContent, n.getBoundingClientRect()]);
+      const out = [];
+      boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+        if (p.left + 0.5 < q.right && q.left + 0.5 < p.right && p.top + 0.5 < q.bottom
+            && q.top + 0.5 < p.bottom) out.push(`${a} over ${b}`);
+      }));
+      return out;
+    }""", svg)
+    return found
 
 
 def cpu_seconds(pid: int) -> float:

@@ -118,10 +118,15 @@ class Person:
         self.shots = 0
         self.holds = 0
         self.out_seen: set[str] = set()
+        self.turns: set[int] = set()
 
     def decide(self) -> None:
         page = self.page
         status = page.inner_text("#status")
+        # the turn of how many: two, or three once the dice gave one more
+        turn = re.match(r"Turn (\d+)/(\d+) · ", status)
+        assert turn is not None and int(turn[1]) <= int(turn[2]) <= 3, status
+        self.turns.add(int(turn[1]))
         if " · reaction · " in status:
             self.answer()
         elif not self.shoot():
@@ -220,7 +225,7 @@ def test_a_whole_game_of_buildings_by_clicking(tmp_path: Path) -> None:
     print(f"whole game of Buildings: {time.perf_counter() - wall:.1f} s wall, CPU "
           f"{time.process_time() - cpu:.1f} s here and {served:.1f} s in the server; "
           f"{person.shots} shots, answers {person.answers}, {person.holds} dice given up, "
-          f"seen out of the fight {sorted(person.out_seen)}")
+          f"seen out of the fight {sorted(person.out_seen)}, turns {sorted(person.turns)}")
     assert person.shots and sum(person.answers.values()), "a shot given, a shot answered"
     assert ending.status == "Game over"  # no phase, nobody to act
     assert re.fullmatch(r"(british|germans) win|A draw", ending.headline), ending.headline
@@ -232,6 +237,7 @@ def test_a_whole_game_of_buildings_by_clicking(tmp_path: Path) -> None:
     units = [n for n in names if n not in (ME, THEM)]
     assert all(f": {n} - " in ending.after_action for n in units), ending.after_action
     assert ending.report_after_action == ending.after_action
+    assert not ending.report_clashes, ending.report_clashes
     assert ending.report_headline.endswith(
         "a draw" if ending.headline == "A draw" else f"the {ending.headline}")
     assert ending.report_turns >= 3  # the set-up, then two turns or three

@@ -206,6 +206,7 @@ def test_a_whole_game_of_street_fighter_by_clicking(tmp_path: Path) -> None:
                 ("HQ", "section 1", "section 2", "section 3") for n in (1, 2, 3)]
     assert all(c in ending.after_action for c in carriers), ending.after_action
     assert ending.report_after_action == ending.after_action
+    assert not ending.report_clashes, ending.report_clashes
     assert ending.report_headline.endswith(
         "a draw" if ending.headline == "A draw" else f"the {ending.headline}")
     assert ending.report_turns >= TURNS

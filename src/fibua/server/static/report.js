@@ -136,11 +136,13 @@ function drawFigures(turn) {
 
 function drawFigure(f, side, kind, opacity) {
   if (typeof f.x !== "number" || typeof f.y !== "number") return null;
-  const g = svgNode("g", { class: kind, "data-id": f.id, "data-side": side || "enemy", opacity });
+  // data-avoid: no label is placed over it (labels.js)
+  const g = svgNode("g", { class: kind, "data-id": f.id, "data-side": side || "enemy", opacity,
+    "data-avoid": "" });
   const cx = f.x, cy = mapHeight - f.y;
   g.append(svgNode("circle", { cx, cy, r: unitSize, fill: side ? colourOf(side) : "#555",
     stroke: "#fff", "stroke-width": unitSize * 0.3 }));
-  const label = svgNode("text", { x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
+  const label = svgNode("text", { class: "label", x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
     "font-size": unitSize * 1.5, "font-family": "sans-serif", fill: "#111", stroke: "#fff",
     "stroke-width": unitSize * 0.3, "paint-order": "stroke" });
   label.textContent = f.id;
@@ -198,6 +200,8 @@ function showTurn(index) {
     button.classList.toggle("on", button.dataset.view === view);
   }
   drawFigures(turn);
+  // no label over another or over a figure: the game page's placer (labels.js)
+  if (typeof placeLabels === "function") placeLabels(figures.ownerSVGElement);
   drawEvents(turn);
   drawStanding(turn);
 }
