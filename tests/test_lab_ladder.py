@@ -145,7 +145,7 @@ def test_the_budget_is_kept_with_the_pairings_where_hard_plays() -> None:
     from fibua.scenario.loader import load_scenario
 
     budget = parse_budget("worlds=1")
-    assert (budget.candidates, budget.worlds, budget.horizon) == (3, 1, 6)
+    assert (budget.candidates, budget.worlds, budget.horizon) == (2, 1, 16)
     plan = Plan(["corner-shop"], ["random", "hard"], 2, 100_000, budget, "random")
     for pairing in pairings([load_scenario("corner-shop")], plan.players):
         assert expected_info(pairing, plan).budget == budget
