@@ -1,6 +1,8 @@
 """Street-Fight played in the browser by clicking alone: the corner shop, seed 3, made in
 the lobby with the Germans a person's and the British the computer's, the German seat's
-link opened from the lobby, four whole turns played on the page.
+link opened from the lobby, four whole turns played on the page. The corner shop is played
+as first written, with six Germans (the bundled file, balanced, fields four: Hartmann and
+Vogt, whose orders the script clicks, are left out), uploaded under a name of its own.
 
 Every kind of order of the rule set is given by pointing and clicking, each of its forms:
 - move to (Pohl climbs to the shop's upper floor, the floor chosen from the form's list),
@@ -43,13 +45,14 @@ from fibua.core.events import Event
 from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.scenario.loader import scenario_from_dict
+from first_written import first_written_text
 from server_helpers import running_server, wait_until
 from test_server_browser_orders import NEAR, clickable, game_orders, named, table_click
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [needs_chromium, pytest.mark.usefixtures("warm_kernels")]
 
-SCENARIO = "corner-shop"
+SCENARIO = "corner-shop-six"
 SEED = 3
 SIDE = "germans"
 #: the turn the game must have reached when the test stops (it starts at 1)
@@ -362,6 +365,9 @@ def test_street_fight_played_by_clicking(tmp_path: Path) -> None:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
+            six = first_written_text("corner-shop", SCENARIO)
+            uploaded = client.post("/api/scenarios", content=six.encode())
+            assert uploaded.status_code == 201, uploaded.text
             game_id = lobby_link(page, str(client.base_url).rstrip("/"))
             stored = Stored.of(db, game_id)
             plays: dict[tuple[int, str], list[Callable[[Any, Stored], Any]]] = {

@@ -144,8 +144,7 @@ def _near_the_farmhouse(turn: int) -> list[Order]:
     game.state.figures["franke"].weapon = WeaponName.LMG
     game.state.knowledge["americans"].reset()
     put(game, "franke", 19.5, 35.3, floor=1)
-    for k, german in enumerate(("wolff", "albrecht", "seidel", "reinhardt", "maurer",
-                                "kraemer")):
+    for k, german in enumerate(("wolff", "albrecht", "seidel", "reinhardt")):
         put(game, german, 16 + k, 39, floor=1)
     put(game, "novak", 14.5, 25.5)
     game.state.turn = turn

@@ -133,7 +133,7 @@ def test_before_the_storm_the_defenders_sight_is_shunned() -> None:
 
 def test_an_attacker_below_a_fixed_gun_climbs_into_close_combat_with_it() -> None:
     game = _farm(10)
-    for german in ("wolff", "reinhardt", "maurer", "albrecht", "seidel", "kraemer"):
+    for german in ("wolff", "reinhardt", "albrecht", "seidel"):
         game.state.figures[german].alive = False
     put(game, "novak", 19.0, 36.5)  # in the farmhouse, below Franke's MG 42
     put(game, "hayes", 22.0, 38.5)

@@ -159,7 +159,7 @@ class Search:
     @property
     def best(self) -> Evidence:
         """The value whose share of decided games is nearest 50% (more games break a
-        tie, then the value nearer the file's order of trying)."""
+        tie, then the value tried first)."""
         return min(self.tried, key=lambda e: (abs(e.share - 0.5), -e.games))
 
     def curve(self) -> list[Evidence]:

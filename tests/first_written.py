@@ -1,0 +1,113 @@
+"""The bundled scenarios as first written, before the lab balanced them (each file's
+comment says what was tuned: docs/lab.md). A test that replays one particular game of a
+scenario (a seed found to show a rule or a page at work, with the figures it names) plays
+it here, on the map and forces it was found on; what the balancing took away is put back,
+the rest is the bundled file as it is."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from fibua.quick.tomlwrite import dumps
+from fibua.scenario.loader import load_scenario, scenario_from_dict
+from fibua.scenario.schema import Scenario
+
+Raw = dict[str, Any]
+
+
+def _side(raw: Raw, name: str) -> Raw:
+    found: Raw = next(side for side in raw["sides"] if side["name"] == name)
+    return found
+
+
+def _corner_shop(raw: Raw) -> None:
+    germans = _side(raw, "germans")
+    kessler = next(u for u in germans["forces"]["units"] if u["id"] == "gruppe-kessler")
+    kessler["figures"] += [
+        {"id": "hartmann", "name": "Grenadier Hartmann", "weapon": "scoped-rifle",
+         "at": [38, 24], "floor": 1},
+        {"id": "vogt", "name": "Grenadier Vogt", "weapon": "random", "at": [28, 34.5]}]
+
+
+def _ramp_houses(raw: Raw) -> None:
+    meta = raw["scenario"]
+    meta["description"] = meta["description"].replace("ramp. Two British", "ramp. Three British")
+    _side(raw, "british")["forces"]["players"].append({
+        "id": "cpl-ashworth", "name": "Corporal's group", "figures": [
+            {"id": "ashworth", "name": "Cpl. Ashworth", "weapon": "smg", "at": [32.5, 3],
+             "rank": "nco"},
+            {"id": "milne", "name": "Pte. Milne", "weapon": "rifle", "at": [34, 2]},
+            {"id": "dunn", "name": "Pte. Dunn", "weapon": "rifle", "at": [35, 4.5],
+             "rank": "hero"},
+            {"id": "ryder", "name": "Pte. Ryder", "weapon": "carbine", "at": [31.5, 5.5]}]})
+
+
+def _farm_compound(raw: Raw) -> None:
+    germans = _side(raw, "germans")
+    reinhardt = next(u for u in germans["forces"]["units"] if u["id"] == "gruppe-reinhardt")
+    reinhardt["figures"] += [
+        {"id": "maurer", "name": "Gefreiter Maurer", "weapon": "rifle", "at": [14.5, 24.5]},
+        {"id": "kraemer", "name": "Jaeger Kraemer", "weapon": "rifle", "at": [31, 37],
+         "floor": 1}]
+
+
+def _factory_district(raw: Raw) -> None:
+    raw["scenario"]["description"] = (
+        "A platoon of T34s and a rifle platoon must clear Workshop 4 (its two halls) and the "
+        "works office before the Germans can bring up more men. The Germans hold the workshop "
+        "halls, solid brick and steel, and have an assault gun and an anti-tank gun somewhere "
+        "in the rubble. Clear both halls and the office and hold them at the end of turn 15.")
+    germans = _side(raw, "germans")["forces"]["formations"]
+    seydel = next(f for f in germans if f["id"] == "kompanie-trupp")
+    seydel["units"] += [
+        {"id": "gruppe-jung", "name": "Gruppe Jung", "kind": "infantry-section",
+         "candidates": [[60, 62], [61, 29], [61, 81]]},
+        {"id": "mg-koch", "name": "MG 34 Trupp Koch", "kind": "mmg-section",
+         "candidates": [[40, 82], [61, 29], [92, 10]]},
+        {"id": "scharfschuetze-lang", "name": "Scharfschuetze Lang", "kind": "sniper",
+         "candidates": [[92, 84], [37, 27], [61, 81]]},
+        {"id": "granatwerfer", "name": "Granatwerfer Trupp Mahler", "kind": "mortar-section",
+         "at": [20, 60]},
+        {"id": "pak-38", "name": "Pak 38 Neumann", "kind": "at-gun",
+         "candidates": [[72, 40], [80, 56], [52, 40]]}]
+    germans.append({"id": "sturmgeschuetz", "name": "Sturmgeschuetz Otto",
+                    "commander": "Oberleutnant Seydel", "units": [
+                        {"id": "stug-otto", "name": "StuG III Otto", "kind": "assault-gun",
+                         "candidates": [[20, 48], [40, 96], [70, 94]]}]})
+
+
+def _turns(turns: int) -> Callable[[Raw], None]:
+    def put_back(raw: Raw) -> None:
+        raw["scenario"]["turns"] = turns
+    return put_back
+
+
+#: what the balancing changed in each scenario, put back
+RESTORE: dict[str, Callable[[Raw], None]] = {
+    "corner-shop": _corner_shop,
+    "ramp-houses": _ramp_houses,
+    "farm-compound": _farm_compound,
+    "anti-tank-screen": _turns(12),
+    "factory-district": _factory_district,
+}
+
+
+def first_written_raw(name: str) -> Raw:
+    raw = copy.deepcopy(load_scenario(name).raw)
+    RESTORE[name](raw)
+    return raw
+
+
+def first_written(name: str) -> Scenario:
+    """The bundled scenario as it was before it was balanced (same name)."""
+    return scenario_from_dict(first_written_raw(name), f"{name} as first written")
+
+
+def first_written_text(name: str, renamed: str) -> str:
+    """The same as a scenario file under another name (to upload in the lobby, which keeps
+    the bundled names for the bundled files)."""
+    raw = first_written_raw(name)
+    raw["scenario"]["name"] = renamed
+    return dumps(raw)
