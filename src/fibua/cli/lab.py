@@ -1,6 +1,6 @@
-"""`fibua lab`: playtests of many games (run), their report (report), two runs set
-side by side (compare), players rated against each other (ladder), and a scenario tuned
-toward an even game (tune).
+"""`fibua lab`: playtests of many games (run), their report (report), the units each
+side lost (losses), two runs set side by side (compare), players rated against each other
+(ladder), and a scenario tuned toward an even game (tune).
 
 The commands import what they run when they run (`fibua --help` imports none of it)."""
 
@@ -140,6 +140,38 @@ def report(
     if warning:
         typer.echo(f"warning: {warning}")
     typer.echo(f"wrote {written[0]} and {len(written) - 1} plots in {written[0].parent / 'plots'}")
+
+
+@lab_app.command()
+@guarded
+def losses(
+    folder: Annotated[Path, typer.Argument(help="a run's folder (from fibua lab run)")],
+    by_turn: Annotated[int, typer.Option(
+        "--by-turn", min=1, help="also count the games each unit was lost in by this turn")] = 1,
+    top: Annotated[int, typer.Option(min=1, help="list this many units at most")] = 20,
+) -> None:
+    """Which units each side lost, in how many games (95% interval), at which median turn,
+    and how often by --by-turn: the moves that lose games, game after game."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from fibua.lab.losses import losses as units_lost
+    from fibua.lab.losses import losses_table
+    from fibua.lab.report import load_run
+
+    run = load_run(folder)
+    rows = losses_table(units_lost(run.rows, by_turn), top)
+    table = Table(title=escape(f"{run.info.name}: {len(run.rows)} games, "
+                               f"{_seating(run.info.seats)}"))
+    for column in rows[0]:
+        table.add_column(column)
+    for row in rows[1:]:
+        table.add_row(*(escape(cell) for cell in row))
+    console().print(table)
+
+
+def _seating(seats: dict[str, str]) -> str:
+    return ", ".join(f"{side} {player}" for side, player in seats.items())
 
 
 @lab_app.command()

@@ -23,6 +23,7 @@ from matplotlib.patches import Polygon as PolygonPatch
 from fibua.battlefield.model import Battlefield
 from fibua.core.errors import InputError, Problem
 from fibua.lab.balance import Balance, balance_of, disagreement, p_text, side_title, yardstick
+from fibua.lab.losses import losses, losses_table
 from fibua.lab.records import CONTESTED, GameRow
 from fibua.lab.stats import wilson
 from fibua.lab.store import RunInfo, read_info, read_rows
@@ -363,6 +364,9 @@ CAPTIONS = {
 }
 
 
+#: how many units the report's table of losses lists
+LOSSES_SHOWN = 20
+
 #: what the page says where a plot has nothing to show
 MISSING = {"objectives": "<p>The scenario has no objective to hold.</p>",
            "balance": "<p>A balance verdict is given for scenarios of two sides.</p>"}
@@ -403,7 +407,10 @@ def write_report(folder: Path, others: Sequence[Path] = ()) -> list[Path]:
             f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
             f"{html_table(summary_rows(run))}<h2>Balance</h2>{balance_html([run, *extra])}"
             f"<h2>Head to head</h2>"
-            f"{html_table(head_to_head([run, *extra]))}{''.join(sections)}</body></html>")
+            f"{html_table(head_to_head([run, *extra]))}"
+            f"<h2>Units lost (the {LOSSES_SHOWN} most often)</h2>"
+            f"{html_table(losses_table(losses(run.rows), top=LOSSES_SHOWN))}"
+            f"{''.join(sections)}</body></html>")
     page_path = folder / "report.html"
     page_path.write_text(page, encoding="utf-8")
     return [page_path, *written]
