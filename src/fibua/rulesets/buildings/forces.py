@@ -217,8 +217,8 @@ class Options(_Strict):
     #: brought down and driven into
     enter_buildings: bool = True
     #: true: whether an enemy outside may fire at assaulters leaping out of a building is
-    #: measured from the building's walls (the seed's "more than 6in from the building
-    #: itself"); false, the default (rulings): from the opening they leap out by
+    #: measured from the building's walls, as the chapter words it; false, the default
+    #: (rulings): from the opening they leap out by
     leap_out_from_walls: bool = False
     #: inches from a stopped transport that its passengers are placed when they bail out
     bail_out: Inches = 3.0
