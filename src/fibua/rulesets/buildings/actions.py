@@ -652,7 +652,12 @@ def _starts(state: BuildingsState, unit: Unit) -> list[tuple[float, float]]:
 
 def assault_distance(state: BuildingsState, unit: Unit, target: Unit) -> float:
     """How far the assault starts from its target, for a surprise charge: nearest model to
-    nearest model, or to the section's walls; from inside, from the exit opening."""
+    nearest model, or to the section's walls; from inside, from the exit opening (option
+    `leap_out_from_walls`: an enemy outside is measured to the building's walls)."""
+    if unit.section is not None and target.section is None and \
+            state.options.leap_out_from_walls:
+        own = state.battlefield.section(unit.section)
+        return min(distance_to_section((m.x, m.y), own) for m in target.models)
     starts = _starts(state, unit)
     if target.section is not None:
         section = state.battlefield.section(target.section)

@@ -216,6 +216,10 @@ class Options(_Strict):
     #: enters, none is set up inside); buildings are scenery, still shot at, set alight,
     #: brought down and driven into
     enter_buildings: bool = True
+    #: true: whether an enemy outside may fire at assaulters leaping out of a building is
+    #: measured from the building's walls, as the chapter words it; false, the default
+    #: (rulings): from the opening they leap out by
+    leap_out_from_walls: bool = False
     #: inches from a stopped transport that its passengers are placed when they bail out
     bail_out: Inches = 3.0
     #: turns to play; None: the scenario's `turns` (the rules' usual game is DEFAULT_TURNS)
