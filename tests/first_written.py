@@ -111,3 +111,9 @@ def first_written_text(name: str, renamed: str) -> str:
     raw = first_written_raw(name)
     raw["scenario"]["name"] = renamed
     return dumps(raw)
+
+
+def as_found(name: str) -> Scenario:
+    """The scenario a test's seeds were found on: as first written where the lab balanced
+    it, else the bundled file."""
+    return first_written(name) if name in RESTORE else load_scenario(name)

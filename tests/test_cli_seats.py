@@ -12,6 +12,7 @@ from fibua.cli.terminal import PlaySession
 from fibua.core.game import Game
 from fibua.core.ruleset import Seat
 from fibua.scenario.loader import load_scenario
+from first_written import first_written
 
 BREN = frozenset({"dunn", "ashworth", "kelly"})
 RIFLES = frozenset({"hollis", "morgan", "whitcombe", "barnes", "fenwick"})
@@ -88,7 +89,7 @@ def test_many_orders_are_summarised_not_cut() -> None:
 
 
 def test_the_keyboard_comes_back_to_the_seat_the_enemy_interrupted() -> None:
-    scenario = load_scenario("ramp-houses")
+    scenario = first_written("ramp-houses")  # three British groups, the corporal's too
     # a seed where Milne and Ryder, of the third seat, both move in step 1, and the
     # Germans may fire at Milne as he moves
     game = Game(scenario, 13)
@@ -111,7 +112,7 @@ def test_the_keyboard_comes_back_to_the_seat_the_enemy_interrupted() -> None:
 def test_a_seat_with_nothing_to_do_is_not_asked() -> None:
     """Ryder is the third seat's only figure to move in step 1 (seed 9): once he has
     moved, the step passes on without asking anyone again, as in the browser."""
-    scenario = load_scenario("ramp-houses")
+    scenario = first_written("ramp-houses")  # three British groups, the corporal's too
     game = Game(scenario, 9)
     seats = [Seat(p.name, "british", frozenset(f.id for f in p.figures))
              for p in scenario.forces_of("british").players]

@@ -37,6 +37,7 @@ from fibua.rulesets.house_clearing.state import Figure, Phase
 from fibua.rulesets.house_clearing.tables import Stance
 from fibua.rulesets.house_clearing.turn import can_act
 from fibua.scenario.loader import load_scenario
+from first_written import as_found
 from hc_helpers import act, end, figure, new_game, of_kind
 
 # ------------------------------------------------------------------------------ helpers
@@ -213,7 +214,7 @@ def enemy_answer(a: Game, b: Game, enemy: str, moved: list[str]) -> Order:
 def played(name: str, seed: int, orders: int, computers: int | None = None) -> Game:
     """A game between two computer players (seeded `computers` and the next, by default
     the game's seed), stopped after `orders` orders."""
-    scenario = load_scenario(name)
+    scenario = as_found(name)
     game = Game(scenario, seed)
     first = seed if computers is None else computers
     players = {s: game.ruleset.computer(s, first + i)
@@ -322,7 +323,7 @@ class Window:
 
 def hidden_firer_windows(name: str, seed: int, computers: int, most: int) -> list[Window]:
     """The first `most` such windows of a game between two computer players."""
-    scenario = load_scenario(name)
+    scenario = as_found(name)
     game = Game(scenario, seed)
     players = {s: game.ruleset.computer(s, computers + i)
                for i, s in enumerate(scenario.side_names)}
@@ -381,7 +382,7 @@ def same_for(a: Game, b: Game, side: str, events: tuple[list[Event], list[Event]
 def twin_windows(name: str, seed: int, window: Window, computers: int) -> tuple[Game, Game]:
     """The game before the move twice, the second with the hidden firers out of reach; the
     move given in both. Checks what the moving side receives before and after it."""
-    a = Game(load_scenario(name), seed)
+    a = Game(as_found(name), seed)
     for placed in window.before:
         a.apply(placed)
     b = replayed(a)
