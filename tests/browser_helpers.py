@@ -48,12 +48,17 @@ def lobby_game_links(page: Any, name: str, text: str, seats: dict[str, str],
     card = page.locator(f".card[data-scenario='{name}']")
     card.wait_for(timeout=WAIT_MS)
     for seat, player in seats.items():
-        card.locator(f"select[data-seat='{seat}']").select_option(player)
+        card.locator(f'select[data-seat="{css_string(seat)}"]').select_option(player)
     card.locator("input.seed").fill(str(seed))
     card.locator("button.create").click()
     card.locator(".links li a").first.wait_for(timeout=WAIT_MS)
     return {item.get_attribute("data-link"): item.locator("a").get_attribute("href")
             for item in card.locator(".links li").all()}
+
+
+def css_string(text: str) -> str:
+    """`text` inside a CSS string in double quotes (a seat may be "Lieutenant's group")."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def edited(text: str, edits: list[tuple[str, str]]) -> str:

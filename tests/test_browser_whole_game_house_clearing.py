@@ -4,7 +4,7 @@ its end and the after-action report.
 The game is The Houses by the Ramp with its turn limit lowered from 12 to 3, so that the
 whole game fits in a test: the lowered copy is uploaded in the lobby as a scenario file
 of its own (`ramp-houses-short`), the one change. The game is made from its card in the
-lobby (the seed typed, the Lieutenant's group a person's, the other British groups and
+lobby (the seed typed, the Lieutenant's group a person's, the other British group and
 both German groups the computer's), and the seat's link opened from it. Then, each time
 the page says it is the seat's turn, the person goes down the seat's list of figures:
 
@@ -60,7 +60,7 @@ TURNS = 3
 SEED = 11
 ME = "Lieutenant's group"
 #: every seat of the scenario, and who plays it
-SEATS = {ME: "human", "Sergeant's group": "computer", "Corporal's group": "computer",
+SEATS = {ME: "human", "Sergeant's group": "computer",
          "Unterscharfuehrer's group (corner house)": "computer",
          "Rottenfuehrer's group (Van Kooten house)": "computer"}
 #: the corner house's two rooms: where the British go

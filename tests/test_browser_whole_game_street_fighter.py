@@ -53,7 +53,7 @@ NAME = "anti-tank-screen-three-turns"
 TURNS = 3
 EDITS = [('name = "anti-tank-screen"', f'name = "{NAME}"'),
          ('title = "The Guns at Eerde"', 'title = "The Guns at Eerde (three turns)"'),
-         ("turns = 12\n", f"turns = {TURNS}\n")]
+         ("turns = 6\n", f"turns = {TURNS}\n")]
 #: the carriers ordered each turn (the others do nothing)
 SIX = 6
 #: how far north a carrier is sent (its move is 8 cm, flat out 16)
