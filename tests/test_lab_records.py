@@ -13,7 +13,7 @@ from fibua.scenario.loader import load_scenario
 
 
 @pytest.mark.parametrize(("name", "seed"), [("corner-shop", 2), ("anti-tank-screen", 0),
-                                            ("ramp-houses", 0)])
+                                            ("ramp-houses", 0), ("village-street", 1)])
 def test_falls_and_holders_in_every_rule_set(name: str, seed: int) -> None:
     scenario = load_scenario(name)
     series = GameSeries(scenario, dict.fromkeys(scenario.side_names, "computer"))

@@ -26,7 +26,7 @@ from fibua.scenario.schema import Scenario
 #: statuses a rule set's view gives a figure or unit out of the fight
 OUT_STATUSES = frozenset({"casualty", "out of action", "destroyed", "surrendered"})
 #: events that tell of a figure or unit lost (the rule sets' words for it)
-LOSS_KINDS = frozenset({"casualty", "out-of-action", "unit-lost"})
+LOSS_KINDS = frozenset({"casualty", "out-of-action", "unit-lost", "destroyed"})
 #: the event that opens a turn
 TURN_KIND = "turn"
 CONTESTED = "contested"
