@@ -322,7 +322,7 @@ SPREAD = [
     ("deployment = [[20.5, 21.5], [40, 21.5], [40, 40], [20.5, 40]]",
      "deployment = [[0, 5], [40, 5], [40, 40], [0, 40]]"),
     ("at = [22.5, 30.5]", "at = [15.5, 8]"),
-    ("at = [28, 34.5]", "at = [17.5, 8]"),
+    ("at = [33, 26.5], floor = 1", "at = [17.5, 8]"),
     ('weapon = "lmg", at = [5.5, 1.5]', 'weapon = "lmg", at = [16.5, 1.5]'),
 ]
 
@@ -346,12 +346,12 @@ def spread_fire(client: httpx.Client, browser: Any, db: Path) -> None:
     page = open_seat(browser, client, made, "british")
     pick(page, "ashworth")
     named(page, "shoot targets").click()
-    for enemy in ("pohl", "vogt"):
+    for enemy in ("pohl", "braun"):
         page.locator(f"#mapbox .figure.enemy[data-id='{enemy}']").click()
-    assert page.is_checked("#param-targets-pohl") and page.is_checked("#param-targets-vogt")
+    assert page.is_checked("#param-targets-pohl") and page.is_checked("#param-targets-braun")
     n = give(page, db, made["id"])
     order = given_order(db, made["id"], scenario, n)
-    assert order == Order("british", "shoot", "ashworth", {"targets": ["pohl", "vogt"]})
+    assert order == Order("british", "shoot", "ashworth", {"targets": ["pohl", "braun"]})
 
 
 def test_orders_out_of_reach_before_are_given_by_clicking(tmp_path: Path) -> None:
