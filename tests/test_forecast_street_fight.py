@@ -122,3 +122,11 @@ def test_a_move_into_contact_with_an_enemy_in_sight_says_it_charges() -> None:
     assert "it charges R1" in text, text
     assert "may still shoot" not in text
     assert "charges" not in game.preview(walk)
+
+
+def test_a_move_into_a_building_of_one_part_names_the_building_alone() -> None:
+    # a building of one section is named alone ("House"), one of several by its part too
+    game = forced_game(make_scenario([figure("b1", "rifle", (13, 8))],
+                                     [figure("r1", "rifle", (2, 23))]), [2, 1])
+    text = game.preview(Order("blue", "move", "b1", {"to": [13, 11]}))
+    assert "ends in House, on the ground floor" in text, text

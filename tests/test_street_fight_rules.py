@@ -9,7 +9,7 @@ list of faces starts with those two.
 
 from __future__ import annotations
 
-from math import ceil
+from math import ceil, hypot
 from typing import Any
 
 import numpy as np
@@ -1100,6 +1100,8 @@ def test_morale_waits_for_a_third_then_tests_each_further_casualty() -> None:
     (2, 1, 0, 1), (3, 2, 0, 1), (3, 1, 1, 1), (3, 1, 0, 2),
     (4, 3, 0, 0), (4, 2, 0, 1), (4, 1, 2, 1),
     (6, 5, 0, 0), (6, 4, 0, 1), (6, 3, 0, 2), (6, 3, 2, 1), (6, 3, 3, 0),
+    # a third of seven or nine is three: the third loss is the first test, not two
+    (7, 5, 0, 0), (7, 4, 0, 1), (9, 6, 0, 1), (9, 5, 0, 2), (9, 5, 3, 1),
 ])
 def test_tests_due(start: int, left: int, tested: int, due: int) -> None:
     unit = Unit("u", "U", "red", [f"f{i}" for i in range(start)], tested_losses=tested)
@@ -1215,3 +1217,47 @@ def test_the_cover_of_the_openings_crossed_is_found_in_one_call(
     covers = np.array([o[4] for o in openings], dtype=np.int64)
     expected = max((int(o[4]) for o in openings if _segments_cross(*pq, *o[:4])), default=0)
     assert _best_crossed(*pq, segments, covers) == expected
+
+
+# ------------------------------------------------------------------- found by mutation
+
+
+def test_overwatch_fires_at_a_move_that_ends_on_the_edge_of_its_point() -> None:
+    # the seed: overwatch shoots "at target that moves through point of aim"; r1 stops
+    # exactly 1in from the watched point (20, 16), on the edge of the 1in circle: inside
+    game = overwatch_game([*BLUE_FIRST, 100])
+    events = act(game, "move", "r1", to=[20, 17])
+    assert of_kind(events, "overwatch-fire") == [{"figure": "b1", "target": "r1"}]
+    (shot,) = of_kind(events, "shot")
+    assert shot["range"] == 7.0 and not shot["hit"]
+    assert all_dice_used(game)
+
+
+def test_a_change_of_floor_costs_two_inches_of_the_move_either_way() -> None:
+    # the seed's move is "up to 5 inches per turn": going up or down a floor inside a
+    # building spends 2in of it (FLOOR_CHANGE_COST), as far down as up
+    game = new_game([figure("b1", "rifle", (13, 13), floor=1)],
+                    [figure("r1", "rifle", (2, 23))], BLUE_FIRST)
+    (moved,) = of_kind(act(game, "move", "b1", to=[14, 13], floor=0), "moved")
+    assert moved["inches"] == 3.0 and moved["floor"] == 0  # 1in across, 2in down
+    game = new_game([figure("b1", "rifle", (13, 13))], [figure("r1", "rifle", (2, 23))],
+                    BLUE_FIRST)
+    (moved,) = of_kind(act(game, "move", "b1", to=[14, 13], floor=1), "moved")
+    assert moved["inches"] == 3.0 and moved["floor"] == 1
+
+
+def test_the_moves_listed_go_eight_ways_at_a_walk_a_move_and_a_run() -> None:
+    # the seed: "up to 5 inches per turn", or up to 9 at a run; the moves the game lists
+    # for a figure in the open go the eight ways of the compass at 2.5, 5 and 9in
+    game = new_game(*lane("rifle", (2, 23)), BLUE_FIRST)
+    listed = {tuple(o.params["to"]) for o in game.legal_orders("blue")
+              if o.kind == "move" and o.unit == "b1"}
+    ways = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+    def ring(dist: float) -> set[tuple[float, float]]:
+        return {(round(20 + dx * dist / hypot(dx, dy), 2), round(10 + dy * dist / hypot(dx, dy), 2))
+                for dx, dy in ways}
+
+    assert listed <= ring(2.5) | ring(5.0) | ring(9.0)  # some stopped by walls, the house
+    assert ring(2.5) <= listed  # nothing stops a short move in the open lane
+    assert (25.0, 10.0) not in listed and (20.0, 19.0) in listed  # the table's edge
