@@ -1261,3 +1261,20 @@ def test_the_moves_listed_go_eight_ways_at_a_walk_a_move_and_a_run() -> None:
     assert listed <= ring(2.5) | ring(5.0) | ring(9.0)  # some stopped by walls, the house
     assert ring(2.5) <= listed  # nothing stops a short move in the open lane
     assert (25.0, 10.0) not in listed and (20.0, 19.0) in listed  # the table's edge
+
+
+def test_overwatch_meets_a_figure_leaving_a_house_in_the_open() -> None:
+    # the seed: overwatch shoots "at target that moves through point of aim". r1 walks out
+    # of the house's door; the watched point (13, 8) is met at (13, 9), outside: in the open
+    # and without cover, not inside the house it left (which gave it 3/4, as if at a window)
+    game = new_game([figure("b1", "rifle", (13, 2))], [figure("r1", "rifle", (13, 11))],
+                    [*BLUE_FIRST, 100])
+    act(game, "overwatch", "b1", point=[13, 8])
+    end(game)
+    events = act(game, "move", "r1", to=[13, 6])
+    (shot,) = of_kind(events, "shot")
+    assert shot["range"] == 7.0 and not any(k.startswith("cover") for k in basis(shot))
+    assert need(shot) == 60  # 100 - 20 range - 20 moving + 10 rifle - 10 overwatch
+    (seen,) = [e for e in of_kind(events, "enemy-seen") if e["y"] == 9.0]
+    assert seen["section"] is None
+    assert all_dice_used(game)
