@@ -1278,3 +1278,54 @@ def test_overwatch_meets_a_figure_leaving_a_house_in_the_open() -> None:
     (seen,) = [e for e in of_kind(events, "enemy-seen") if e["y"] == 9.0]
     assert seen["section"] is None
     assert all_dice_used(game)
+
+
+def test_falling_back_stops_at_the_first_cover_on_the_way() -> None:
+    # the seed: a unit that fails "must fall back to cover directly away from the source
+    # that caused the last casualty". r1 runs north from b1 and stops at the low wall
+    # (y = 6), the first place with 1/2 cover from b1, not a step further
+    blue = [figure("b1", "rifle", (5, 1))]
+    red = [figure("r1", "rifle", (5, 4)), figure("r2", "rifle", (8, 3)),
+           figure("r3", "rifle", (23, 23))]
+    game = new_game(blue, red, [*BLUE_FIRST, 1, 10, 2], turns=1)
+    to_shoot_phase(game)
+    assert of_kind(act(game, "shoot", "b1", target="r2"), "casualty")
+    events = end(game, 2)
+    (test,) = of_kind(events, "morale")
+    assert test["holds"] is False
+    falls = {f["figure"]: f for f in of_kind(events, "fell-back")}
+    assert falls["r1"]["to"] == [5.0, 6.0] and falls["r1"]["inches"] == 2.0
+    assert falls["r1"]["sheltering"]
+    assert all_dice_used(game)
+
+
+def test_a_runner_stopping_short_of_an_unseen_enemy_stops_on_its_path() -> None:
+    # a runner may not close with an enemy: where its last leg would end within 1in of
+    # one, it stops on that leg at the last point outside contact (0.1in steps)
+    blue = [figure("b1", "rifle", (20, 5))]
+    red = [figure("r1", "rifle", (17, 3))]
+    game = new_game(blue, red, BLUE_FIRST)
+    act(game, "move", "b1", path=[[18.5, 1.0], [17.4, 2.2]])
+    b1 = game.state.figures["b1"].pos
+    ax, ay, bx, by = 18.5, 1.0, 17.4, 2.2
+    across = (bx - ax) * (b1.y - ay) - (by - ay) * (b1.x - ax)
+    assert abs(across) < 0.02 and min(ay, by) <= b1.y <= max(ay, by)  # on the leg
+    assert 1.0 < game.state.figures["r1"].pos.distance(b1) <= 1.0 + 0.1 + 0.01
+
+
+def test_an_enemy_no_longer_in_sight_neither_refuses_a_run_nor_is_charged() -> None:
+    # a runner may not end within 1in of an enemy the side sees; one seen before and gone
+    # from sight since is only remembered: the run is given, a walk there charges no one
+    from sf_helpers import put
+
+    game = new_game([figure("b1", "rifle", (20, 5))], [figure("r1", "rifle", (20, 14))],
+                    BLUE_FIRST)
+    assert game.state.knowledge["blue"].sightings["r1"].visible
+    put(game, "r1", 17, 3)  # behind the high wall, out of b1's sight
+    seen = game.state.knowledge["blue"].sightings["r1"]
+    assert not seen.visible and seen.alive and (seen.x, seen.y) == (20.0, 14.0)
+    assert game.ruleset.allows(game.state, order(game, "move", "b1", to=[20, 13.2]))  # 8.2in
+    put(game, "b1", 20, 10)
+    assert not game.state.knowledge["blue"].sightings["r1"].visible
+    text = game.preview(order(game, "move", "b1", to=[20, 13.2]))  # a 3.2in walk
+    assert "charges" not in text and "may still shoot" in text
