@@ -652,3 +652,20 @@ def test_turns_with_nobody_able_to_act_pass_without_end() -> None:
                     [figure("r1", "rifle", (2, 23), initiative=0)], turns=200)
     assert game.over and game.state.turn == 201
     assert game.result() is not None
+
+
+def test_only_a_friend_on_the_gunners_floor_feeds_its_belt() -> None:
+    # the seed: "Belt fed LMG's need two crew members": the second crewman serves the gun
+    # beside it, on its own floor; a friend on the floor below, however near, cannot
+    from fibua.rulesets.house_clearing.firing import loaders
+
+    blue = [figure("gun", "belt-lmg", (11, 13), initiative=3),
+            figure("no2", "rifle", (11.5, 13.3), initiative=1)]
+    game = new_game(blue, [figure("r1", "rifle", (4, 13), initiative=1)])
+    put(game, "gun", 11, 13, floor=1)
+    gun = game.state.figures["gun"]
+    assert loaders(game.state, gun) == []
+    put(game, "no2", 11.5, 13.3, floor=1)
+    assert loaders(game.state, gun) == [game.state.figures["no2"]]
+    put(game, "gun", 11, 13, floor=0)
+    assert loaders(game.state, gun) == []  # nor one on the floor above
