@@ -669,3 +669,17 @@ def test_only_a_friend_on_the_gunners_floor_feeds_its_belt() -> None:
     assert loaders(game.state, gun) == [game.state.figures["no2"]]
     put(game, "gun", 11, 13, floor=0)
     assert loaders(game.state, gun) == []  # nor one on the floor above
+
+
+def test_a_sides_counters_give_its_figures_initiative_never_below_none() -> None:
+    # the seed: a figure "reduced to zero initiative points ... can fire but not move,
+    # anything below zero is dead": its counter's strength is its initiative, never below 0
+    game = new_game([figure("b1", "rifle", (20, 9), initiative=3),
+                     figure("b2", "rifle", (22, 9))],
+                    [figure("r1", "rifle", (20, 18), initiative=1)])
+    game.state.figures["b2"].initiative = -1
+    found = game.counters("blue")
+    assert [c.id for c in found] == ["b1", "b2"] and not found[0].hostile
+    b1, b2 = found[0].strength, found[1].strength
+    assert b1 is not None and b1.now == 3
+    assert b2 is not None and b2.now == 0 and found[1].out_of_action
