@@ -683,3 +683,20 @@ def test_a_sides_counters_give_its_figures_initiative_never_below_none() -> None
     b1, b2 = found[0].strength, found[1].strength
     assert b1 is not None and b1.now == 3
     assert b2 is not None and b2.now == 0 and found[1].out_of_action
+
+
+def test_the_moves_listed_go_eight_ways_at_a_ninth_to_a_whole_move() -> None:
+    # the seed's moves: 9in in the open, 6in on a tile, 3in in buildings; the moves the
+    # game lists for a figure in the open go the eight ways of the compass, 1 to 9in
+    from math import hypot
+
+    from fibua.rulesets.house_clearing.rules import _candidates
+
+    game = new_game([figure("b1", "rifle", (20, 9), initiative=1)],
+                    [figure("r1", "rifle", (2, 23), initiative=2)])
+    moves = {tuple(o.params["to"]) for o in _candidates(game.state, game.state.figures["b1"])
+             if o.kind == "move"}
+    ways = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+    wanted = {(round(20 + dx * d / hypot(dx, dy), 2), round(9 + dy * d / hypot(dx, dy), 2))
+              for dx, dy in ways for d in (1.0, 3.0, 6.0, 9.0)}
+    assert moves == wanted
