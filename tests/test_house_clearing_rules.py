@@ -700,3 +700,19 @@ def test_the_moves_listed_go_eight_ways_at_a_ninth_to_a_whole_move() -> None:
     wanted = {(round(20 + dx * d / hypot(dx, dy), 2), round(9 + dy * d / hypot(dx, dy), 2))
               for dx, dy in ways for d in (1.0, 3.0, 6.0, 9.0)}
     assert moves == wanted
+
+
+def test_a_mover_leaving_its_room_from_an_upper_floor_is_seen_on_the_ground_floor() -> None:
+    # a figure leaving its room from an upper floor goes down the stairs first (the move's
+    # cost counts them): on its way to the door it is on the ground floor, where the
+    # enemy may see it and fire on it (the seed: "Everyone fires" at what it sees)
+    from fibua.rulesets.house_clearing.movement import path_spots, plan_move
+
+    game = new_game([figure("b1", "rifle", (13, 11.2))], [figure("r1", "rifle", (2, 23))])
+    put(game, "b1", 13, 11.2, floor=1)
+    b1 = game.state.figures["b1"]
+    plan = plan_move(game.state, b1, {"to": [13, 9.9]})
+    spots, _ = path_spots(b1.pos, plan, game.state)
+    inside = [s for s in spots if s.section == "house"]
+    assert inside and all(s.floor == 0 for s in inside)
+    assert spots[-1].section is None and spots[-1].floor == 0
