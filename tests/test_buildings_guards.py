@@ -547,3 +547,35 @@ def test_a_side_with_no_units_left_loses_and_else_units_destroyed_break_a_tie() 
     found = score(state, "test")
     assert found.winner == "allies" and found.scores == {"allies": 0.0, "axis": 0.0}
     assert "axis has no units left" in found.reason
+
+
+def test_a_gun_set_up_inside_fires_through_an_opening_of_the_ground_floor() -> None:
+    # the seed: a gun placed in a building at deployment: "the player must pick an opening
+    # for the gun to fire from"; the rule set reads it as one of the ground floor (a gun
+    # is not carried upstairs), so an upper window is refused and a ground door taken
+    data = table_dict(axis=[unit("gun", [{"at": [28, 18]}], type="light-anti-tank-gun",
+                                 inside={"section": "tower", "floor": 0, "opening": 1}),
+                            unit("mg", row(32, 2, 3), type="mmg-team")])
+    data["map"]["buildings"].append({"id": "tower-b", "name": "Tower", "sections": [{
+        "id": "tower", "footprint": [[26, 16], [30, 16], [30, 20], [26, 20]], "floors": 2,
+        "openings": [{"kind": "door", "wall": 0, "floor": 0, "at": 2, "width": 1},
+                     {"kind": "window", "wall": 2, "floor": 1, "at": 2, "width": 1}]}]})
+    with pytest.raises(ScenarioError) as error:
+        scenario_from_dict(data, "buildings-test-table")
+    assert "units[0].inside.opening: a gun fires through an opening of its section's " \
+        "ground floor" in str(error.value)
+    data["sides"][1]["forces"]["units"][0]["inside"]["opening"] = 0
+    scenario_from_dict(data, "buildings-test-table")
+
+
+def test_a_line_passing_a_hair_beside_a_wall_does_not_cross_it() -> None:
+    # the seed: units inside "shoot from any visible opening ... Measure range and
+    # calculate line of sight from these openings": a line of fire from a port is stopped
+    # by another wall of its section only where it meets it, touching included
+    from fibua.rulesets.buildings.geometry import _segments_cross
+
+    wall = ((0.0, 0.0), (10.0, 0.0))
+    assert not _segments_cross(*wall, (5.0, 0.01), (5.0, 0.05))  # beside it, short of it
+    assert not _segments_cross(*wall, (10.02, 0.0), (11.0, 0.0))  # beyond its end
+    assert _segments_cross(*wall, (5.0, -0.05), (5.0, 0.05))
+    assert _segments_cross(*wall, (5.0, 0.0), (5.0, 1.0))  # touching
