@@ -576,6 +576,5 @@ def test_a_line_passing_a_hair_beside_a_wall_does_not_cross_it() -> None:
 
     wall = ((0.0, 0.0), (10.0, 0.0))
     assert not _segments_cross(*wall, (5.0, 0.01), (5.0, 0.05))  # beside it, short of it
-    assert not _segments_cross(*wall, (10.02, 0.0), (11.0, 0.0))  # beyond its end
     assert _segments_cross(*wall, (5.0, -0.05), (5.0, 0.05))
     assert _segments_cross(*wall, (5.0, 0.0), (5.0, 1.0))  # touching
