@@ -641,3 +641,18 @@ def put_quietly(g: Game, uid: str, points: list[tuple[float, float]]) -> None:
     """Move a unit's models and tell nobody (no refresh of what each side sees)."""
     for m, (x, y) in zip(g.state.units[uid].models, points, strict=True):
         m.x, m.y = x, y
+
+
+def test_going_down_under_a_mortar_bomb_that_hit_halves_its_hits() -> None:
+    # the seed: a unit hit by HE may go Down after the hit, and then the hits are halved,
+    # rounding up. The light mortar's bomb rolls D3 hits on the MG team in the open, each
+    # removing a model here: 2 expected taking it, (1 + 1 + 2) / 3 going Down
+    g = mortar_game()
+    force(g, [6])
+    act(g, "fire", "mortar", target="mg")  # a 6 hits at the first try
+    assert g.state.waiting is not None and g.state.waiting.indirect
+    down = said(g, "axis", "down", "mg")
+    assert "its hits are halved, rounding up" in down.text
+    assert "expected models lost 1.33 (taking it 2.00, going Down 1.33)" in down.text
+    kept = said(g, "axis", "end")
+    assert "expected models lost 2.00" in kept.text
