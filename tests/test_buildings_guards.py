@@ -578,3 +578,18 @@ def test_a_line_passing_a_hair_beside_a_wall_does_not_cross_it() -> None:
     assert not _segments_cross(*wall, (5.0, 0.01), (5.0, 0.05))  # beside it, short of it
     assert _segments_cross(*wall, (5.0, -0.05), (5.0, 0.05))
     assert _segments_cross(*wall, (5.0, 0.0), (5.0, 1.0))  # touching
+
+
+def test_indirect_fire_reaches_neither_past_its_longest_range_nor_inside_its_shortest() -> None:
+    # the seed measures the range to the target "to make sure it's not within your minimum
+    # range"; a light mortar fires indirect from 12in to 24in, both ends included
+    from fibua.rulesets.buildings.indirect import _in_range
+    from fibua.rulesets.buildings.tables import WeaponName
+
+    mortar = [WeaponName.LIGHT_MORTAR]
+    assert _in_range(mortar, 12.0, "MG") is WeaponName.LIGHT_MORTAR
+    assert _in_range(mortar, 24.0, "MG") is WeaponName.LIGHT_MORTAR
+    for gap in (11.9, 24.1, 24.9):
+        with pytest.raises(IllegalOrder) as refused:
+            _in_range(mortar, gap, "MG")
+        assert refused.value.code == "out-of-range"
