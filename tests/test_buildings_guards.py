@@ -593,3 +593,24 @@ def test_indirect_fire_reaches_neither_past_its_longest_range_nor_inside_its_sho
         with pytest.raises(IllegalOrder) as refused:
             _in_range(mortar, gap, "MG")
         assert refused.value.code == "out-of-range"
+
+
+def test_a_port_is_set_just_inside_its_wall_straight_in() -> None:
+    # the seed: units inside "shoot from any visible opening ... Measure range and
+    # calculate line of sight from these openings": a port stands just inside its wall,
+    # straight in from it, whichever way the wall runs
+    from math import dist
+
+    from fibua.rulesets.buildings.geometry import _inward
+
+    g = game()
+    for sid in ("house", "brick"):
+        section = g.state.battlefield.section(sid)
+        for k in range(len(section.footprint)):
+            (x0, y0), (x1, y1) = section.wall(k)
+            middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+            x, y = _inward(section, k, middle, 0.25)
+            assert dist(middle, (x, y)) == pytest.approx(0.25), (sid, k)
+            assert (x - middle[0]) * (x1 - x0) + (y - middle[1]) * (y1 - y0) == \
+                pytest.approx(0.0)  # square to the wall
+            assert g.state.sight.section_at((x, y)) == sid
