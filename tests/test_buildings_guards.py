@@ -614,3 +614,18 @@ def test_a_port_is_set_just_inside_its_wall_straight_in() -> None:
             assert (x - middle[0]) * (x1 - x0) + (y - middle[1]) * (y1 - y0) == \
                 pytest.approx(0.0)  # square to the wall
             assert g.state.sight.section_at((x, y)) == sid
+
+
+def test_an_air_strike_on_a_building_pins_units_near_its_walls() -> None:
+    # the seed: when the aircraft arrives at a building, "pin markers are placed around as
+    # normal, measuring ranges from the building itself": a unit outside is near when its
+    # lead is within the strike's pin radius of the walls, not only when touching them
+    from fibua.rulesets.buildings.indirect import struck_near
+
+    g = game()
+    radius = g.state.options.strike_pin_radius
+    smgs = g.state.units["smgs"]
+    put(g, "smgs", [(26.0 - radius + 0.5, 6.0)])  # west of the house (x 26..30, y 4..8)
+    assert struck_near(g.state, smgs, (28.0, 6.0), "house", radius)
+    put(g, "smgs", [(26.0 - radius - 0.5, 6.0)])
+    assert not struck_near(g.state, smgs, (28.0, 6.0), "house", radius)

@@ -656,3 +656,16 @@ def test_going_down_under_a_mortar_bomb_that_hit_halves_its_hits() -> None:
     assert "expected models lost 1.33 (taking it 2.00, going Down 1.33)" in down.text
     kept = said(g, "axis", "end")
     assert "expected models lost 2.00" in kept.text
+
+
+def test_fire_that_cannot_harm_armour_pins_if_any_of_its_shots_hits() -> None:
+    # the seed: a hit on a vehicle pins it even when it cannot penetrate. The MMG's five
+    # shots each hit on 67%: all five miss with (1/3)^5,
+    # so a hit pins it with 1 - 1/243, over 99%, not one shot's 67%
+    allies = [unit("tank", [{"at": [20.0, 5.0]}], type="heavy-tank", facing=180),
+              unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game(allies=allies)
+    draw_for(g, "axis")
+    f = said(g, "axis", "fire", "mg", target="tank")
+    assert "5 shots, each hits 67%" in f.text
+    assert "nothing it fires can harm it: a hit (over 99%) only pins it" in f.text
