@@ -371,6 +371,9 @@ def test_passengers_of_an_immobilised_transport_bail_out_pinned_and_down() -> No
     assert state.units["carrier"].immobilised and smgs.aboard is None
     assert smgs.pins == 1 and smgs.order is OrderKind.DOWN
     assert all(abs(m.x - 6) ** 2 + abs(m.y - 12) ** 2 <= 9 + 1e-9 for m in smgs.models)
+    # out of the carrier (all four rode at its place, 6, 12), each on its own spot
+    assert len({(m.x, m.y) for m in smgs.models}) == 4
+    assert all((m.x, m.y) != (6.0, 12.0) for m in smgs.models)
 
 
 # ------------------------------------------------------------------ tanks into buildings
