@@ -547,3 +547,85 @@ def test_a_side_with_no_units_left_loses_and_else_units_destroyed_break_a_tie() 
     found = score(state, "test")
     assert found.winner == "allies" and found.scores == {"allies": 0.0, "axis": 0.0}
     assert "axis has no units left" in found.reason
+
+
+def test_a_gun_set_up_inside_fires_through_an_opening_of_the_ground_floor() -> None:
+    # the seed: a gun placed in a building at deployment: "the player must pick an opening
+    # for the gun to fire from"; the rule set reads it as one of the ground floor (a gun
+    # is not carried upstairs), so an upper window is refused and a ground door taken
+    data = table_dict(axis=[unit("gun", [{"at": [28, 18]}], type="light-anti-tank-gun",
+                                 inside={"section": "tower", "floor": 0, "opening": 1}),
+                            unit("mg", row(32, 2, 3), type="mmg-team")])
+    data["map"]["buildings"].append({"id": "tower-b", "name": "Tower", "sections": [{
+        "id": "tower", "footprint": [[26, 16], [30, 16], [30, 20], [26, 20]], "floors": 2,
+        "openings": [{"kind": "door", "wall": 0, "floor": 0, "at": 2, "width": 1},
+                     {"kind": "window", "wall": 2, "floor": 1, "at": 2, "width": 1}]}]})
+    with pytest.raises(ScenarioError) as error:
+        scenario_from_dict(data, "buildings-test-table")
+    assert "units[0].inside.opening: a gun fires through an opening of its section's " \
+        "ground floor" in str(error.value)
+    data["sides"][1]["forces"]["units"][0]["inside"]["opening"] = 0
+    scenario_from_dict(data, "buildings-test-table")
+
+
+def test_a_line_passing_a_hair_beside_a_wall_does_not_cross_it() -> None:
+    # the seed: units inside "shoot from any visible opening ... Measure range and
+    # calculate line of sight from these openings": a line of fire from a port is stopped
+    # by another wall of its section only where it meets it, touching included
+    from fibua.rulesets.buildings.geometry import _segments_cross
+
+    wall = ((0.0, 0.0), (10.0, 0.0))
+    assert not _segments_cross(*wall, (5.0, 0.01), (5.0, 0.05))  # beside it, short of it
+    assert _segments_cross(*wall, (5.0, -0.05), (5.0, 0.05))
+    assert _segments_cross(*wall, (5.0, 0.0), (5.0, 1.0))  # touching
+
+
+def test_indirect_fire_reaches_neither_past_its_longest_range_nor_inside_its_shortest() -> None:
+    # the seed measures the range to the target "to make sure it's not within your minimum
+    # range"; a light mortar fires indirect from 12in to 24in, both ends included
+    from fibua.rulesets.buildings.indirect import _in_range
+    from fibua.rulesets.buildings.tables import WeaponName
+
+    mortar = [WeaponName.LIGHT_MORTAR]
+    assert _in_range(mortar, 12.0, "MG") is WeaponName.LIGHT_MORTAR
+    assert _in_range(mortar, 24.0, "MG") is WeaponName.LIGHT_MORTAR
+    for gap in (11.9, 24.1, 24.9):
+        with pytest.raises(IllegalOrder) as refused:
+            _in_range(mortar, gap, "MG")
+        assert refused.value.code == "out-of-range"
+
+
+def test_a_port_is_set_just_inside_its_wall_straight_in() -> None:
+    # the seed: units inside "shoot from any visible opening ... Measure range and
+    # calculate line of sight from these openings": a port stands just inside its wall,
+    # straight in from it, whichever way the wall runs
+    from math import dist
+
+    from fibua.rulesets.buildings.geometry import _inward
+
+    g = game()
+    for sid in ("house", "brick"):
+        section = g.state.battlefield.section(sid)
+        for k in range(len(section.footprint)):
+            (x0, y0), (x1, y1) = section.wall(k)
+            middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+            x, y = _inward(section, k, middle, 0.25)
+            assert dist(middle, (x, y)) == pytest.approx(0.25), (sid, k)
+            assert (x - middle[0]) * (x1 - x0) + (y - middle[1]) * (y1 - y0) == \
+                pytest.approx(0.0)  # square to the wall
+            assert g.state.sight.section_at((x, y)) == sid
+
+
+def test_an_air_strike_on_a_building_pins_units_near_its_walls() -> None:
+    # the seed: when the aircraft arrives at a building, "pin markers are placed around as
+    # normal, measuring ranges from the building itself": a unit outside is near when its
+    # lead is within the strike's pin radius of the walls, not only when touching them
+    from fibua.rulesets.buildings.indirect import struck_near
+
+    g = game()
+    radius = g.state.options.strike_pin_radius
+    smgs = g.state.units["smgs"]
+    put(g, "smgs", [(26.0 - radius + 0.5, 6.0)])  # west of the house (x 26..30, y 4..8)
+    assert struck_near(g.state, smgs, (28.0, 6.0), "house", radius)
+    put(g, "smgs", [(26.0 - radius - 0.5, 6.0)])
+    assert not struck_near(g.state, smgs, (28.0, 6.0), "house", radius)

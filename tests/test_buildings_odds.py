@@ -202,3 +202,11 @@ def test_anti_tank_fire_at_a_vehicle() -> None:
     with pytest.raises(IllegalOrder):
         shoot_odds(ShootQuestion(weapon="mmg", range=10, vehicle="medium-tank",
                                  plunging=True))
+
+
+def test_the_report_gives_the_chance_of_removing_at_least_one() -> None:
+    # ten rifles at a unit inside: each model is missed or saved with 17/18, so at least
+    # one is removed with 1 - (17/18)^10
+    q = ShootQuestion(weapon="rifle", range=20, inside=True, models=10)
+    rows = dict(shoot_odds(q).breakdown)
+    assert rows["chance of removing at least one"] == f"{float(1 - F(17, 18) ** 10):.2%}"

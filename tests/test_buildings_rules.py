@@ -371,6 +371,9 @@ def test_passengers_of_an_immobilised_transport_bail_out_pinned_and_down() -> No
     assert state.units["carrier"].immobilised and smgs.aboard is None
     assert smgs.pins == 1 and smgs.order is OrderKind.DOWN
     assert all(abs(m.x - 6) ** 2 + abs(m.y - 12) ** 2 <= 9 + 1e-9 for m in smgs.models)
+    # out of the carrier (all four rode at its place, 6, 12), each on its own spot
+    assert len({(m.x, m.y) for m in smgs.models}) == 4
+    assert all((m.x, m.y) != (6.0, 12.0) for m in smgs.models)
 
 
 # ------------------------------------------------------------------ tanks into buildings
@@ -506,6 +509,16 @@ def test_a_flamethrower_sets_the_house_alight_and_its_occupants_flee() -> None:
     assert grenadiers.alive and grenadiers.section is None
     assert grenadiers.order is OrderKind.DOWN and grenadiers.pins == 3
     assert len(grenadiers.models) == 4
+    # the seed: they "abandon it in the same way as units disembarking" from a wrecked
+    # vehicle: each model placed within 3in of an opening of the ground floor, outside
+    from math import dist
+
+    from fibua.rulesets.buildings.geometry import ground_doors
+
+    doors = ground_doors(state.battlefield.section("house"))
+    for m in grenadiers.models:
+        assert min(dist((m.x, m.y), d) for d in doors) <= 3.0 + 1e-9, (m.x, m.y)
+        assert state.sight.section_at((m.x, m.y)) is None
     with pytest.raises(IllegalOrder) as refused:
         draw_for(g, "allies")
         act(g, "run", "smgs", enter="house")

@@ -641,3 +641,31 @@ def put_quietly(g: Game, uid: str, points: list[tuple[float, float]]) -> None:
     """Move a unit's models and tell nobody (no refresh of what each side sees)."""
     for m, (x, y) in zip(g.state.units[uid].models, points, strict=True):
         m.x, m.y = x, y
+
+
+def test_going_down_under_a_mortar_bomb_that_hit_halves_its_hits() -> None:
+    # the seed: a unit hit by HE may go Down after the hit, and then the hits are halved,
+    # rounding up. The light mortar's bomb rolls D3 hits on the MG team in the open, each
+    # removing a model here: 2 expected taking it, (1 + 1 + 2) / 3 going Down
+    g = mortar_game()
+    force(g, [6])
+    act(g, "fire", "mortar", target="mg")  # a 6 hits at the first try
+    assert g.state.waiting is not None and g.state.waiting.indirect
+    down = said(g, "axis", "down", "mg")
+    assert "its hits are halved, rounding up" in down.text
+    assert "expected models lost 1.33 (taking it 2.00, going Down 1.33)" in down.text
+    kept = said(g, "axis", "end")
+    assert "expected models lost 2.00" in kept.text
+
+
+def test_fire_that_cannot_harm_armour_pins_if_any_of_its_shots_hits() -> None:
+    # the seed: a hit on a vehicle pins it even when it cannot penetrate. The MMG's five
+    # shots each hit on 67%: all five miss with (1/3)^5,
+    # so a hit pins it with 1 - 1/243, over 99%, not one shot's 67%
+    allies = [unit("tank", [{"at": [20.0, 5.0]}], type="heavy-tank", facing=180),
+              unit("smgs", row(2, 16, 4), weapon="smg")]
+    g = game(allies=allies)
+    draw_for(g, "axis")
+    f = said(g, "axis", "fire", "mg", target="tank")
+    assert "5 shots, each hits 67%" in f.text
+    assert "nothing it fires can harm it: a hit (over 99%) only pins it" in f.text

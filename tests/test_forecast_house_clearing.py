@@ -100,6 +100,8 @@ def test_automatic_fire_with_an_own_figure_in_the_cone_warns_of_friendly_fire() 
     # 16 = 6, halved 3; one D100 of 3 or less, then the cover die for all 5 fifths
     assert forecast.chance == pytest.approx(float(Fraction(3, 100) * Fraction(5, 6)))
     assert "chance 3%" in forecast.text and "10.0in" in forecast.text
+    # "a cone of fire that at its wide end is a quarter of the range": 10in / 4
+    assert "the cone is 2.5in wide at R1" in forecast.text, forecast.text
     # single shots have no cone: no friend is in danger
     single = game.forecast(Order("blue", "fire", "b1", {"target": "r1"}))
     assert single.risks == () and "Cottle" not in single.text

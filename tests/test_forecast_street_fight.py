@@ -6,14 +6,11 @@ sight (in the browser a move read only "Corporal Hollis moves 4.8in")."""
 
 from __future__ import annotations
 
-from math import hypot
-
-from fibua.core.game import Game, chosen
+from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import Risk
-from fibua.lab.engine import computers
 from fibua.scenario.loader import load_scenario
-from first_written import first_written
+from sf_helpers import figure, forced_game, make_scenario
 
 SEED = 3
 
@@ -112,31 +109,24 @@ def test_a_move_says_where_it_ends_and_that_it_may_still_shoot() -> None:
 
 
 def test_a_move_into_contact_with_an_enemy_in_sight_says_it_charges() -> None:
-    # the seed: a figure that moves within 1in of an enemy engages it in close combat
-    game = Game(first_written("corner-shop"), SEED)  # six Germans, as the seed was found
-    players = computers(game, SEED)
-    for _ in range(300):
-        side = game.to_act()
-        if side is None:
-            break
-        if game.view(side)["phase"] == "move":
-            for figure in game.own_view(side):
-                for enemy in game.view(side)["enemies"]:
-                    if not enemy["visible_now"] or not enemy.get("alive", True) or (
-                            enemy["section"], enemy["floor"]) != (figure["section"],
-                                                                  figure["floor"]):
-                        continue  # on one floor of one room, or both in the open
-                    dx, dy = figure["x"] - enemy["x"], figure["y"] - enemy["y"]
-                    far = hypot(dx, dy)
-                    if not 1 < far < 4:
-                        continue
-                    to = [round(enemy["x"] + 0.8 * dx / far, 2),
-                          round(enemy["y"] + 0.8 * dy / far, 2)]
-                    order = Order(side, "move", figure["id"], {"to": to})
-                    if game.ruleset.allows(game.state, order):
-                        text = game.preview(order)
-                        assert f"it charges {enemy['name']}" in text, text
-                        assert "may still shoot" not in text
-                        return
-        game.apply(chosen(game, side, players[side]))
-    raise AssertionError("no figure came within reach of an enemy in sight")
+    # the seed: a figure that moves within 1in of an enemy engages it in close combat.
+    # Set on the test table, not found in a game the computer plays: which positions a
+    # computer's game reaches changes whenever its player does
+    blue = [figure("b1", "rifle", (20, 10))]
+    red = [figure("r1", "rifle", (20, 14))]
+    game = forced_game(make_scenario(blue, red), [2, 1])  # blue moves first
+    charge = Order("blue", "move", "b1", {"to": [20, 13.2]})
+    walk = Order("blue", "move", "b1", {"to": [20, 12.5]})  # 1.5in short of r1
+    assert game.ruleset.allows(game.state, charge) and game.ruleset.allows(game.state, walk)
+    text = game.preview(charge)
+    assert "it charges R1" in text, text
+    assert "may still shoot" not in text
+    assert "charges" not in game.preview(walk)
+
+
+def test_a_move_into_a_building_of_one_part_names_the_building_alone() -> None:
+    # a building of one section is named alone ("House"), one of several by its part too
+    game = forced_game(make_scenario([figure("b1", "rifle", (13, 8))],
+                                     [figure("r1", "rifle", (2, 23))]), [2, 1])
+    text = game.preview(Order("blue", "move", "b1", {"to": [13, 11]}))
+    assert "ends in House, on the ground floor" in text, text

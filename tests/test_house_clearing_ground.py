@@ -166,3 +166,17 @@ def test_a_measure_at_a_limit_is_left_to_python() -> None:
     assert geometry.ground_refusal(start, path, 9.0, 5.5, 9.0) == UNTOLD
     assert geometry.ground_refusal(start, path, 5.0, 1.0, 9.0) == 1  # longer than the reach
     assert geometry.ground_refusal(start, path, 9.0, 6.0, 9.0) == 0  # shorter than short
+
+
+def test_a_whole_move_in_the_open_is_not_too_far_for_the_ground_look() -> None:
+    # the seed: "Troops in the open/on roads ... 9"": a 9in move in the open is a whole
+    # move, not more; the quick look refuses it no sooner than the full check does
+    from fibua.rulesets.house_clearing.movement import too_far_along
+    from hc_helpers import figure, new_game
+
+    game = new_game([figure("b1", "rifle", (23, 10))], [figure("r1", "rifle", (2, 23))])
+    geometry = game.observe("blue").geometry  # type: ignore[attr-defined]
+    start = game.state.figures["b1"].pos
+    assert not too_far_along(geometry, start, [(23.0, 19.0)])  # 9in exactly
+    assert too_far_along(geometry, start, [(23.0, 19.01)])
+    plan_move(game.state, game.state.figures["b1"], {"to": [23.0, 19.0]})  # allowed

@@ -652,3 +652,67 @@ def test_turns_with_nobody_able_to_act_pass_without_end() -> None:
                     [figure("r1", "rifle", (2, 23), initiative=0)], turns=200)
     assert game.over and game.state.turn == 201
     assert game.result() is not None
+
+
+def test_only_a_friend_on_the_gunners_floor_feeds_its_belt() -> None:
+    # the seed: "Belt fed LMG's need two crew members": the second crewman serves the gun
+    # beside it, on its own floor; a friend on the floor below, however near, cannot
+    from fibua.rulesets.house_clearing.firing import loaders
+
+    blue = [figure("gun", "belt-lmg", (11, 13), initiative=3),
+            figure("no2", "rifle", (11.5, 13.3), initiative=1)]
+    game = new_game(blue, [figure("r1", "rifle", (4, 13), initiative=1)])
+    put(game, "gun", 11, 13, floor=1)
+    gun = game.state.figures["gun"]
+    assert loaders(game.state, gun) == []
+    put(game, "no2", 11.5, 13.3, floor=1)
+    assert loaders(game.state, gun) == [game.state.figures["no2"]]
+    put(game, "gun", 11, 13, floor=0)
+    assert loaders(game.state, gun) == []  # nor one on the floor above
+
+
+def test_a_sides_counters_give_its_figures_initiative_never_below_none() -> None:
+    # the seed: a figure "reduced to zero initiative points ... can fire but not move,
+    # anything below zero is dead": its counter's strength is its initiative, never below 0
+    game = new_game([figure("b1", "rifle", (20, 9), initiative=3),
+                     figure("b2", "rifle", (22, 9))],
+                    [figure("r1", "rifle", (20, 18), initiative=1)])
+    game.state.figures["b2"].initiative = -1
+    found = game.counters("blue")
+    assert [c.id for c in found] == ["b1", "b2"] and not found[0].hostile
+    b1, b2 = found[0].strength, found[1].strength
+    assert b1 is not None and b1.now == 3
+    assert b2 is not None and b2.now == 0 and found[1].out_of_action
+
+
+def test_the_moves_listed_go_eight_ways_at_a_ninth_to_a_whole_move() -> None:
+    # the seed's moves: 9in in the open, 6in on a tile, 3in in buildings; the moves the
+    # game lists for a figure in the open go the eight ways of the compass, 1 to 9in
+    from math import hypot
+
+    from fibua.rulesets.house_clearing.rules import _candidates
+
+    game = new_game([figure("b1", "rifle", (20, 9), initiative=1)],
+                    [figure("r1", "rifle", (2, 23), initiative=2)])
+    moves = {tuple(o.params["to"]) for o in _candidates(game.state, game.state.figures["b1"])
+             if o.kind == "move"}
+    ways = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+    wanted = {(round(20 + dx * d / hypot(dx, dy), 2), round(9 + dy * d / hypot(dx, dy), 2))
+              for dx, dy in ways for d in (1.0, 3.0, 6.0, 9.0)}
+    assert moves == wanted
+
+
+def test_a_mover_leaving_its_room_from_an_upper_floor_is_seen_on_the_ground_floor() -> None:
+    # a figure leaving its room from an upper floor goes down the stairs first (the move's
+    # cost counts them): on its way to the door it is on the ground floor, where the
+    # enemy may see it and fire on it (the seed: "Everyone fires" at what it sees)
+    from fibua.rulesets.house_clearing.movement import path_spots, plan_move
+
+    game = new_game([figure("b1", "rifle", (13, 11.2))], [figure("r1", "rifle", (2, 23))])
+    put(game, "b1", 13, 11.2, floor=1)
+    b1 = game.state.figures["b1"]
+    plan = plan_move(game.state, b1, {"to": [13, 9.9]})
+    spots, _ = path_spots(b1.pos, plan, game.state)
+    inside = [s for s in spots if s.section == "house"]
+    assert inside and all(s.floor == 0 for s in inside)
+    assert spots[-1].section is None and spots[-1].floor == 0

@@ -185,3 +185,29 @@ def test_a_mutant_is_tried_against_the_tests_that_run_its_statement() -> None:
     assert mutate.tests_for(None, ran, everything) == everything
     # run by no test: it survives untried
     assert mutate.tests_for(range(9, 10), ran, everything) == []
+
+
+COMPILED = '''from numba import njit
+from fibua.battlefield.geometry import jit
+
+
+@jit
+def kernel(n):
+    return n - 1
+
+
+@njit(cache=True)
+def other(n):
+    return n * 2
+
+
+def plain(n):
+    return n + 1
+'''
+
+
+def test_a_compiled_function_meets_every_test() -> None:
+    # coverage never sees a Numba-compiled body run: its mutants would survive untried
+    tree = ast.parse(COMPILED)
+    assert mutate.compiled(tree, 7) and mutate.compiled(tree, 12)
+    assert not mutate.compiled(tree, 16) and not mutate.compiled(tree, 1)

@@ -464,3 +464,22 @@ def test_the_spread_odds_add_up(weapon: str, places: list[float], ranges: list[f
         assert len(b.covered) <= b.rounds
     for t in found.targets:
         assert 0 <= t.hits <= t.rounds and 0 <= t.removed <= 1
+
+
+def test_targets_named_by_number_stand_evenly_over_the_frontage() -> None:
+    # the seed spreads a burst's shots over a frontage in inches: three targets over 3in
+    # stand at 0, 1.5 and 3in along it
+    assert question(weapon="lmg", range=8, targets=3, frontage=3).places == [0.0, 1.5, 3.0]
+    assert question(weapon="lmg", range=8, targets=4, frontage=1).places == pytest.approx(
+        [0.0, 1 / 3, 2 / 3, 1.0])
+
+
+def test_the_odds_report_of_several_targets_gives_each_its_chance() -> None:
+    # spread fire over several targets: each has its own chance to be removed, and the
+    # firing's is that of removing at least one, not one target's
+    rows = dict(shoot_odds(question(weapon="lmg", range=8, targets=2, frontage=2)).breakdown)
+    assert "chance this firing removes the target" not in rows
+    assert {"target 1: removed", "target 2: removed", "target 1: expected hits",
+            "chance at least one target is removed", "expected targets removed"} <= set(rows)
+    one = dict(shoot_odds(question(weapon="lmg", range=8)).breakdown)
+    assert "chance this firing removes the target" in one and "target 1: removed" not in one

@@ -9,7 +9,7 @@ list of faces starts with those two.
 
 from __future__ import annotations
 
-from math import ceil
+from math import ceil, hypot
 from typing import Any
 
 import numpy as np
@@ -1100,6 +1100,8 @@ def test_morale_waits_for_a_third_then_tests_each_further_casualty() -> None:
     (2, 1, 0, 1), (3, 2, 0, 1), (3, 1, 1, 1), (3, 1, 0, 2),
     (4, 3, 0, 0), (4, 2, 0, 1), (4, 1, 2, 1),
     (6, 5, 0, 0), (6, 4, 0, 1), (6, 3, 0, 2), (6, 3, 2, 1), (6, 3, 3, 0),
+    # a third of seven or nine is three: the third loss is the first test, not two
+    (7, 5, 0, 0), (7, 4, 0, 1), (9, 6, 0, 1), (9, 5, 0, 2), (9, 5, 3, 1),
 ])
 def test_tests_due(start: int, left: int, tested: int, due: int) -> None:
     unit = Unit("u", "U", "red", [f"f{i}" for i in range(start)], tested_losses=tested)
@@ -1215,3 +1217,115 @@ def test_the_cover_of_the_openings_crossed_is_found_in_one_call(
     covers = np.array([o[4] for o in openings], dtype=np.int64)
     expected = max((int(o[4]) for o in openings if _segments_cross(*pq, *o[:4])), default=0)
     assert _best_crossed(*pq, segments, covers) == expected
+
+
+# ------------------------------------------------------------------- found by mutation
+
+
+def test_overwatch_fires_at_a_move_that_ends_on_the_edge_of_its_point() -> None:
+    # the seed: overwatch shoots "at target that moves through point of aim"; r1 stops
+    # exactly 1in from the watched point (20, 16), on the edge of the 1in circle: inside
+    game = overwatch_game([*BLUE_FIRST, 100])
+    events = act(game, "move", "r1", to=[20, 17])
+    assert of_kind(events, "overwatch-fire") == [{"figure": "b1", "target": "r1"}]
+    (shot,) = of_kind(events, "shot")
+    assert shot["range"] == 7.0 and not shot["hit"]
+    assert all_dice_used(game)
+
+
+def test_a_change_of_floor_costs_two_inches_of_the_move_either_way() -> None:
+    # the seed's move is "up to 5 inches per turn": going up or down a floor inside a
+    # building spends 2in of it (FLOOR_CHANGE_COST), as far down as up
+    game = new_game([figure("b1", "rifle", (13, 13), floor=1)],
+                    [figure("r1", "rifle", (2, 23))], BLUE_FIRST)
+    (moved,) = of_kind(act(game, "move", "b1", to=[14, 13], floor=0), "moved")
+    assert moved["inches"] == 3.0 and moved["floor"] == 0  # 1in across, 2in down
+    game = new_game([figure("b1", "rifle", (13, 13))], [figure("r1", "rifle", (2, 23))],
+                    BLUE_FIRST)
+    (moved,) = of_kind(act(game, "move", "b1", to=[14, 13], floor=1), "moved")
+    assert moved["inches"] == 3.0 and moved["floor"] == 1
+
+
+def test_the_moves_listed_go_eight_ways_at_a_walk_a_move_and_a_run() -> None:
+    # the seed: "up to 5 inches per turn", or up to 9 at a run; the moves the game lists
+    # for a figure in the open go the eight ways of the compass at 2.5, 5 and 9in
+    game = new_game(*lane("rifle", (2, 23)), BLUE_FIRST)
+    listed = {tuple(o.params["to"]) for o in game.legal_orders("blue")
+              if o.kind == "move" and o.unit == "b1"}
+    ways = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+    def ring(dist: float) -> set[tuple[float, float]]:
+        return {(round(20 + dx * dist / hypot(dx, dy), 2), round(10 + dy * dist / hypot(dx, dy), 2))
+                for dx, dy in ways}
+
+    assert listed <= ring(2.5) | ring(5.0) | ring(9.0)  # some stopped by walls, the house
+    assert ring(2.5) <= listed  # nothing stops a short move in the open lane
+    assert (25.0, 10.0) not in listed and (20.0, 19.0) in listed  # the table's edge
+
+
+def test_overwatch_meets_a_figure_leaving_a_house_in_the_open() -> None:
+    # the seed: overwatch shoots "at target that moves through point of aim". r1 walks out
+    # of the house's door; the watched point (13, 8) is met at (13, 9), outside: in the open
+    # and without cover, not inside the house it left (which gave it 3/4, as if at a window)
+    game = new_game([figure("b1", "rifle", (13, 2))], [figure("r1", "rifle", (13, 11))],
+                    [*BLUE_FIRST, 100])
+    act(game, "overwatch", "b1", point=[13, 8])
+    end(game)
+    events = act(game, "move", "r1", to=[13, 6])
+    (shot,) = of_kind(events, "shot")
+    assert shot["range"] == 7.0 and not any(k.startswith("cover") for k in basis(shot))
+    assert need(shot) == 60  # 100 - 20 range - 20 moving + 10 rifle - 10 overwatch
+    (seen,) = [e for e in of_kind(events, "enemy-seen") if e["y"] == 9.0]
+    assert seen["section"] is None
+    assert all_dice_used(game)
+
+
+def test_falling_back_stops_at_the_first_cover_on_the_way() -> None:
+    # the seed: a unit that fails "must fall back to cover directly away from the source
+    # that caused the last casualty". r1 runs north from b1 and stops at the low wall
+    # (y = 6), the first place with 1/2 cover from b1, not a step further
+    blue = [figure("b1", "rifle", (5, 1))]
+    red = [figure("r1", "rifle", (5, 4)), figure("r2", "rifle", (8, 3)),
+           figure("r3", "rifle", (23, 23))]
+    game = new_game(blue, red, [*BLUE_FIRST, 1, 10, 2], turns=1)
+    to_shoot_phase(game)
+    assert of_kind(act(game, "shoot", "b1", target="r2"), "casualty")
+    events = end(game, 2)
+    (test,) = of_kind(events, "morale")
+    assert test["holds"] is False
+    falls = {f["figure"]: f for f in of_kind(events, "fell-back")}
+    assert falls["r1"]["to"] == [5.0, 6.0] and falls["r1"]["inches"] == 2.0
+    assert falls["r1"]["sheltering"]
+    assert all_dice_used(game)
+
+
+def test_a_runner_stopping_short_of_an_unseen_enemy_stops_on_its_path() -> None:
+    # a runner may not close with an enemy: where its last leg would end within 1in of
+    # one, it stops on that leg at the last point outside contact (0.1in steps)
+    blue = [figure("b1", "rifle", (20, 5))]
+    red = [figure("r1", "rifle", (17, 3))]
+    game = new_game(blue, red, BLUE_FIRST)
+    act(game, "move", "b1", path=[[18.5, 1.0], [17.4, 2.2]])
+    b1 = game.state.figures["b1"].pos
+    ax, ay, bx, by = 18.5, 1.0, 17.4, 2.2
+    across = (bx - ax) * (b1.y - ay) - (by - ay) * (b1.x - ax)
+    assert abs(across) < 0.02 and min(ay, by) <= b1.y <= max(ay, by)  # on the leg
+    assert 1.0 < game.state.figures["r1"].pos.distance(b1) <= 1.0 + 0.1 + 0.01
+
+
+def test_an_enemy_no_longer_in_sight_neither_refuses_a_run_nor_is_charged() -> None:
+    # a runner may not end within 1in of an enemy the side sees; one seen before and gone
+    # from sight since is only remembered: the run is given, a walk there charges no one
+    from sf_helpers import put
+
+    game = new_game([figure("b1", "rifle", (20, 5))], [figure("r1", "rifle", (20, 14))],
+                    BLUE_FIRST)
+    assert game.state.knowledge["blue"].sightings["r1"].visible
+    put(game, "r1", 17, 3)  # behind the high wall, out of b1's sight
+    seen = game.state.knowledge["blue"].sightings["r1"]
+    assert not seen.visible and seen.alive and (seen.x, seen.y) == (20.0, 14.0)
+    assert game.ruleset.allows(game.state, order(game, "move", "b1", to=[20, 13.2]))  # 8.2in
+    put(game, "b1", 20, 10)
+    assert not game.state.knowledge["blue"].sightings["r1"].visible
+    text = game.preview(order(game, "move", "b1", to=[20, 13.2]))  # a 3.2in walk
+    assert "charges" not in text and "may still shoot" in text

@@ -153,3 +153,16 @@ def test_a_side_that_saw_everything_to_the_end_is_told_so() -> None:
     assert "blue saw every enemy figure, and saw the survivors at the end" in lines
     assert "red saw every enemy figure, and saw the survivors at the end" in lines
     assert lines[1] == "Result: nobody (a draw) - turn limit reached: draw"
+
+
+def test_a_fallen_figure_counts_none_on_its_own_counter() -> None:
+    # the seed removes a casualty: its side's counter shows 0 of 1 and out of action
+    game = forced_game(make_scenario([figure("b1", "rifle", (20, 10)),
+                                      figure("b2", "rifle", (23, 10))],
+                                     [figure("r1", "rifle", (2, 23))]), [2, 1])
+    game.state.figures["b2"].alive = False
+    found = {c.id: c for c in game.counters("blue")}
+    assert found["b1"].strength is not None and found["b1"].strength.now == 1
+    fallen = found["b2"]
+    assert fallen.strength is not None and (fallen.strength.now, fallen.strength.start) == (0, 1)
+    assert fallen.out_of_action and fallen.marks == ()

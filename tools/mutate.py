@@ -21,8 +21,9 @@ survivors again once tests have been written for them.
 by a run of the tests under coverage (each line with the test that ran it, as
 tools/cover_tests.py records it), and does the runs itself through Cosmic Ray's
 `mutate_and_test`, in the same session. A statement run outside a test's call (at import,
-in a fixture's setup) or outside any function is tried against every test, as without
---targeted; one inside a function that no test runs survives untried, as it would have.
+in a fixture's setup), outside any function or in a compiled (Numba) function, whose lines
+coverage never sees run, is tried against every test, as without --targeted; one inside a
+function that no test runs survives untried, as it would have.
 
     python tools/mutate.py buildings [--root DIR] [--only actions.py,firing.py]
                                      [--timeout SECONDS] [--fresh]
@@ -157,6 +158,27 @@ def statement_lines(tree: ast.Module, row: int, col: int) -> range | None:
     return range(_first_line(found), (found.end_lineno or found.lineno) + 1)
 
 
+#: decorators that compile a function (Numba): coverage never sees its body run
+COMPILERS = {"jit", "jit_inline", "njit"}
+
+
+def compiled(tree: ast.Module, row: int) -> bool:
+    """Whether line `row` is in a compiled function's body: its lines run as machine code,
+    so no test is ever recorded running them and the mutant must meet every test."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.FunctionDef) and node.lineno <= row <= (node.end_lineno or 0)
+                and any(_decorator_name(d) in COMPILERS for d in node.decorator_list)):
+            return True
+    return False
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
+
+
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -198,7 +220,8 @@ def run_targeted(root: Path, session: Path, tests: Sequence[str], ran: Coverage 
         spec = item.mutations[0]
         module = str(spec.module_path)
         tree = trees.setdefault(module, ast.parse((root / module).read_text()))
-        lines = statement_lines(tree, spec.start_pos[0], spec.start_pos[1])
+        lines = (None if compiled(tree, spec.start_pos[0])
+                 else statement_lines(tree, spec.start_pos[0], spec.start_pos[1]))
         chosen = list(tests) if ran is None else tests_for(lines, ran.get(module, {}), tests)
         wall, cpu = time.perf_counter(), time.process_time()
         children = os.times()

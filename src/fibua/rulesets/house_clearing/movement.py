@@ -328,6 +328,10 @@ def path_spots(start: Position, plan: MovePlan,
     walked = 0.0
     next_at = PATH_SAMPLE
     for leg in plan.legs:
+        if leg.section != here.section and here.floor > 0:
+            # out of its room from an upper floor: down the stairs first, as `trace` takes
+            # the leg, so it is seen on the ground floor on its way to the door
+            here = Position(here.x, here.y, here.section, 0)
         length = here.distance(leg)
         while length > 0 and next_at < walked + length - SLACK:
             t = (next_at - walked) / length

@@ -266,7 +266,10 @@ def _run_overwatch_gauntlet(
         entry = _entry_point(a, b, ow)
         if entry is None:
             continue
-        at = Position(entry[0], entry[1], b.section if entry == b.point else a.section, a.floor)
+        # where the mover stands when it meets the watched area: a leg that crosses a
+        # doorway may meet it on either side, so the place's own section is looked up
+        section = section_at(state.sight, entry[0], entry[1])
+        at = Position(entry[0], entry[1], section, a.floor if section == a.section else 0)
         if state.sight.visible(watcher.pos, at):
             triggers.append((hypot(entry[0] - a.x, entry[1] - a.y), watcher.id, at))
     for _, watcher_id, at in sorted(triggers):
