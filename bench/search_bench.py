@@ -1,6 +1,8 @@
 """What a search costs on each bundled scenario, mid-game: a copy of the state
-(`RuleSet.clone`), and an order of a rollout, the listing of the side's orders and one of
-them given, by a random player and by the rule set's computer. CPU time beside wall."""
+(`RuleSet.clone`), and an order of a rollout as the search plays it (the side's orders
+lazy, `WorldLegal`: a random player lists them, the rule set's computer asks of the
+orders it builds, with the side's notes kept from rollout to rollout), by a random
+player and by the rule set's computer. CPU time beside wall."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from typing import Any
 
 from fibua.core.dice import Rng
 from fibua.core.game import Game
-from fibua.core.ruleset import Player, RuleSet
+from fibua.core.ruleset import Notes, Player, RuleSet
+from fibua.core.search import WorldLegal
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -41,7 +44,7 @@ def _rollout(rules: RuleSet[Any], state: Any, players: dict[str, Player]) -> int
         order = rules.forced(state, side)
         if order is None:
             order = players[side].choose(rules.observe(state, side),
-                                         rules.legal_orders(state, side))
+                                         WorldLegal(rules, state, side))
         rules.apply(state, order)
     return ROLLOUT
 
@@ -49,8 +52,9 @@ def _rollout(rules: RuleSet[Any], state: Any, players: dict[str, Player]) -> int
 def _per_order(game: Game, computer: bool) -> dict[str, float]:
     rules = game.ruleset
     sides = game.scenario.side_names
-    players = {side: rules.computer(side, n) if computer else rules.random_player(side, n)
-               for n, side in enumerate(sides)}
+    notes: dict[str, Notes] = {side: {} for side in sides}
+    players = {side: rules.computer(side, n, notes=notes[side]) if computer
+               else rules.random_player(side, n) for n, side in enumerate(sides)}
     copy = rules.clone(game.state, Rng(1))
     given = [0]
 

@@ -157,7 +157,7 @@ def test_heads_inside_for_a_floor_next_to_a_weak_enemy_in_the_objective() -> Non
     put(game, "grenadiers", line(34, 22, 6))
     game.state.turn = game.state.limit - 1
     # the side knows where the MG team is (seen from outside earlier)
-    game.state.seen["allies"]["mg"] = sighting(game.state, game.state.units["mg"])
+    game.state.knowledge["allies"].record(sighting(game.state, game.state.units["mg"]))
     idle(game, "smgs")
     order = decide(game, "allies")
     # down to the floor beside it, or up over it
@@ -173,6 +173,6 @@ def test_assaults_within_the_sections_it_holds_and_not_outside() -> None:
     idle(game, "smgs")
     assert decide(game, "allies").params.get("assault") is None
     put(game, "mg", section="brick", floor=0)
-    game.state.seen["allies"]["mg"] = sighting(game.state, game.state.units["mg"])
+    game.state.knowledge["allies"].record(sighting(game.state, game.state.units["mg"]))
     order = decide(game, "allies")
     assert (order.kind, order.unit, order.params) == ("run", "rifles", {"assault": "mg"})

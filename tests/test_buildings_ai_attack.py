@@ -152,8 +152,8 @@ def test_from_a_held_objective_the_flamethrower_makes_for_the_enemy_held_one() -
     put(game, "mg", line(33, 22, 3))
     idle(game, "rifles")
     # the side knows the grenadiers hold the house (seen there earlier)
-    game.state.seen["allies"]["grenadiers"] = sighting(game.state,
-                                                       game.state.units["grenadiers"])
+    game.state.knowledge["allies"].record(sighting(game.state,
+                                                   game.state.units["grenadiers"]))
     view = game.observe("allies")
     house = view.sight.battlefield.section("house")
     order = decide(game, "allies")

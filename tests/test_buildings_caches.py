@@ -127,12 +127,12 @@ def test_sight_kept_is_dropped_when_the_section_burns() -> None:
     put(g, "mg", [(23.0, 12.8 + 0.2 * k) for k in range(3)])  # by its east window
     rifles, mg = state.units["rifles"], state.units["mg"]
     assert sees(state, rifles, mg) and sees(state, mg, rifles)
-    assert state.seen["axis"]["rifles"].visible
+    assert state.knowledge["axis"].sightings["rifles"].visible
     _burn(state, "brick")
     assert not _sees_afresh(state, rifles, mg)
     assert not sees(state, rifles, mg) and not sees(state, mg, rifles)
     refresh(state)
-    assert not state.seen["axis"]["rifles"].visible
+    assert not state.knowledge["axis"].sightings["rifles"].visible
 
 
 def test_sight_kept_is_dropped_when_a_section_between_falls() -> None:

@@ -104,7 +104,7 @@ def test_no_move_passes_through_a_floor_the_enemy_holds() -> None:
     put(g, "smgs", section="tower", floor=0)
     put(g, "grenadiers", section="tower", floor=1)
     put(g, "rifles", line(11, 17, 10, 0.6))  # they see the first floor's window
-    assert g.state.seen["allies"]["grenadiers"].visible
+    assert g.state.knowledge["allies"].sightings["grenadiers"].visible
     assert refused(g, "run", "smgs", floor=2) == "enemy-floor"
     put(g, "rifles", line(26, 22.5, 10, 0.8))  # out of sight: the run stops on the way
     events = act(g, "run", "smgs", floor=2)
@@ -286,8 +286,8 @@ def test_an_unseen_occupant_on_down_halves_he_fired_at_the_building() -> None:
     g = game(allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
                      unit("rifles", row(2, 22, 3), weapon="rifle")])
     grenadiers = g.state.units["grenadiers"]
-    assert not g.state.seen["allies"]["grenadiers"].visible if "grenadiers" in \
-        g.state.seen["allies"] else True
+    assert not g.state.knowledge["allies"].sightings["grenadiers"].visible if "grenadiers" in \
+        g.state.knowledge["allies"].sightings else True
     grenadiers.order = OrderKind.DOWN
     force(g, [3, 2, 1, 2, 6, 6, 1, 1])  # hit; 2D6 3 hits, halved 2; D3 1 pin; 2 damaged
     events = act(g, "fire", "gun", section="house")
@@ -385,6 +385,30 @@ def test_casualties_are_plain_riflemen_first_and_the_leader_last() -> None:
     squad.half_tested = True
     remove_models(g.state, squad, 2, "test")  # the other rifle, then the LMG: the leader stays
     assert [(m.x, str(m.weapon)) for m in squad.models] == [(2, "rifle")]
+
+
+def test_more_hits_than_models_take_off_the_models_there_are() -> None:
+    # each damaging hit removes one model: an assault's 3 casualties on a 2-man team
+    # remove the 2 men, and the side is told it lost 2 (not 3, with 0 left)
+    from fibua.rulesets.buildings.losses import remove_models
+
+    g = game()
+    mg = g.state.units["mg"]
+    remove_models(g.state, mg, 5, "test")
+    lost = [e for e in g.state.pending if e.kind == "casualties"]
+    assert [(e.data["lost"], e.data["left"]) for e in lost] == [(3, 0)]
+    assert not mg.alive
+
+
+def test_the_after_action_report_names_a_unit_wiped_out() -> None:
+    # the report is every unit's fate at the end: one with no model left is there too
+    from fibua.rulesets.buildings.losses import remove_models
+
+    g = game()
+    remove_models(g.state, g.state.units["mg"], 3, "test")
+    lines = g.ruleset.after_action(g.state)
+    assert len(lines) == len(g.state.units)
+    assert any(line.startswith("axis: Mg - destroyed, 0/3 models") for line in lines), lines
 
 
 def test_each_unit_destroyed_counts_once_for_the_enemy() -> None:

@@ -59,7 +59,7 @@ def test_a_heavy_weapon_fires_at_a_wall_with_no_opening() -> None:
     # draw a line of fire to any wall of the corresponding floor"
     g = game([2, 1, 1], allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
                                 unit("rifles", row(2, 5, 3), weapon="rifle")])
-    assert g.state.seen["allies"]["grenadiers"].visible  # the rifles see the door
+    assert g.state.knowledge["allies"].sightings["grenadiers"].visible  # the rifles see the door
     events = act(g, "fire", "gun", target="grenadiers")
     fire = rolls_of(events, "fire")[0]
     assert fire["weapons"] == ["medium-howitzer"]
@@ -82,8 +82,8 @@ def test_a_heavy_weapon_fires_at_an_unseen_side_only_when_the_side_sees_the_unit
     g = game(allies=[unit("gun", [{"at": [28, 1]}], type="medium-howitzer"),
                      unit("rifles", row(2, 20, 3), weapon="rifle")])
     put(g, "rifles", line(2, 20, 3))
-    assert not g.state.seen["allies"].get("grenadiers") or \
-        not g.state.seen["allies"]["grenadiers"].visible
+    assert not g.state.knowledge["allies"].sightings.get("grenadiers") or \
+        not g.state.knowledge["allies"].sightings["grenadiers"].visible
     with pytest.raises(IllegalOrder) as refused:
         act(g, "fire", "gun", target="grenadiers")
     assert refused.value.code == "no-sight"

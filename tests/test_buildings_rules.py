@@ -548,7 +548,7 @@ def test_only_a_section_with_no_unit_in_sight_is_fired_at_as_a_building() -> Non
         act(g, "fire", "gun", section="house")  # the gun sees the grenadiers at the door
     assert refused.value.code == "not-empty"
     put(g, "grenadiers", section="brick", floor=1)
-    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    g.state.knowledge["allies"].lose("grenadiers", g.state.turn)  # as if no ally saw them go in
     assert g.ruleset.allows(g.state, Order("allies", "fire", "gun", {"section": "brick"}))
 
 
@@ -559,8 +559,11 @@ def test_a_preview_gives_the_odds_and_changes_nothing() -> None:
     before = g.state_hash()
     text = g.ruleset.preview(g.state, Order("allies", "fire", "rifle",
                                             {"target": "grenadiers"}))
-    # to hit 4+ with two pins: 6+ (1/2 -> 1/6); damage 5+ (1/3); order test 2D6 <= 7
-    assert "hits 17%" in text and "removes a model 33%" in text and "7 or less (58%)" in text
+    # rulings: a passed order test removes one pin, so the rifle fires with one pin left:
+    # 3+ with point blank +1, one pin -1, hard cover -2 is 5+ (1/3); damage 5+ (1/3);
+    # the order test first, 2D6 <= 7 (with both pins)
+    assert "pins (1) -1" in text and "hits 33%" in text
+    assert "removes a model 33%" in text and "7 or less (58%)" in text
     assert g.state_hash() == before
 
 
@@ -582,7 +585,7 @@ def test_the_enemy_is_told_of_a_move_only_if_it_sees_the_unit() -> None:
     events = act(g, "advance", "smgs", to=[3, 22])
     moved = [e for e in events if e.kind in ("moved", "order")]
     assert moved and all(e.to == ("allies",) for e in moved)
-    assert "smgs" not in {k for k, s in g.state.seen.get("axis", {}).items() if s.visible}
+    assert "smgs" not in {k for k, s in g.state.knowledge["axis"].sightings.items() if s.visible}
 
 
 def test_the_heavy_hits_of_one_barrage_on_one_section_add_up_to_its_collapse() -> None:
@@ -652,7 +655,7 @@ def test_a_unit_entering_a_floor_held_by_an_unseen_enemy_is_stopped() -> None:
     g = game([1])
     put(g, "grenadiers", section="brick", floor=0)
     put(g, "smgs", line(15, 7, 4, 0.8))
-    g.state.seen["allies"]["grenadiers"].visible = False  # as if no ally saw them go in
+    g.state.knowledge["allies"].lose("grenadiers", g.state.turn)  # as if no ally saw them go in
     events = act(g, "run", "smgs", enter="brick")
     assert "bumped" in kinds(events) and g.state.units["smgs"].section is None
 
@@ -667,7 +670,7 @@ def test_an_ambush_fires_where_the_mover_comes_into_sight_along_its_path() -> No
     put(g, "smgs", [(12, 12)])  # the brick house hides it from the MG
     state.units["smgs"].models[1:] = []
     state.units["mg"].order = OrderKind.AMBUSH
-    assert "smgs" not in {k for k, s in state.seen.get("axis", {}).items() if s.visible}
+    assert "smgs" not in {k for k, s in state.knowledge["axis"].sightings.items() if s.visible}
     _along_the_way(state, state.units["smgs"], Move(((12, 22),), None, 0, 10.0))
     shots = rolls_of(state.pending, "to-hit")
     # at a quarter and half way (12, 14.5), (12, 17) it is still hidden; at (12, 19.5) not

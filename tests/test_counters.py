@@ -16,6 +16,7 @@ import pytest
 from fibua.battlefield.model import Position
 from fibua.core.counters import Counter, Measure, Symbol, Tag
 from fibua.core.game import Game
+from fibua.core.knowledge import Sure
 from fibua.rulesets.buildings import counters as bld
 from fibua.rulesets.buildings.forces import ModelSpec, UnitSpec
 from fibua.rulesets.buildings.setup import unit_of
@@ -230,11 +231,10 @@ def test_street_fight_counter_shows_aim_overwatch_and_casualty() -> None:
 def test_an_enemy_remembered_carries_its_age() -> None:
     """A sighting out of sight is shown where it was, with the turns since."""
     game = start("corner-shop")
-    memory = game.state.seen["british"]
-    enemy = next(iter(memory))
-    memory[enemy] = memory[enemy]._replace(visible=False, turn=0)
+    known = game.state.knowledge["british"]
+    enemy = next(iter(known.sightings))
+    known.record(known.sightings[enemy]._replace(sure=Sure.LAST_SEEN, turn=0))
     game.state.turn = 3
-    game.state.news["british"] = game.state.news.get("british", 0) + 1
     counter = by_id(game, "british")[enemy]
     assert (counter.age, counter.in_sight, counter.seen_turn) == (3, False, 0)
     assert "3 turns ago" in " ".join(counter.stats)

@@ -329,3 +329,23 @@ def test_why_idle_gives_the_rules_reason_and_leaves_no_garbage() -> None:
     assert reasons == ["Lt. Grayburn moves in step 4; this is step 1",
                        "Pte. Cottle moves in step 3; this is step 1"]
     assert game.state_hash() == before
+
+
+def test_an_idle_unit_with_no_enemy_to_fire_at_is_told_so() -> None:
+    """A figure whose fire step has come but that sees no enemy in its weapon's reach is
+    told that there is no enemy it can fire at (the page read "no fire order is open to
+    it now", which says nothing of why). A move with nowhere to go keeps the plain words."""
+    game = Game(load_scenario("ramp-houses"), 1)
+    players = computers(game, 1)
+    told = set()
+    for _ in range(400):
+        side = game.to_act()
+        if side is None:
+            break
+        if game.view(side)["phase"] == "fire":
+            busy = {o.unit for o in game.legal_orders(side)}
+            told |= {game.why_idle(side, str(f["id"])) for f in game.own_view(side)
+                     if f.get("alive", True) and f["id"] not in busy}
+        game.apply(chosen(game, side, players[side]))
+    assert "no enemy it can fire at now" in told, told
+    assert not [r for r in told if r and "order is open" in r], told

@@ -122,6 +122,19 @@ def test_a_pinned_unit_first_takes_its_order_test() -> None:
     assert f.chance < unpinned.chance * 21 / 36 + 1e-9  # the pins also cost -2 to hit
 
 
+def test_a_passed_order_test_takes_its_pin_off_before_the_shot() -> None:
+    # rulings: a pinned unit must pass 2D6 <= morale - pins, and a pass removes one pin;
+    # the firer is at -1 to hit a pin. With one pin a regular needs 8 or less (26 of 36)
+    # and then shoots with no pin left: just as often as the unpinned unit, 26 times in 36
+    g = smgs_at_mg()
+    g.state.units["smgs"].pins = 1
+    f = said(g, "allies", "fire", "smgs", target="mg")
+    unpinned = said(smgs_at_mg(), "allies", "fire", "smgs", target="mg")
+    assert "2D6 of 8 or less" in f.text and "pins (1)" not in f.text
+    assert f.chance is not None and unpinned.chance is not None
+    assert f.chance == pytest.approx(unpinned.chance * 26 / 36)
+
+
 # ------------------------------------------------------------------ rally, down, end
 
 
@@ -224,7 +237,7 @@ def test_an_advance_whose_target_will_be_out_of_sight_is_wasted() -> None:
     g = game()
     put(g, "rifles", section="brick", floor=0)
     put(g, "mg", [(24.0, 13.0), (25.0, 13.0), (26.0, 13.0)])
-    assert g.state.seen["allies"]["mg"].visible
+    assert g.state.knowledge["allies"].sightings["mg"].visible
     f = said(g, "allies", "advance", "rifles", floor=1, target="mg")
     assert Risk.WASTED in f.risks and f.chance == 0.0 and "the shot is lost" in f.text
     assert "advances up to floor 1 of brick" in f.text
@@ -247,13 +260,13 @@ def test_an_advance_at_a_target_out_of_sight_cannot_be_known() -> None:
     # seen once, then gone: where it is now is not the side's to know, so neither is
     # whether the Advance's shot will be open
     g = smgs_at_mg()
-    assert g.state.seen["allies"]["mg"].visible
+    assert g.state.knowledge["allies"].sightings["mg"].visible
     mine = g.state.side_units("allies")
     for spot in ((33.0, 22.0), (34.0, 1.0), (22.0, 12.0), (33.0, 12.0), (31.0, 2.0)):
         put(g, "mg", [(spot[0] + 0.8 * k, spot[1]) for k in range(3)])
         if not seen_by(g.state, mine, [g.state.units["mg"]])[0]:
             break
-    assert not g.state.seen["allies"]["mg"].visible
+    assert not g.state.knowledge["allies"].sightings["mg"].visible
     f = said(g, "allies", "advance", "smgs", to=[4.0, 2.0], target="mg")
     assert Risk.WASTED in f.risks and f.chance is None and "cannot be known" in f.text
 
@@ -386,7 +399,7 @@ def extras(state: BuildingsState, side: str, legal: list[Order]) -> list[Order]:
     leaves the floor, an ambush at another point of a mover's path."""
     out: list[Order] = []
     divided: set[str] = set()
-    seen = [uid for uid, s in sorted(state.seen.get(side, {}).items()) if s.visible]
+    seen = [uid for uid, s in sorted(state.knowledge[side].sightings.items()) if s.visible]
     for o in legal:
         if o.kind == "run" and "assault" in o.params:
             u = state.units[str(o.unit)]
@@ -451,7 +464,7 @@ def aimed_moves(state: BuildingsState, side: str, legal: list[Order],
                 rnd: random.Random) -> list[Order]:
     """Advances that move and then shoot at an enemy unit the side sees, a few of them,
     those the rules allow."""
-    seen = [uid for uid, s in sorted(state.seen.get(side, {}).items()) if s.visible]
+    seen = [uid for uid, s in sorted(state.knowledge[side].sightings.items()) if s.visible]
     moves = [o for o in legal if o.kind == "advance" and "target" not in o.params]
     out = [Order(side, "advance", o.unit, {**o.params, "target": rnd.choice(seen)})
            for o in rnd.sample(moves, min(4, len(moves)))] if seen else []
@@ -496,7 +509,7 @@ def test_random_play_meets_its_advance_forecasts() -> None:
 def at_the_unseen(state: BuildingsState, side: str, legal: list[Order]) -> list[Order]:
     """Orders naming an enemy unit the side remembers but does not see now: an Advance's
     shot at it, indirect fire, an assault (those the rules allow are kept by the caller)."""
-    hidden = [uid for uid, s in sorted(state.seen.get(side, {}).items())
+    hidden = [uid for uid, s in sorted(state.knowledge[side].sightings.items())
               if s.alive and not s.visible]
     units = sorted({str(o.unit) for o in legal if o.unit is not None})[:3]
     out: list[Order] = []
@@ -515,7 +528,7 @@ def hide_elsewhere(state: BuildingsState, side: str) -> int:
     mine = state.side_units(side)
     moved = 0
     for enemy in state.side_units(state.enemy_of(side)):
-        seen = state.seen.get(side, {}).get(enemy.id)
+        seen = state.knowledge[side].sightings.get(enemy.id)
         if enemy.aboard is not None or (seen is not None and seen.visible) or \
                 seen_by(state, mine, [enemy])[0]:
             continue
@@ -582,10 +595,10 @@ def test_moving_an_unseen_enemy_changes_no_forecast(name: str) -> None:
                 more = extras(g.state, side, legal) + at_the_unseen(g.state, side, legal)
                 orders = legal + [o for o in more if g.ruleset.allows(g.state, o)]
                 before = forecasts(g, orders)
-                memory = {k: s.snapshot() for k, s in g.state.seen[side].items()}
+                memory = dict(g.state.knowledge[side].sightings)
                 shifted = hide_elsewhere(g.state, side)
                 refresh(g.state)
-                assert {k: s.snapshot() for k, s in g.state.seen[side].items()} == memory
+                assert dict(g.state.knowledge[side].sightings) == memory
                 after = forecasts(g, orders)
                 for k, o in enumerate(orders):
                     if not isinstance(before[k], str) and not isinstance(after[k], str):
@@ -607,7 +620,7 @@ def test_a_forecast_reads_the_memory_not_the_hidden_truth() -> None:
     put(g, "grenadiers", section="brick", floor=0)
     put(g, "mg", [(30.0, 22.0), (31.0, 22.0), (32.0, 22.0)])
     put(g, "foo", [(20.0, 22.0), (21.0, 22.0)])
-    memory = g.state.seen["allies"]
+    memory = g.state.knowledge["allies"].sightings
     assert memory["grenadiers"].visible and memory["grenadiers"].floor == 0
     assert memory["mg"].visible
     orders = [Order("allies", "fire", "mortar", {"target": "grenadiers"}),
@@ -615,7 +628,7 @@ def test_a_forecast_reads_the_memory_not_the_hidden_truth() -> None:
               Order("allies", "advance", "smgs", {"to": [9.0, 12.0], "target": "grenadiers"}),
               Order("allies", "fire", "foo", {"at": [26.0, 20.0], "call": True})]
     for uid in ("grenadiers", "mg"):  # out of sight from now on, as a refresh would have it
-        memory[uid].visible = False
+        g.state.knowledge["allies"].lose(uid, g.state.turn)
     before = [g.forecast(o) for o in orders]
     g.state.units["grenadiers"].floor = 1  # up a floor, unseen
     put_quietly(g, "mg", [(34.0, 2.0), (35.0, 2.0), (35.0, 3.0)])  # off, unseen

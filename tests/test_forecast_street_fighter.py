@@ -219,7 +219,7 @@ def hidden_game(r2_at: tuple[float, float]) -> Game:
                      unit("m", "mortar-section", (75, 5))],
                     [unit("r1", "sniper", (75, 75)), unit("r2", "infantry-section", r2_at)],
                     [SEES_ALL, 0])
-    known = game.state.seen.get("blue", {}).get("r2")
+    known = game.state.knowledge["blue"].get("r2")
     assert known is None or not known.visible
     return game
 
@@ -252,3 +252,30 @@ def test_mount_dismount_observe_and_end_say_what_they_do() -> None:
     assert "always up to 25 cm" in look.text and "instead of always up to 10 cm" in look.text
     done = game.forecast(Order("blue", "end"))
     assert "Lorry, S, Hq have not acted" in done.text
+
+
+def test_a_move_forecast_reads_both_observation_tables() -> None:
+    """Observing or not, the enemy's chance to pick a unit out is read off two tables: for
+    infantry in the open the observing table sees it within 25 cm (5+ beyond), the other
+    only within 10 cm (7+ beyond); a moving vehicle is always seen by observers, and by
+    the others within 25 cm (2+ beyond). Where both tables say the same (a firing
+    vehicle: always visible) the forecast says it once."""
+    game = new_game([unit("s", "infantry-section", (75, 25)), unit("t", "sherman", (10, 70))],
+                    [unit("r1", "sniper", (5, 75))], [SEES_ALL, 0])
+    walk = game.forecast(Order("blue", "move", "s", {"to": [75, 28]})).text
+    assert ("picks it out (troops in the open) always up to 25 cm, on 5+ beyond if "
+            "observing, else always up to 10 cm, on 7+ beyond") in walk
+    fire = game.forecast(Order("blue", "move-fire", "t", {"to": [10, 66], "target": "r1"}))
+    assert "picks it out (a firing vehicle) always" in fire.text
+    assert "if observing" not in fire.text
+
+
+def test_a_flat_out_move_no_longer_than_a_move_says_so() -> None:
+    """Flat out doubles the distance but gives up firing and observing: a flat-out move
+    that a normal move (5 cm for infantry on foot) would have covered is pointed out,
+    up to and including exactly 5 cm."""
+    game = new_game([unit("s", "infantry-section", (75, 25))],
+                    [unit("r1", "sniper", (5, 75))], [SEES_ALL, 0])
+    said = "a normal move (5 cm) would reach as far"
+    assert said in game.forecast(Order("blue", "flat-out", "s", {"to": [75, 30]})).text
+    assert said not in game.forecast(Order("blue", "flat-out", "s", {"to": [75, 31]})).text

@@ -15,6 +15,7 @@ import pytest
 from fibua.battlefield.model import Position, SectionState
 from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.game import Game
+from fibua.core.knowledge import Sure
 from fibua.rulesets.house_clearing.ai import (
     STAIRS,
     Sergeant,
@@ -177,8 +178,10 @@ def test_threats_are_made_again_only_of_changed_sightings() -> None:
     again = sergeant._known_threats(game.observe(side))
     assert all(a is b for a, b in zip(again, first, strict=True))  # nothing new: kept
     enemy_id = view.enemies[0][0]
-    memory = game.state.seen[side][enemy_id]
-    memory.visible = not memory.visible  # the side's memory of that enemy changes
+    memory = game.state.knowledge[side]
+    known = memory.sightings[enemy_id]
+    # the side's memory of that enemy changes
+    memory.record(known._replace(sure=Sure.LAST_SEEN if known.visible else Sure.SEEN))
     changed = game.observe(side)
     found = sergeant._known_threats(changed)
     assert found == _threats(changed)

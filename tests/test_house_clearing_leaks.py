@@ -168,7 +168,7 @@ def addressed(events: list[Event], side: str) -> list[dict[str, Any]]:
 def knows_moved(game: Game, side: str, moved: list[str]) -> bool:
     """Whether a moved figure is in the side's sight now (from then on the games may
     rightly differ)."""
-    memory = game.state.seen.get(side, {})
+    memory = game.state.knowledge[side].sightings
     return any(m in memory and memory[m].visible for m in moved) or any(
         game.state.sees(w.id, m) for w in game.state.side_figures(side) for m in moved)
 
@@ -585,7 +585,7 @@ def test_a_views_exposure_is_its_figures_against_the_enemies_it_sees_now(name: s
     checked = 0
     while (side := game.to_act()) is not None and checked < 150:
         state, view = game.state, game.observe(side)
-        memory = state.seen.get(side, {})
+        memory = state.knowledge[side].sightings
         seen = [e for e, s in memory.items() if s.visible and s.alive]
         expected = {(f.id, e): (state.fifths(f.id, e), state.fifths(e, f.id))
                     for f in state.figures.values() if f.side == side for e in seen

@@ -280,3 +280,13 @@ def test_a_move_order_through_the_door_and_the_window() -> None:
     act(game, "move", "b1", path=[[13, 9.5], [13, 11]])
     moved = next(e.data for e in game.log if e.kind == "moved")
     assert moved["section"] == "house" and moved["climbed"] == []
+
+
+def test_the_after_action_report_says_out_of_action_not_a_negative_initiative() -> None:
+    """The report read "initiative -3 - out of action": below 0 a figure is out of action
+    (dead or seriously wounded), and its initiative counts nothing."""
+    game = Game(load_scenario("ramp-houses"), 1)
+    fallen = next(iter(game.state.figures.values()))
+    fallen.initiative = -3
+    line = next(t for t in game.ruleset.after_action(game.state) if fallen.name in t)
+    assert "out of action" in line and "initiative" not in line, line

@@ -532,7 +532,7 @@ def test_a_higher_initiative_figure_may_fire_at_a_mover() -> None:
     b1 = game.state.figures["b1"]
     assert not b1.ducked and b1.pos.point == (17, 17)
     # b1 no longer sees r1 from behind the hedge, but knows where the fire came from
-    known = game.state.seen["blue"]["r1"]
+    known = game.state.knowledge["blue"].sightings["r1"]
     assert (known.x, known.y, known.visible) == (23.5, 16, False)
     # nobody is left to fire, but red is still asked until it lets b1 go: closing the
     # window by itself would tell blue that no hidden figure of red could fire
@@ -550,8 +550,8 @@ def test_the_enemy_glimpses_a_mover_it_loses_sight_of() -> None:
     game = mover_game([])
     (glimpse,) = of_kind(game.log, "enemy-glimpsed")
     assert (glimpse["x"], glimpse["y"]) == (17, 12)
-    known = game.state.seen["red"]["b1"]
-    assert not known.visible and known.step_seen == 1
+    known = game.state.knowledge["red"].sightings["b1"]
+    assert not known.visible and known.step == 1
 
 
 def test_a_mover_hit_on_the_dice_but_saved_by_cover_ducks_back() -> None:

@@ -141,11 +141,12 @@ def test_a_bad_budget_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_budget_is_kept_with_the_pairings_where_hard_plays() -> None:
-    from fibua.lab.ladder import Plan, expected_info, pairings, parse_budget
+    from fibua.lab.ladder import LADDER_BUDGET, Plan, expected_info, pairings, parse_budget
     from fibua.scenario.loader import load_scenario
 
-    budget = parse_budget("worlds=1")
-    assert (budget.candidates, budget.worlds, budget.horizon) == (3, 1, 6)
+    budget = parse_budget("worlds=1")  # the ladder's default, one world
+    assert (budget.candidates, budget.worlds, budget.horizon) == (
+        LADDER_BUDGET.candidates, 1, LADDER_BUDGET.horizon)
     plan = Plan(["corner-shop"], ["random", "hard"], 2, 100_000, budget, "random")
     for pairing in pairings([load_scenario("corner-shop")], plan.players):
         assert expected_info(pairing, plan).budget == budget

@@ -11,7 +11,8 @@ import pytest
 
 from fibua.core.dice import Modifier, Roll
 from fibua.core.events import Event
-from fibua.session.narration import Names, headline, narrate, phrasebook
+from fibua.scenario.loader import load_scenario
+from fibua.session.narration import Names, headline, narrate, phrasebook, place_names
 from fibua.session.phrases.house_clearing import PHRASES
 
 RULES = "house-clearing"
@@ -213,3 +214,16 @@ def test_the_set_up_and_the_end() -> None:
 def test_a_sentence_stays_words_when_its_event_has_no_data(kind: str) -> None:
     text = said(kind, {})
     assert text[:1].isupper() and not MACHINE.search(text), text
+
+
+def test_a_room_is_named_by_its_house_as_the_map_names_it() -> None:
+    """In the browser a sighting read "seen at (26.5, 23) in corner b": a section's id,
+    which the map names nowhere. Where the names know the map, the room is its house's
+    name and its own part."""
+    scenario = load_scenario("ramp-houses")
+    names = Names(NAMES.by_id, "in", place_names(scenario.battlefield))
+    data = {"figure": "kessler", "name": "Uscha. Kessler", "weapon": "assault-rifle",
+            "x": 26.5, "y": 23.0, "section": "corner-b", "floor": 1, "stance": "standing"}
+    assert headline(Event("enemy-seen", data, ("british",), 1), RULES, names) == (
+        "Uscha. Kessler is seen at (26.5, 23) in The corner house, b, on the first floor, "
+        "standing, with an assault rifle.")

@@ -3,8 +3,9 @@
 From mid-game states of every bundled scenario, the enemy pieces the side cannot see now
 swap places among themselves (each lands where another unseen piece stood, so the places
 are legal and unseen); then everything the side receives must be the same as before:
-its view, its counters, who is to act, its legal orders, and the answers (previews and refusals) to
-orders aimed at every enemy id, seen or not.
+its view, its counters, who is to act, its legal orders, the answers (previews and refusals) to
+orders aimed at every enemy id, seen or not, and all the rules keep of what it knows of the
+enemy (its `SideKnowledge`: sightings, reports of fire, public facts).
 """
 
 from __future__ import annotations
@@ -203,7 +204,10 @@ def received(game: Game, side: str) -> dict[str, Any]:
     probes = [Order(side, kind, unit, {"target": enemy})
               for kind in kinds for unit in own_ids for enemy in enemy_ids]
     legal = game.legal_orders(side) if game.to_act() == side else []
+    knowledge = game.state.knowledge[side]
     return {
+        "knowledge": repr((knowledge.listed(), knowledge.reports, knowledge.news,
+                           knowledge.facts)),
         "view": json.dumps(game.view(side), sort_keys=True),
         "counters": json.dumps([c.to_dict() for c in game.counters(side)]),
         "to_act": game.to_act(),

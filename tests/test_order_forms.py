@@ -124,7 +124,8 @@ def test_the_registry_as_json_keeps_every_form_and_type() -> None:
                    "forms": [{"name": "", "help": "", "params": []}]}
     assert shoot["forms"][0]["params"][0] == {
         "name": "targets", "type": "enemies", "help": "who", "required": True,
-        "choices": [], "whole": False, "least": 2, "most": 0, "default": None}
+        "choices": [], "whole": False, "least": 2, "most": 0, "default": None,
+        "joins": False}
 
 
 # ---------------------------------------------------------------- over real games
@@ -204,3 +205,34 @@ def test_every_order_met_in_play_fits_a_form(name: str) -> None:
             checker.check(order)
         met |= checker.forms
     assert ("end", "") in met and len(met) > 3
+
+
+def test_a_joining_parameter_names_a_unit_exactly_when_it_could_give_the_order_itself() -> None:
+    """An assault's `with` (Street Fighter) is a joining parameter: each unit named is held
+    to what the unit giving the order is held to (infantry, ready, free, within a move of
+    the area), so a friend may join exactly when its own assault on that area would be
+    allowed. The page leans on this: it picks the friends clicked on the map from their
+    own legal orders (static/friends.js)."""
+    from fibua.rulesets.street_fighter.orderforms import ORDER_KINDS as SF_KINDS
+    from sfr_helpers import forced_game, make_scenario, unit
+
+    joining = {(kind, p.name) for kind, k in SF_KINDS.items() for f in k.forms
+               for p in f.params if p.joins}
+    assert joining == {("assault", "with")}
+    blue = [unit("b1", "infantry-section", (26, 17)), unit("b2", "infantry-section", (24, 17)),
+            unit("b3", "infantry-section", (60, 4)), unit("mg", "mmg-section", (28, 17)),
+            unit("tank", "sherman", (22, 16)), unit("lorry", "lorry", (30, 17)),
+            unit("rider", "infantry-section", rides="lorry")]
+    game = forced_game(make_scenario(blue, [unit("r1", "sniper", (5, 75))]), [9, 0])
+    assert game.to_act() == "blue"
+    friends = ("b2", "b3", "mg", "tank", "lorry", "rider")
+
+    def allowed(by: str, **more: Any) -> bool:
+        order = Order("blue", "assault", by, {"section": "house", **more})
+        return game.ruleset.allows(game.state, order)
+
+    alone = {f: allowed(f) for f in friends}
+    joined = {f: allowed("b1", **{"with": [f]}) for f in friends}
+    assert joined == alone
+    # both ways occur here: the test would see a friend judged otherwise than alone
+    assert alone["b2"] and not alone["b3"] and not alone["tank"] and not alone["rider"]

@@ -33,7 +33,7 @@ def _midgame(name: str, orders: int = 30) -> Game:
 
 
 def _hidden(state: StreetFightState, side: str) -> list[Figure]:
-    memory = state.seen.get(side, {})
+    memory = state.knowledge[side].sightings
     return [f for f in state.side_figures(state.enemy_of(side))
             if not (f.id in memory and memory[f.id].visible)]
 
@@ -63,7 +63,7 @@ def test_a_world_keeps_what_the_side_sees_and_hides_the_rest(name: str) -> None:
     rules, state = game.ruleset, game.state
     for side in game.scenario.side_names:
         world = rules.resample(state, side, random.Random(1))
-        memory = state.seen.get(side, {})
+        memory = state.knowledge[side].sightings
         for figure in state.side_figures(state.enemy_of(side)):
             if figure.id in memory and memory[figure.id].visible:
                 assert world.figures[figure.id].pos == figure.pos

@@ -43,7 +43,7 @@ def _midgame(name: str, orders: int, until: Callable[[Game], bool] | None = None
 
 
 def _hidden(state: BuildingsState, side: str) -> list[Unit]:
-    memory = state.seen.get(side, {})
+    memory = state.knowledge[side].sightings
     return [u for u in state.side_units(state.enemy_of(side))
             if not (u.id in memory and memory[u.id].visible)]
 
@@ -115,8 +115,8 @@ def test_a_world_keeps_what_the_side_sees_and_hides_the_rest(name: str, orders: 
         for unit in state.units.values():
             if unit.side == side:
                 assert world.units[unit.id].snapshot() == unit.snapshot()
-        assert {k: s.snapshot() for k, s in world.seen[side].items()} == \
-            {k: s.snapshot() for k, s in state.seen[side].items()}
+        assert dict(world.knowledge[side].sightings) == \
+            dict(state.knowledge[side].sightings)
         assert _public(world) == _public(state)
         # enemies in sight stay; hidden ones are out of the side's sight
         hidden = {u.id for u in _hidden(state, side)}
@@ -126,7 +126,7 @@ def test_a_world_keeps_what_the_side_sees_and_hides_the_rest(name: str, orders: 
         for unit in _hidden(world, side):
             assert _unseen(world, side, unit)
         # a unit never seen is as fresh as the roster makes it
-        for uid in hidden - set(state.seen[side]):
+        for uid in hidden - set(state.knowledge[side].sightings):
             assert world.units[uid].pins == 0
             assert len(world.units[uid].models) == world.units[uid].start
         assert world.logs.of(enemy) == [] and world.pending == []
@@ -186,10 +186,10 @@ def test_a_world_plays_on(name: str) -> None:
 def _open(state: BuildingsState, side: str) -> list[Unit]:
     """Hidden enemies the side cannot tell have spent their die (not seen this turn with
     an order)."""
-    memory = state.seen[side]
+    memory = state.knowledge[side].sightings
     return [u for u in _hidden(state, side)
             if not (u.id in memory and memory[u.id].turn == state.turn
-                    and memory[u.id].order is not None)]
+                    and memory[u.id].doing is not None)]
 
 
 def _dice_undecided(game: Game) -> bool:
@@ -253,7 +253,7 @@ def _unwatched_floor(game: Game) -> bool:
 
 
 def _left_inside(state: BuildingsState, side: str) -> list[Unit]:
-    memory = state.seen[side]
+    memory = state.knowledge[side].sightings
     out = []
     for unit in _hidden(state, side):
         known = memory.get(unit.id)
@@ -275,7 +275,7 @@ def test_a_hidden_unit_stays_on_its_floor_while_unwatched(name: str) -> None:
     state = game.state
     world = game.ruleset.resample(state, side, random.Random(2))
     for unit in _left_inside(state, side):
-        known = state.seen[side][unit.id]
+        known = state.knowledge[side].sightings[unit.id]
         holder = world.occupant(known.section or "", known.floor)
         # there, unless another enemy was drawn there first or is there in sight
         assert holder is not None and holder.side == unit.side
@@ -301,7 +301,7 @@ def test_a_squad_never_seen_rides_in_the_transport_it_set_up_in() -> None:
     it in the transport the scenario puts it in while the transport is in the fight."""
     game = _mixed()
     rules, state = game.ruleset, game.state
-    assert "smgs" not in state.seen["axis"]
+    assert "smgs" not in state.knowledge["axis"].sightings
     world = rules.resample(state, "axis", random.Random(4))
     assert world.units["smgs"].aboard == "carrier"
     assert world.units["carrier"].carrying == "smgs"

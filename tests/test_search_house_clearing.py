@@ -58,7 +58,7 @@ def _midgame(name: str, count: int) -> Game:
 
 def _hidden(state: HouseClearingState, side: str) -> list[Figure]:
     """The enemy figures in action the side does not see now."""
-    memory = state.seen.get(side, {})
+    memory = state.knowledge[side].sightings
     return [f for f in state.side_figures(state.enemy_of(side))
             if not (f.id in memory and memory[f.id].visible)]
 
@@ -99,7 +99,8 @@ def _twin_with_one_moved(game: Game, side: str) -> HouseClearingState | None:
             refresh_sight(twin, [figure])
             _reopen(twin, side)
             twin.pending.clear()
-            if not _seen_by(twin, figure, side) and twin.seen[side] == state.seen[side]:
+            if not _seen_by(twin, figure, side) \
+                    and twin.knowledge[side].sightings == state.knowledge[side].sightings:
                 return twin
     return None
 
@@ -162,7 +163,7 @@ def test_the_enemy_of_a_world_knows_the_side_and_forgets_its_log(name: str,
         world = rules.resample(state, side, random.Random(2))
         enemy = world.enemy_of(side)
         assert world.logs.of(enemy) == []
-        memory = world.seen[enemy]
+        memory = world.knowledge[enemy].sightings
         for figure in world.side_figures(side):
             known = memory[figure.id]
             assert known.pos == figure.pos and known.alive
@@ -210,7 +211,7 @@ def test_a_window_to_answer_a_move_keeps_what_the_side_was_shown(shown: bool) ->
         mover = world.figures[w.mover]
         assert mover.side != r.side and mover.in_action and mover.pos == w.spots[-1]
         assert w.mover == r.mover or not shown
-        memory = state.seen[r.side]
+        memory = state.knowledge[r.side].sightings
         if not (w.mover in memory and memory[w.mover].visible):
             assert not _seen_by(world, mover, r.side)
 
@@ -259,11 +260,11 @@ def test_the_enemy_statistics_are_never_read(name: str, count: int) -> None:
     rules, state = game.ruleset, game.state
     for side in state.sides:
         twin: HouseClearingState = rules.clone(state)
-        memory = twin.seen.get(side, {})
+        memory = twin.knowledge[side].sightings
         for figure in twin.side_figures(twin.enemy_of(side)):
             known = memory.get(figure.id)
             figure.skill += 10
-            if not (known is not None and known.step_seen) and (
+            if not (known is not None and known.step) and (
                     twin.reaction is None or twin.reaction.mover != figure.id):
                 figure.initiative += 1
         assert rules.snapshot(twin) != rules.snapshot(state)

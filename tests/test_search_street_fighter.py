@@ -7,19 +7,20 @@ changes no world drawn and no choice the search makes."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import pytest
 
 from fibua.battlefield.model import Position
 from fibua.core.game import Game, LegalOrders
+from fibua.core.knowledge import FireReport
 from fibua.core.search import Budget, SearchPlayer, judge
 from fibua.rulesets.street_fighter import sampling
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.ground import compass
 from fibua.rulesets.street_fighter.knowledge import refresh, visible_to
-from fibua.rulesets.street_fighter.state import Report, Sighting, StreetFighterState, Unit
+from fibua.rulesets.street_fighter.state import Seen, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import Kind
 from fibua.rulesets.street_fighter.views import view_dict
 from fibua.scenario.loader import bundled_scenarios, load_scenario
@@ -41,8 +42,8 @@ def _midgame(name: str, orders: int = ORDERS, seed: int = 6) -> Game:
     return game
 
 
-def _known(state: StreetFighterState, side: str) -> dict[str, Sighting]:
-    return state.seen.get(side, {})
+def _known(state: StreetFighterState, side: str) -> Mapping[str, Seen]:
+    return state.knowledge[side].sightings
 
 
 def _hidden(state: StreetFighterState, side: str) -> list[Unit]:
@@ -95,12 +96,12 @@ def _leaky_sampler() -> Iterator[None]:
     """The sampler made to read the truth: hidden units keep where they really stand."""
     keep_freshen, keep_place = sampling._freshen, sampling.Ground.place
 
-    def freshen(unit: Unit, known: Sighting | None, done: bool) -> None:
+    def freshen(unit: Unit, known: Seen | None, done: bool) -> None:
         pos = unit.pos
         keep_freshen(unit, known, done)
         unit.pos = pos
 
-    def place(self: sampling.Ground, unit: Unit, known: Sighting | None) -> Position:
+    def place(self: sampling.Ground, unit: Unit, known: Seen | None) -> Position:
         return unit.pos
 
     sampling._freshen = freshen  # type: ignore[assignment]
@@ -122,7 +123,7 @@ def test_a_world_keeps_what_the_side_sees_and_hides_the_rest(name: str) -> None:
         # everything the side is told is the same in the world as in the game
         assert view_dict(rules.observe(world, side)) == view_dict(rules.observe(state, side))
         memory = _known(state, side)
-        assert world.seen[side] == memory
+        assert dict(world.knowledge[side].sightings) == dict(memory)
         # what it sees is what the rules see for it there; nobody else is in sight
         seen = {i for i, s in memory.items() if s.visible}
         assert visible_to(world, side) == seen
@@ -144,15 +145,15 @@ def test_the_enemy_is_drawn_knowing_every_unit_of_the_side(name: str) -> None:
     for side in game.scenario.side_names:
         world = game.ruleset.resample(game.state, side, random.Random(2))
         enemy = world.enemy_of(side)
-        memory = world.seen[enemy]
+        memory = world.knowledge[enemy].sightings
         for unit in (u for u in world.units.values() if u.side == side):
             assert (memory[unit.id].x, memory[unit.id].y) == unit.pos.point
             assert memory[unit.id].alive == unit.alive
-        assert world.logs.of(enemy) == [] and world.reports[enemy] == []
+        assert world.logs.of(enemy) == [] and world.knowledge[enemy].reports == []
         assert all(m.side != enemy for m in world.markers)
 
 
-def _explained(world: StreetFighterState, side: str, report: Report) -> bool:
+def _explained(world: StreetFighterState, side: str, report: FireReport) -> bool:
     """Whether an enemy that can fire stands in the reported eighth of the compass from
     the unit fired on and sees it (a mortar need not)."""
     origin = world.units[report.unit].pos
@@ -162,7 +163,7 @@ def _explained(world: StreetFighterState, side: str, report: Report) -> bool:
                if u.side != side and u.alive and u.rides is None and u.spec.row is not None)
 
 
-def _could_fire(state: StreetFighterState, side: str) -> Iterator[Report]:
+def _could_fire(state: StreetFighterState, side: str) -> Iterator[FireReport]:
     """Reports the side could be given now: a hidden enemy that can fire, fires on a unit
     of the side it has a line of sight to (the direction is all the report tells)."""
     for enemy in _hidden(state, side):
@@ -170,7 +171,7 @@ def _could_fire(state: StreetFighterState, side: str) -> Iterator[Report]:
             continue
         for unit in state.side_units(side):
             if unit.rides is None and state.sight.visible(enemy.pos, unit.pos):
-                yield Report(unit.id, compass(unit.pos.point, enemy.pos.point), state.turn, 0)
+                yield FireReport(unit.id, compass(unit.pos.point, enemy.pos.point), state.turn, 0)
 
 
 @pytest.mark.parametrize("name", STREET_FIGHTER)
@@ -183,7 +184,7 @@ def test_fire_reported_has_a_firer_in_its_direction(name: str) -> None:
     checked = 0
     for side in game.scenario.side_names:
         for report in list(_could_fire(state, side))[:12]:
-            state.reports[side] = [report]
+            state.knowledge[side].reports = [report]
             for seed in range(3):
                 world = game.ruleset.resample(state, side, random.Random(seed))
                 assert _explained(world, side, report), report

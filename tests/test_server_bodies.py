@@ -77,7 +77,10 @@ shapes = st.sampled_from([
 @st.composite
 def wrong_types(draw: st.DrawFn) -> str:
     shape = dict(draw(shapes))
-    shape[draw(st.sampled_from(sorted(shape)))] = draw(json_values)
+    field = draw(st.sampled_from(sorted(shape)))
+    # the value drawn must differ from the good one: `{"seats": {}}` is a good request (every
+    # seat the computer's), which makes a game that then plays on by itself
+    shape[field] = draw(json_values.filter(lambda value: value != shape[field]))
     return json.dumps(shape)
 
 

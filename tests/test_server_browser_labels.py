@@ -39,6 +39,9 @@ MEASURE = """() => {
       figures.push({...box(part), text: g.dataset.id});
     }
   }
+  for (const spot of svg.querySelectorAll('#overlay g.model-spots circle')) {
+    figures.push({...box(spot), text: spot.parentNode.dataset.unit});
+  }
   const dropped = [...svg.querySelectorAll('text.label.label-dropped')].map((n) =>
     ({text: n.textContent, building: n.classList.contains('building-name')}));
   return {labels, figures, dropped};

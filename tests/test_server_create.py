@@ -17,7 +17,7 @@ import pytest
 from fibua import kernels
 from fibua.scenario.loader import bundled_scenarios
 from fibua.server.app import create_app
-from fibua.server.hub import Hub
+from fibua.server.hub import Decision, Hub
 from fibua.server.preparing import Preparation
 from server_helpers import (
     PATIENCE,
@@ -118,14 +118,14 @@ def test_the_route_answers_while_the_computers_first_order_is_held(
     """Every seat the computer's: its first order is under way (held here) when the
     creator has the answer."""
     entered, go = threading.Event(), threading.Event()
-    step = Hub.step
+    next_move = Hub.next_move
 
-    def held_step(hub: Hub, game_id: str) -> bool:
+    def held_move(hub: Hub, game_id: str) -> bool | Decision:
         entered.set()
         assert go.wait(PATIENCE)
-        return step(hub, game_id)
+        return next_move(hub, game_id)
 
-    monkeypatch.setattr(Hub, "step", held_step)
+    monkeypatch.setattr(Hub, "next_move", held_move)
     try:
         game = made(client, {"scenario": "corner-shop", "seed": 3, "seats": {}})
         assert entered.wait(PATIENCE)

@@ -19,6 +19,7 @@ from server_helpers import (
     seat_state,
     server,
     settled,
+    state,
     wait_until,
 )
 
@@ -143,6 +144,30 @@ def test_the_computer_s_orders_reach_the_seat(client: TestClient) -> None:
         last = until_current(client, socket, made["id"], token)
     assert len(live.game.orders) > count + 1
     assert last["status"]["to_act"] == live.game.to_act()
+
+
+def test_an_end_phase_clicked_on_a_page_the_game_has_left_behind_is_refused(
+        client: TestClient) -> None:
+    # the page sends the version of the message it showed: once the seat has been sent
+    # another (here: its own order), an End phase meant for what it showed is refused and
+    # changes nothing; sent with the version now shown, it ends the phase
+    made = create(client, "corner-shop", 3, {"british": "human"})
+    token = made["seat_tokens"]["british"]
+    shown = seat_state(client, made, "british")
+    done = f"/api/games/{made['id']}/done"
+    answer = client.post(f"/api/games/{made['id']}/orders", headers=auth(token),
+                         json=first_move(shown))
+    assert answer.status_code == 200, answer.text
+    live = server(client).hub.games[made["id"]]
+    count = len(live.game.orders)
+    stale = client.post(f"{done}?version={shown['version']}", headers=auth(token))
+    assert stale.status_code == 409 and stale.json()["error"] == "stale", stale.text
+    assert len(live.game.orders) == count and live.game.to_act() == "british"
+    assert client.post(f"{done}?version=x1", headers=auth(token)).status_code == 400
+    now = state(client, made["id"], token)["version"]
+    assert now > shown["version"]
+    assert client.post(f"{done}?version={now}", headers=auth(token)).status_code == 200
+    assert len(live.game.orders) > count
 
 
 def test_a_revoked_link_closes_its_socket(client: TestClient, game: dict[str, Any]) -> None:

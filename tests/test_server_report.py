@@ -119,6 +119,9 @@ def test_every_holder_gets_the_report_at_the_end(client: TestClient,
     result = game.result()
     assert result is not None and body["result"] == result.to_dict()
     assert body["state_hash"] == game.state_hash() and body["orders"] == len(game.orders)
+    # the seed as text: a drawn seed is 128 bits, which a JSON number loses in the page
+    # (the report showed "seed 1.9983544392482354e+38")
+    assert body["seed"] == str(game.seed)
     assert body["map"].startswith("<svg")
     assert [s["name"] for s in body["sides"]] == ["british", "germans"]
     turns = [t["turn"] for t in body["turns"]]
@@ -140,6 +143,18 @@ def test_every_holder_gets_the_report_at_the_end(client: TestClient,
     assert len(moved) == 2
 
 
+def test_the_report_gives_a_drawn_seed_digit_for_digit(client: TestClient) -> None:
+    # a drawn seed is 128 bits: as a JSON number the page's reader would round it (past
+    # 2**53), and nobody could play the game again from the seed the report shows
+    seed = 2**127 + 12345
+    made = create(client, "corner-shop", seed, SEATS)
+    play_to_the_end(client, made)
+    body = client.get(f"/api/games/{made['id']}/report", headers=auth(made["creator_token"]))
+    assert body.status_code == 200, body.text
+    assert body.json()["seed"] == str(seed)
+    assert f'"seed":"{seed}"' in body.text.replace(" ", "")
+
+
 def test_the_report_is_the_replay_of_the_downloaded_log(client: TestClient,
                                                         ended: dict[str, Any],
                                                         full_log: str) -> None:
@@ -148,7 +163,10 @@ def test_the_report_is_the_replay_of_the_downloaded_log(client: TestClient,
                       headers=auth(ended["spectator_token"])).json()
     uploaded = upload(client, full_log)
     assert uploaded.status_code == 200, uploaded.text
-    assert {**uploaded.json(), "id": ended["id"]} == mine
+    # the server's report says who played (a log does not)
+    assert mine["players"] == [{"name": "british", "side": "british", "player": "human"},
+                               {"name": "germans", "side": "germans", "player": "human"}]
+    assert {**uploaded.json(), "id": ended["id"], "players": mine["players"]} == mine
 
 
 # -- uploads ----------------------------------------------------------------------------------

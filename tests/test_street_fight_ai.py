@@ -130,7 +130,7 @@ def test_the_computer_works_threats_out_again_only_on_news() -> None:
     player = Tactician(side, 1)
     first = player._known_threats(game.observe(side))
     assert player._known_threats(game.observe(side)) is first  # nothing new: kept
-    game.state.news[side] = game.observe(side).news + 1
+    game.state.knowledge[side].news += 1
     again = player._known_threats(game.observe(side))
     assert again is not first and again.known == first.known
 
@@ -142,7 +142,7 @@ def _near_the_farmhouse(turn: int) -> list[Order]:
     machine gun upstairs is a light one here (a fixed gun is met by ai_approach)."""
     game = Game(load_scenario("farm-compound"), 0)
     game.state.figures["franke"].weapon = WeaponName.LMG
-    game.state.seen["americans"].clear()
+    game.state.knowledge["americans"].reset()
     put(game, "franke", 19.5, 35.3, floor=1)
     for k, german in enumerate(("wolff", "albrecht", "seidel", "reinhardt")):
         put(game, german, 16 + k, 39, floor=1)

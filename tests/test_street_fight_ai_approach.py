@@ -67,7 +67,7 @@ def test_the_gun_endangers_the_ground_it_sees_and_no_other() -> None:
 
 def test_the_approach_is_planned_only_against_a_known_fixed_gun_in_the_objective() -> None:
     _, view = _farm()
-    assert any(s.weapon == WeaponName.HMG for _, s in view.enemies)  # seen from the start
+    assert any(s.kind == WeaponName.HMG for _, s in view.enemies)  # seen from the start
     assert Tactician("americans", 0)._approach_plan(view, _threats(view)) is not None
     corner = Game(load_scenario("corner-shop"), 0)
     side = corner.scenario.side_names[0]

@@ -146,7 +146,7 @@ def test_a_view_shows_the_side_s_memory_as_it_stands() -> None:
 
     def memory() -> dict[str, tuple[float, float, bool, bool]]:
         return {i: (s.x, s.y, s.visible, s.alive)
-                for i, s in game.state.seen.get("blue", {}).items()}
+                for i, s in game.state.knowledge["blue"].sightings.items()}
 
     put(game, "r1", 22, 22)  # behind the house
     assert shown() == memory()

@@ -988,7 +988,7 @@ def test_a_runner_meeting_an_unseen_enemy_stops_short_and_the_order_stands() -> 
     blue = [figure("b1", "rifle", (20, 5))]
     red = [figure("r1", "rifle", (17, 3))]
     game = new_game(blue, red, BLUE_FIRST)
-    assert "r1" not in game.state.seen.get("blue", {})
+    assert "r1" not in game.state.knowledge["blue"].sightings
     events = act(game, "move", "b1", path=[[18.5, 1.0], [17.4, 2.2]])
     b1 = game.state.figures["b1"].pos
     assert game.state.figures["r1"].pos.distance(b1) > 1.0

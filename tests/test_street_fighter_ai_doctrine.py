@@ -52,7 +52,7 @@ def gun_order(blue_at: tuple[float, float], gun_at: tuple[float, float]) -> tupl
     game = forced_game(make_scenario([unit("c1", "bren-carrier", blue_at)],
                                      [unit("g1", "at-gun", gun_at)]), [SEES_ALL, SEES_ALL])
     game.apply(Order("blue", "end"))
-    assert "c1" in game.state.seen["red"]
+    assert "c1" in game.state.knowledge["red"].sightings
     order = game.ruleset.computer("red", 0).choose(game.observe("red"),
                                                    LegalOrders(game, "red"))
     return game, order

@@ -135,7 +135,7 @@ def test_shooting_an_unseen_unit_says_the_same_as_a_missing_one() -> None:
 
 def hidden_words(game: Game, side: str) -> set[str]:
     """Names and ids of the enemy units the side has never observed."""
-    seen = game.state.seen.get(side, {})
+    seen = game.state.knowledge[side].sightings
     return {w for u in game.state.units.values()
             if u.side != side and u.id not in seen for w in (u.id, u.name)}
 
@@ -160,7 +160,7 @@ def test_leak_canary_for_the_players_side(name: str) -> None:
 
 
 def unseen_player_unit(game: Game, control: str) -> str:
-    seen = game.state.seen.get(control, {})
+    seen = game.state.knowledge[control].sightings
     for u in game.state.units.values():
         if u.side != control and u.id not in seen and u.rides is None and u.alive:
             return u.id

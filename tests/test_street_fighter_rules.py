@@ -926,7 +926,7 @@ def control_order(blue_at: tuple[float, float]) -> Order:
                     [unit("r1", "infantry-section", (30, 25))], [SEES_ALL, SEES_ALL])
     end(game)
     view = game.observe("red")
-    assert game.state.turn == 1 and "b1" in game.state.seen["red"]
+    assert game.state.turn == 1 and "b1" in game.state.knowledge["red"].sightings
     return game.ruleset.computer("red", 0).choose(view, game.legal_orders("red"))
 
 
@@ -989,3 +989,39 @@ def test_objectives_are_scored_at_the_end() -> None:
     result = game.result()
     assert result is not None and result.winner == "blue"
     assert result.scores == {"blue": 2.0, "red": 1.0}
+
+
+def test_a_cleared_area_is_taken_from_its_middle() -> None:
+    """Clearing a building area puts the assaulting unit inside it; where inside is this
+    project's reading (the rules give none): the free place nearest the area's middle
+    first, the house's middle being (26, 25)."""
+    from math import hypot
+
+    from fibua.rulesets.street_fighter.ground import SPOT_STEP, section_spots
+
+    game = assault_game([unit("r1", "sniper", (5, 75))], [])
+    act(game, "assault", "b1", section="house")
+    b1 = game.state.units["b1"]
+    assert b1.pos.section == "house"
+    assert hypot(b1.pos.x - 26, b1.pos.y - 25) <= SPOT_STEP / 2 ** 0.5
+    spots = section_spots(game.state.sight, "house")
+    gaps = [hypot(x - 26, y - 25) for x, y in spots]
+    assert gaps == sorted(gaps)
+
+
+def test_the_moves_listed_go_eight_ways_at_the_full_allowance() -> None:
+    """Infantry on foot move 5 cm, flat out double that: the orders listed for a unit in
+    the open (a sample of what it may do, not every move) go at eight evenly spaced
+    headings to a hair short of the full distance, each one legal."""
+    from math import atan2, degrees, hypot
+
+    x0, y0 = 65.03, 35.04
+    game = new_game([unit("s", "infantry-section", (x0, y0))],
+                    [unit("r1", "sniper", (5, 75))], [SEES_ALL, 0])
+    for kind, reach in (("move", 4.99), ("flat-out", 9.99)):
+        listed = [o for o in game.legal_orders("blue") if o.unit == "s" and o.kind == kind]
+        ends = [(x - x0, y - y0) for x, y in (o.params["to"] for o in listed)]
+        assert all(abs(hypot(dx, dy) - reach) <= 0.008 for dx, dy in ends), ends
+        headings = sorted(round(degrees(atan2(dy, dx))) % 360 for dx, dy in ends)
+        assert headings == list(range(0, 360, 45))
+        assert all(game.ruleset.allows(game.state, o) for o in listed)

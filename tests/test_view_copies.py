@@ -77,8 +77,9 @@ def _unwatched(record: object, watch: tuple[str, ...]) -> tuple[object, ...]:
                                         == "house-clearing"))
 def test_house_clearing_sets_no_field_its_views_do_not_watch(name: str) -> None:
     """The fields a House Clearing view's copies are not checked by stay the very objects
-    they were, on every figure and on every sighting, while a game is played."""
-    from fibua.rulesets.house_clearing.views import FIGURE_CHANGES, SIGHTING_CHANGES
+    they were, on every figure, while a game is played (sightings are immutable: views
+    share them)."""
+    from fibua.rulesets.house_clearing.views import FIGURE_CHANGES
 
     game = Game(load_scenario(name), 3)
     state: Any = game.state
@@ -86,7 +87,7 @@ def test_house_clearing_sets_no_field_its_views_do_not_watch(name: str) -> None:
     players = {s: rules.computer(s, derive_seed(3, "computer", s))
                for s in game.scenario.side_names}
     figures = {f.id: (f, _unwatched(f, FIGURE_CHANGES)) for f in state.figures.values()}
-    sightings: dict[int, tuple[object, tuple[object, ...]]] = {}
+    moves = 0
     for _ in range(300):
         side = game.to_act()
         if side is None:
@@ -94,11 +95,8 @@ def test_house_clearing_sets_no_field_its_views_do_not_watch(name: str) -> None:
         game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
         for f, before in figures.values():
             assert all(map(operator.is_, _unwatched(f, FIGURE_CHANGES), before)), f.id
-        for memory in state.seen.values():
-            for seen in memory.values():
-                kept = sightings.setdefault(id(seen), (seen, _unwatched(seen, SIGHTING_CHANGES)))
-                assert all(map(operator.is_, _unwatched(seen, SIGHTING_CHANGES), kept[1]))
-    assert len(sightings) > 5
+        moves += 1
+    assert moves > 5
 
 
 def test_copies_need_fields_set_by_init() -> None:

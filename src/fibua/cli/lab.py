@@ -198,7 +198,7 @@ def ladder(
         min=0, help="the first seed; every pairing plays seeds S, S+1, ...")] = 100_000,
     budget: Annotated[str | None, typer.Option(
         help="what a hard computer's decision weighs: candidates=C,worlds=W,horizon=H "
-             "(those left out keep the ladder's 3, 2, 6)")] = None,
+             "(those left out keep the ladder's 2, 2, 16)")] = None,
     anchor: Annotated[str | None, typer.Option(
         help="the player rated 0 (default doctrine, else random, else the first)")] = None,
     bootstrap: Annotated[int, typer.Option(

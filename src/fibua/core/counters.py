@@ -116,11 +116,11 @@ class Mark:
 @dataclass(frozen=True, slots=True)
 class Counter:
     """One unit's counter as its side knows it. `facing` is in degrees counter-clockwise
-    from east (+x), for units the rules give one; `seen_turn` and `age` (turns since) are
-    an enemy's last sighting, `in_sight` whether the side sees it now; `carried_by` the
-    vehicle it rides in (it stands where its vehicle does); `spots` where each of a unit's
-    models stands, when the view holds them; `on_table` False for a unit with no place
-    left (its last model gone); `stats` the tooltip's lines."""
+    from east (+x), for units the rules give one; `seen_turn` and `age` (turns since:
+    `Sighting.age`) are an enemy's last sighting, `in_sight` whether the side sees it
+    now; `carried_by` the vehicle it rides in (it stands where its vehicle does); `spots`
+    where each of a unit's models stands, when the view holds them; `on_table` False for
+    a unit with no place left (its last model gone); `stats` the tooltip's lines."""
 
     id: str
     hostile: bool
@@ -152,11 +152,6 @@ class Counter:
             "carried_by": self.carried_by, "spots": [list(p) for p in self.spots],
             "on_table": self.on_table, "stats": list(self.stats),
         }
-
-
-def sighting_age(turn: int, seen_turn: int, in_sight: bool) -> int:
-    """Turns since an enemy was last seen: none while it is in sight."""
-    return 0 if in_sight else max(0, turn - seen_turn)
 
 
 def mark(tag: Tag, short: str, words: str | None = None) -> Mark:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from fibua.core.counters import Counter
 from fibua.core.errors import FibuaError, IllegalOrder, Refusal, RulesFault
 from fibua.core.events import Event
+from fibua.core.orderforms import ParamType
 from fibua.core.orders import Order
 from fibua.core.ruleset import Player, Preview, Result, RuleSet, Searcher, find_ruleset
 
@@ -40,6 +41,8 @@ UNTELLING_REFUSALS = frozenset({Refusal.BAD_PARAMETER, Refusal.UNKNOWN, Refusal.
 #: a bare order refused for its missing parameters: the kind is open now, were there
 #: anything to give it (a shot with a target, a move with a place)
 OPEN_KIND_REFUSALS = frozenset({Refusal.BAD_PARAMETER})
+#: the parameters that name the enemy an order is aimed at
+AIMED_AT = frozenset({ParamType.ENEMY, ParamType.ENEMIES})
 #: refusals for the moment of the turn, true of every unit of the side
 TIMING_REFUSALS = frozenset({Refusal.WRONG_PHASE, Refusal.WRONG_STEP, Refusal.REACTING,
                              Refusal.NOT_YOUR_TURN})
@@ -281,8 +284,17 @@ class Game:
         if open_kinds and (not reasons or reasons[0][0] > 0):
             # a kind of this very moment, refused only for want of what to aim it at:
             # that, not the orders of another phase or step, is why the unit is idle
-            return f"no {open_kinds[0]} order is open to it now"
+            return self._nothing_for(open_kinds[0])
         return reasons[0][1].rstrip(".") if reasons else None
+
+    def _nothing_for(self, kind: str) -> str:
+        """Why an open kind has no order: no enemy to aim it at, where every form of it
+        names one (a shot), else nothing the rules allow."""
+        forms = self.ruleset.order_kinds.get(kind)
+        if forms is not None and all(any(p.required and p.type in AIMED_AT for p in f.params)
+                                     for f in forms.forms):
+            return f"no enemy it can {kind} at now"
+        return f"no {kind} order is open to it now"
 
     def view(self, side: str) -> dict[str, Any]:
         return self.ruleset.view(self.state, side)

@@ -51,7 +51,10 @@ LISTS = frozenset({ParamType.PATH, ParamType.ENEMIES, ParamType.OWNS})
 @dataclass(frozen=True, slots=True)
 class Param:
     """One parameter of a form. A required flag is always true in its form (`call=true`
-    makes a fire an observer's call): a page sets it without asking."""
+    makes a fire an observer's call): a page sets it without asking. `joins`: the units a
+    friendly parameter names act in the order beside the unit giving it (an assault's
+    `with`), so each may be named where it could give the kind itself with the form's other
+    values; the page asks that unit's own legal orders, not the giver's."""
 
     name: str
     type: ParamType
@@ -63,6 +66,7 @@ class Param:
     most: int = 0                  # the most items of a list (0: no bound)
     shown: str = ""                # the value the terminal's help shows, if not the type's
     default: bool | None = None    # what an optional flag is when not given, if not false
+    joins: bool = False            # own units that act in the order beside the unit
 
     def syntax(self) -> str:
         value = self.shown or ("|".join(self.choices) if self.type is ParamType.CHOICE
@@ -74,7 +78,7 @@ class Param:
         return {"name": self.name, "type": str(self.type), "help": self.help,
                 "required": self.required, "choices": list(self.choices),
                 "whole": self.whole, "least": self.least, "most": self.most,
-                "default": self.default}
+                "default": self.default, "joins": self.joins}
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,6 +114,16 @@ def kept_notes(notes: Notes | None, key: str, kind: type[N]) -> N:
     return found
 
 
+def own_computer(rules: RuleSet[Any], side: str, seed: int,
+                 units: frozenset[str] | None = None, notes: Notes | None = None) -> Player:
+    """The rule set's own computer for a side (or the seat with `units`), handed `notes`
+    only where there are some: a rule set whose computer keeps no notes need not take
+    them."""
+    if notes is None:
+        return rules.computer(side, seed, units)
+    return rules.computer(side, seed, units, notes=notes)
+
+
 class Risk(StrEnum):
     """What may go wrong with an order, said before it is given (a preview's `risks`)."""
 

@@ -2,41 +2,73 @@
 may believe it to be (`RuleSet.resample`).
 
 Flat Monte-Carlo over drawn worlds (determinized Monte-Carlo, the simplest member of the
-information-set search family): the rule set's own computer names its choice, a few other
-legal orders join it as candidates, and each candidate is given in the same few worlds
-drawn from the side's knowledge, then both sides play on with the rule set's computer for
-a short horizon and the position is judged (`judge`). The candidate with the best mean
-wins; a tie keeps the computer's own choice. The same worlds and dice serve every
-candidate (common random numbers), so candidates are compared on equal terms.
+information-set search family), used as a check on the rule set's own computer (the
+heuristic) rather than in its place:
+
+- **Candidates**: the heuristic's choice and its next best ones (`Budget.candidates` in
+  all), each asked of a copy of it (`probe`) with the orders ranked before left out
+  (`Without`): a computer that ranks its options gives the next of them.
+- **Worlds**: drawn one at a time from what the side knows, each with dice of its own;
+  every candidate is given in the same worlds with the same dice (common random numbers),
+  then both sides play on with the heuristic for `horizon` orders and the position is
+  judged (`judge`). What a candidate is worth is its gain on the heuristic's choice world
+  by world (paired differences).
+- **Screening**: after `SCREEN` worlds, and after every world from then on, a candidate
+  that has not gained on average is dropped, and the search stops when none is left: in
+  most worlds a short rollout judges two orders alike, and most decisions cost only
+  their first worlds.
+- **Keeping the heuristic's choice unless beaten**: a candidate is given instead only
+  when its mean gain less half a standard error of it is above nought (`preferred`,
+  `SURE`); ties keep the heuristic's choice.
+
+The heuristic is asked through copies (`probe`) and takes the copy that proposed the order
+given only when that is its own choice: a computer that marks a unit done when it
+proposes its order would otherwise leave that unit idle for the rest of the phase
+whenever the search gave another order.
 
 The search reads the game only through `resample`, which keeps everything the side has
 not observed out of the worlds it draws: moving an enemy the side cannot see changes no
-choice (tests/test_search.py).
+choice (tests/test_search.py, tests/test_noninterference.py).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import sqrt
+from statistics import fmean, stdev
 from typing import Any
 
 from fibua.core.dice import Rng
 from fibua.core.errors import IllegalOrder
-from fibua.core.game import LegalOrders
+from fibua.core.game import LegalOrders, allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Result, RuleSet, commands
+from fibua.core.ruleset import Notes, Player, Result, RuleSet, commands, own_computer
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a decision may weigh: `candidates` orders (the computer's choice among
-    them), each in `worlds` drawn worlds, played on `horizon` orders."""
+    """How much a decision may weigh: the heuristic's `candidates` best orders (its choice
+    among them), each given in at most `worlds` drawn worlds (fewer once screening has
+    dropped every other candidate), played on `horizon` orders."""
 
-    candidates: int = 4
-    worlds: int = 3
-    horizon: int = 12
+    candidates: int = 3
+    worlds: int = 4
+    horizon: int = 32
 
+
+#: worlds every candidate is given before one that has not gained on the heuristic's
+#: choice is dropped
+SCREEN = 2
+#: how sure a gain must be: a candidate is given instead of the heuristic's choice when
+#: its mean gain less `SURE` standard errors of that mean is above nought. Measured on
+#: decisions whose every candidate was played to the end from the true game many times
+#: (docs/strength.md), a one-sided 95% test left the heuristic's choice almost always and
+#: so gained nothing, while the best mean of the heuristic's own few best orders gained;
+#: half a standard error keeps most of that and drops the closest calls
+SURE = 0.5
 
 #: what a judged position is worth: the result were the game to end now, and the share
 #: of the two sides' strength that is the side's
@@ -86,57 +118,121 @@ class WorldLegal(LegalOrders):
         return order.side == self._side and self._rules.allows(self._state, order)
 
 
+class Without(LegalOrders):
+    """A side's legal orders less some (the ones ranked already): what a copy of the
+    heuristic is given to name its next best order."""
+
+    def __init__(self, legal: Sequence[Order], left_out: Sequence[Order]) -> None:
+        self._legal = legal
+        self._left_out = list(left_out)
+        self._orders: list[Order] | None = None
+
+    def _list(self) -> list[Order]:
+        if self._orders is None:
+            self._orders = [o for o in self._legal if o not in self._left_out]
+        return self._orders
+
+    def allows(self, order: Order) -> bool:
+        return order not in self._left_out and allowed(self._legal, order)
+
+
+def probe(player: Player) -> Player:
+    """A copy of a computer to ask without committing it: its bookkeeping (the sets,
+    lists and dicts it keeps of the phase, such as the units it has ordered, and its
+    random generator) its own, everything else shared (its notes and caches, worked out
+    from the map and replaced rather than changed). The rule sets' computers keep their
+    state in attributes of those kinds (tests/test_search.py checks that asking a copy
+    leaves the computer's next choices as they were)."""
+    twin = copy.copy(player)
+    for name, value in vars(player).items():
+        if isinstance(value, random.Random):
+            fresh = random.Random()
+            fresh.setstate(value.getstate())
+            setattr(twin, name, fresh)
+        elif isinstance(value, set | list | dict):
+            setattr(twin, name, copy.copy(value))
+    return twin
+
+
+def lower_bound(gains: Sequence[float]) -> float:
+    """The mean of `gains` less `SURE` standard errors of it (none for a single gain)."""
+    if len(gains) < 2:
+        return fmean(gains)
+    return fmean(gains) - SURE * stdev(gains) / sqrt(len(gains))
+
+
+def preferred(first: Order, gains: dict[Order, list[float]]) -> Order:
+    """The order to give: the candidate whose gain on the heuristic's choice `first` is
+    surest (the highest `lower_bound`) where that is above nought, else `first`."""
+    best, best_bound = first, 0.0
+    for order, found in gains.items():
+        bound = lower_bound(found) if found else 0.0
+        if bound > best_bound + 1e-12:
+            best, best_bound = order, bound
+    return best
+
+
 class SearchPlayer:
     """The searching computer of one side (module docstring). As a plain `Player` (no
-    game to draw worlds from) it gives the rule set's computer's choice."""
+    game to draw worlds from) it gives the rule set's computer's choice. `searched` and
+    `departed` count the decisions it weighed and those in which it gave another order
+    than the heuristic's."""
 
     def __init__(self, rules: RuleSet[Any], side: str, seed: int, budget: Budget,
-                 units: frozenset[str] | None = None) -> None:
+                 units: frozenset[str] | None = None, notes: Notes | None = None) -> None:
         self.rules = rules
         self.side = side
         self.budget = budget
         self.units = units
         self.rng = random.Random(seed)
-        self.heuristic = rules.computer(side, seed, units)
+        self.heuristic = own_computer(rules, side, seed, units, notes)
+        #: each side's notes for the computers of the rollouts (worked out from the map
+        #: alone, so shared by every rollout of the game)
+        self._notes: dict[str, Notes] = {side: notes if notes is not None else {}}
+        self.searched = 0
+        self.departed = 0
 
     def choose(self, view: Any, legal: Sequence[Order]) -> Order:
         return self.heuristic.choose(view, legal)
 
     def search(self, state: Any, view: Any, legal: Sequence[Order]) -> Order:
-        first = self.heuristic.choose(view, legal)
-        candidates = self._candidates(first, legal)
-        if len(candidates) == 1:
-            return first
-        worlds = [self.rules.resample(state, self.side, self.rng)
-                  for _ in range(self.budget.worlds)]
-        seeds = [self.rng.getrandbits(63) for _ in worlds]
-        best, best_value = first, -1.0
-        for candidate in candidates:
-            value = sum(self._rollout(world, seed, candidate)
-                        for world, seed in zip(worlds, seeds, strict=True)) / len(worlds)
-            if value > best_value + 1e-9:
-                best, best_value = candidate, value
-        return best
+        asked = probe(self.heuristic)
+        first = asked.choose(view, legal)
+        others = self._alternatives(view, legal, first)
+        choice = first if not others else self._weigh(state, first, others)
+        if choice == first:
+            self.heuristic = asked  # its choice given: it goes on from there
+        else:
+            self.departed += 1
+        return choice
 
-    def _candidates(self, first: Order, legal: Sequence[Order]) -> list[Order]:
-        """The computer's choice and a sample of other legal orders, one of a unit and
-        kind each where there are enough."""
-        pool = [o for o in legal if o != first and commands(self.units, o.unit)]
-        self.rng.shuffle(pool)
-        picked: list[Order] = [first]
-        kinds = {(first.unit, first.kind)}
-        for order in pool:
-            if len(picked) >= self.budget.candidates:
+    def _alternatives(self, view: Any, legal: Sequence[Order], first: Order) -> list[Order]:
+        """The heuristic's next best orders after `first`, each asked of a fresh copy of
+        it with the orders ranked before left out."""
+        ranked = [first]
+        while len(ranked) < self.budget.candidates and ranked[-1].kind != "end":
+            order = probe(self.heuristic).choose(view, Without(legal, ranked))
+            if order in ranked or not commands(self.units, order.unit):
                 break
-            if (order.unit, order.kind) not in kinds:
-                picked.append(order)
-                kinds.add((order.unit, order.kind))
-        for order in pool:  # too few distinct: any others
-            if len(picked) >= self.budget.candidates:
-                break
-            if order not in picked:
-                picked.append(order)
-        return picked
+            ranked.append(order)
+        return ranked[1:]
+
+    def _weigh(self, state: Any, first: Order, others: list[Order]) -> Order:
+        """Each candidate's gains on `first`, world by world, screened (module doc)."""
+        self.searched += 1
+        gains: dict[Order, list[float]] = {order: [] for order in others}
+        alive = list(others)
+        for drawn in range(1, self.budget.worlds + 1):
+            world = self.rules.resample(state, self.side, self.rng)
+            seed = self.rng.getrandbits(63)
+            base = self._rollout(world, seed, first)
+            for order in alive:
+                gains[order].append(self._rollout(world, seed, order) - base)
+            if drawn >= SCREEN:
+                alive = [o for o in alive if fmean(gains[o]) > 0]
+                if not alive:
+                    break
+        return preferred(first, gains)
 
     def _rollout(self, world: Any, seed: int, candidate: Order) -> float:
         rules = self.rules
@@ -145,7 +241,8 @@ class SearchPlayer:
             rules.apply(state, candidate)
         except IllegalOrder:
             return -1.0  # not open in this world (it is in the real one): judged worst
-        players = {side: rules.computer(side, seed) for side in state.sides}
+        players = {side: rules.computer(side, seed, notes=self._notes.setdefault(side, {}))
+                   for side in state.sides}
         for _ in range(self.budget.horizon):
             side = rules.to_act(state)
             if side is None:
@@ -162,8 +259,8 @@ class SearchPlayer:
 
 
 def search_player(rules: RuleSet[Any], side: str, seed: int, budget: Budget | None = None,
-                  units: frozenset[str] | None = None) -> Player:
+                  units: frozenset[str] | None = None, notes: Notes | None = None) -> Player:
     """The searching computer where the rule set can draw worlds, else its own computer."""
     if not rules.can_resample:
-        return rules.computer(side, seed, units)
-    return SearchPlayer(rules, side, seed, budget or Budget(), units)
+        return own_computer(rules, side, seed, units, notes)
+    return SearchPlayer(rules, side, seed, budget or Budget(), units, notes)

@@ -45,7 +45,7 @@ from fibua.scenario.schema import Scenario
 LADDER_SEEDS = 100_000
 #: what a hard computer's decision weighs in a ladder unless told: a game of hard against
 #: another player costs about 1-5 s of CPU on the bundled scenarios (docs/strength.md)
-LADDER_BUDGET = Budget(candidates=3, worlds=2, horizon=6)
+LADDER_BUDGET = Budget(candidates=2, worlds=2, horizon=16)
 #: the anchor players, the first of them among the ladder's rated 0
 ANCHORS = ("doctrine", "random")
 PLAN_NAME = "plan.json"

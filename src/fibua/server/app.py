@@ -4,6 +4,9 @@ The rule sets, the games and the database are used by one thread only (the engin
 thread): every request that reads or changes a game is handed to it and awaited, so the
 event loop stays free for the pages and the WebSockets. After each change the engine
 thread builds each watcher's message from its own side's view and hands it to the loop.
+A hard computer's choice (about a second of CPU) is worked out in a thinking thread on a
+copy of its game (`hub.Decision`), so the engine thread serves everyone else meanwhile;
+its order is then given in the engine thread, as every other order is.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from fibua.core.replay import log_lines, side_log_lines
 from fibua.server.access import CREATOR, SPECTATOR, ApiError, Holder
 from fibua.server.bodies import MAX_JSON_BYTES, json_body, loads, too_large
 from fibua.server.guard import Guard, Served, served
-from fibua.server.hub import Hub, LiveGame
+from fibua.server.hub import Decision, Hub, LiveGame
 from fibua.server.messages import (
     SPECTATORS,
     encoded,
@@ -52,8 +55,12 @@ from fibua.server.preparing import Preparation
 from fibua.server.progress import IDLE, THINKING, waiting
 from fibua.server.scenarios import scenario_map, scenarios, upload
 from fibua.server.store import Store
+from fibua.session.computers import LEVEL_WORDS, Level
 
 STATIC = Path(__file__).parent / "static"
+#: the threads hard computers think in: games beyond these wait their turn to think (the
+#: engine thread is never one of them)
+THINKERS = 4
 #: seconds between two looks at the engine's preparation for a game waiting on it
 PROGRESS_EVERY = 0.5
 M = TypeVar("M", bound=BaseModel)
@@ -101,10 +108,24 @@ class Server:
     preparation: Preparation = field(default_factory=Preparation)
     #: games whose watchers were told a computer is choosing (told `IDLE` once it stops)
     thinking: set[str] = field(default_factory=set)
+    #: where hard computers work out their choices, each on a copy of its game (a game's
+    #: computers choose one at a time, so a thread is one thinking game)
+    thinkers: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(THINKERS, thread_name_prefix="fibua-think"))
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine, functools.partial(func, *args))
+
+    async def move(self, game_id: str) -> bool:
+        """The server's next move in a game (`Hub.next_move`): a hard computer's choice is
+        worked out in a thinking thread, then given in the engine thread (`Hub.settle`)."""
+        move = await self.run(self.hub.next_move, game_id)
+        if not isinstance(move, Decision):
+            return move
+        loop = asyncio.get_running_loop()
+        order = await loop.run_in_executor(self.thinkers, move.work)
+        return await self.run(self.hub.settle, move, order)
 
     # -- telling the watchers (in the engine thread) ----------------------------------------
 
@@ -168,11 +189,11 @@ class Server:
         for message in told:
             watcher.loop.call_soon_threadsafe(watcher.queue.put_nowait, message)
 
-    def create(self, scenario: str, seed: int | None,
-               seats: Mapping[str, str]) -> dict[str, Any]:
+    def create(self, scenario: str, seed: int | None, seats: Mapping[str, str],
+               levels: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A new game, stored (engine thread); built at once only on a ready engine (a
         few milliseconds), else once the engine allows (`_open`, after the answer)."""
-        made = self.hub.reserve(scenario, seed, seats)
+        made = self.hub.reserve(scenario, seed, seats, levels)
         if self.preparation.ready:
             self.hub.open(made["id"])
         return made
@@ -221,7 +242,7 @@ class Server:
     async def _drive(self, game_id: str) -> None:
         try:
             await self._open(game_id)
-            while await self.run(self.hub.step, game_id):
+            while await self.move(game_id):
                 pass
         except Exception:
             log.exception("the computer players of game %s stopped", game_id)
@@ -320,6 +341,14 @@ async def list_games(request: Request) -> Response:
     return JSONResponse(await server.run(entries))
 
 
+async def computer_levels(request: Request) -> Response:
+    """The computer's levels, each in plain words, the default first-named (the lobby's
+    choice for each computer seat)."""
+    return JSONResponse({"default": Level.NORMAL.value,
+                         "levels": [{"name": level.value, "description": LEVEL_WORDS[level]}
+                                    for level in Level]})
+
+
 async def engine_status(request: Request) -> Response:
     return JSONResponse(server_of(request).preparation.status())
 
@@ -328,7 +357,7 @@ async def create_game(request: Request) -> Response:
     server = server_of(request)
     body = await read_body(request, CreateGame)
     # stored at once; built, and its computers' first orders given, after the answer
-    made = await server.run(server.create, body.scenario, body.seed, body.seats)
+    made = await server.run(server.create, body.scenario, body.seed, body.seats, body.levels)
     server.drive(made["id"])
     return JSONResponse(made, status_code=201)
 
@@ -413,11 +442,35 @@ async def give_order(request: Request) -> Response:
 
 
 async def seat_done(request: Request) -> Response:
+    """A seat's End phase. With `?version=N`, the version of the message its page showed,
+    it is refused when the seat has been sent another since (the side ended itself with
+    its last order and the next turn came while the click was on its way): it would end
+    a phase the person has not seen."""
     server = server_of(request)
     game_id = request.path_params["game"]
-    done = await server.run(server.hub.done, game_id, bearer(request))
+    shown = shown_version(request)
+
+    def finish() -> dict[str, Any]:
+        if shown is not None:
+            live, holder = server.hub.holder(game_id, bearer(request))
+            if server.message_for(live, holder)[1] != shown:
+                raise ApiError(409, "stale", "the game has moved on since your page showed "
+                                             "it: look at it again, then end the phase")
+        return server.hub.done(game_id, bearer(request))
+
+    done = await server.run(finish)
     server.drive(game_id)
     return JSONResponse(done)
+
+
+def shown_version(request: Request) -> int | None:
+    """The `version` query parameter: the message a page showed when it was clicked."""
+    text = request.query_params.get("version")
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 12:
+        raise ApiError(400, "bad-version", f"version is a whole number, not {text[:20]!r}")
+    return int(text)
 
 
 async def undo(request: Request) -> Response:
@@ -584,6 +637,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         for task in list(server.tasks):
             task.cancel()
         server.engine.shutdown(wait=True, cancel_futures=True)
+        server.thinkers.shutdown(wait=True, cancel_futures=True)
         store.close()
 
     from fibua.server.quick import quick_routes  # the lobby's quick battles
@@ -597,6 +651,7 @@ def create_app(db_path: str | Path, *, own_process: bool = False,
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/engine", engine_status, methods=["GET"]),
+        Route("/api/levels", computer_levels, methods=["GET"]),
         Route("/api/games/{game}", game_state, methods=["GET"]),
         Route("/api/games/{game}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game}/tokens", reissue_token, methods=["POST"]),

@@ -2,7 +2,10 @@
 server does for the seats nobody took.
 
 Everything here runs in the server's one engine thread (see `app`), so the games, the rule
-sets' caches and the database have one user at a time. Every change goes through
+sets' caches and the database have one user at a time. The one piece of work done
+elsewhere is a hard computer's choice (about a second of CPU): `next_move` hands it out
+as a `Decision` that reads a copy of the game, and `settle` gives its order in the engine
+thread, through `Game.apply` as every other order. Every change goes through
 `Game.apply` or `Game.undo`, is committed to the database before anyone is told, and then
 every watcher is sent the view of its own side (`messages`). What is worked out from a
 game (its views, legal orders, each side's part of the messages) is kept for one version
@@ -15,7 +18,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from fibua.core.dice import new_seed
@@ -27,7 +30,6 @@ from fibua.core.game import (
     ask,
     attempt,
     canonical_json,
-    chosen,
     give_or_end,
 )
 from fibua.core.orders import Order
@@ -52,7 +54,13 @@ from fibua.server.access import (
     token_hash,
 )
 from fibua.server.store import Store, StoredGame
-from fibua.session.computers import seat_computer, side_computer
+from fibua.session.computers import (
+    Level,
+    decision_apart,
+    looks_ahead,
+    seat_computer,
+    side_computer,
+)
 from fibua.session.seats import (
     COMPUTER,
     HUMAN,
@@ -60,6 +68,7 @@ from fibua.session.seats import (
     ComputerSide,
     EndSide,
     Forced,
+    Next,
     SeatPlan,
     SeatRound,
 )
@@ -88,6 +97,9 @@ class LiveGame:
     refusals: Refusals = field(default_factory=Refusals)
     #: orders a computer seat has given in the phase under way (a runaway guard)
     computer_orders: int = 0
+    #: bumped by every order given and taken back: a computer's choice worked out apart
+    #: (`Decision`) is given only if the game has not moved since it was asked
+    moves: int = 0
     #: bumped whenever the game may have changed: what is worked out from it is kept
     #: only for one version (the legal orders, the views and each side's part of the
     #: messages: asked for by every message, step and order)
@@ -195,6 +207,33 @@ class LiveGame:
     def seat(self, name: str) -> SeatPlan | None:
         return next((seat for seat in self.seats if seat.name == name), None)
 
+    def side_level(self, side: str) -> Level:
+        """The level of the computer that plays a side whole (its seats' one level: the
+        hub refuses a game whose computer side's seats differ)."""
+        return next((s.level for s in self.seats_of(side)), Level.NORMAL)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A computer's choice to be worked out away from the engine thread (`work`, which
+    reads a copy of the game taken when it was asked), then given by `Hub.settle` if the
+    game has not moved meanwhile."""
+
+    game_id: str
+    game: Game
+    #: what the seat round said was next when the choice was asked
+    upcoming: Next
+    #: `LiveGame.moves` when it was asked
+    moves: int
+    work: Callable[[], Order]
+
+
+def players_line(seats: list[SeatPlan]) -> list[dict[str, Any]]:
+    """Who plays each seat, as the pages list it (public: the game's set-up): a
+    computer's with its level."""
+    return [{"name": s.name, "side": s.side, "player": s.player,
+             **({"level": s.level.value} if s.player == COMPUTER else {})} for s in seats]
+
 
 @dataclass
 class PendingGame:
@@ -218,8 +257,7 @@ class PendingGame:
             "status": {"turn": None, "turns": scenario.scenario.turns, "over": False,
                        "preparing": True},
             "waiting_for": "", "result": None,
-            "seats": [{"name": s.name, "side": s.side, "player": s.player}
-                      for s in self.seats],
+            "seats": players_line(self.seats),
         }
 
 
@@ -231,6 +269,40 @@ def read_uploaded(text: str, source: str) -> Scenario:
     except RecursionError:
         raise ScenarioError([Problem(source, "", "nested too deeply to be a scenario")]) \
             from None
+
+
+def leveled_plans(scenario: Scenario, plans: list[SeatPlan],
+                  levels: Mapping[str, str]) -> list[SeatPlan]:
+    """The seats with the computer's level of each (`levels`, by seat name), or a 422
+    naming what is wrong: a seat the scenario has not, a level that is none, a level for
+    a person's seat, or seats of one side the computer plays whole (as one player) at
+    different levels."""
+    names = [p.name for p in plans]
+    unknown = sorted(set(levels) - set(names))
+    if unknown:
+        raise ApiError(422, "unknown-seat",
+                       f"levels: no seat {unknown[0]!r} in {scenario.name}; the seats are "
+                       f"{', '.join(names)}")
+    known = [level.value for level in Level]
+    bad = sorted(name for name, level in levels.items() if level not in known)
+    if bad:
+        raise ApiError(422, "bad-level", f"levels.{bad[0]}: no level {levels[bad[0]]!r}; "
+                                         f"the levels are {', '.join(known)}")
+    people = sorted(p.name for p in plans if p.player == HUMAN and p.name in levels)
+    if people:
+        raise ApiError(422, "level-for-person",
+                       f"levels.{people[0]}: a person plays this seat; a level is for a "
+                       f"seat the computer plays")
+    leveled = [replace(p, level=Level(levels.get(p.name, Level.NORMAL.value)))
+               for p in plans]
+    for side in scenario.side_names:
+        seats = [p for p in leveled if p.side == side]
+        if all(p.player == COMPUTER for p in seats) and len({p.level for p in seats}) > 1:
+            chosen = ", ".join(f"{p.name} {p.level.value}" for p in seats)
+            raise ApiError(422, "mixed-levels",
+                           f"levels: the computer plays {side} whole, as one player, so "
+                           f"its seats take one level (given: {chosen})")
+    return leveled
 
 
 class Hub:
@@ -385,18 +457,20 @@ class Hub:
     # -- creating ----------------------------------------------------------------------------
 
     def create(self, scenario_name: str, seed: int | None, players: Mapping[str, str],
-               base_url: str = "") -> dict[str, Any]:
+               base_url: str = "", levels: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A new game, stored and built (`reserve` then `open`)."""
-        made = self.reserve(scenario_name, seed, players)
+        made = self.reserve(scenario_name, seed, players, levels)
         self.open(made["id"])
         return made
 
     def reserve(self, scenario_name: str, seed: int | None,
-                players: Mapping[str, str]) -> dict[str, Any]:
+                players: Mapping[str, str],
+                levels: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A new game, checked and stored but not built: `open` builds it (the slow part
-        on a cold engine), so the creator has the links at once."""
+        on a cold engine), so the creator has the links at once. `levels`: how well the
+        computer plays each of its seats (by seat name; `normal` where not given)."""
         scenario = self.scenario_named(scenario_name)
-        plans = self._seat_plans(scenario, players)
+        plans = self._seat_plans(scenario, players, levels or {})
         game_seed = seed if seed is not None else new_seed()
         game_id = secrets.token_hex(6)
         tokens = {CREATOR: new_token(), SPECTATOR: new_token()}
@@ -415,7 +489,8 @@ class Hub:
         }
 
     @staticmethod
-    def _seat_plans(scenario: Scenario, players: Mapping[str, str]) -> list[SeatPlan]:
+    def _seat_plans(scenario: Scenario, players: Mapping[str, str],
+                    levels: Mapping[str, str] | None = None) -> list[SeatPlan]:
         ruleset = find_ruleset(scenario.ruleset)
         seats: list[Seat] = [s for side in scenario.side_names
                              for s in ruleset.seats(scenario, side)]
@@ -429,8 +504,9 @@ class Hub:
         if bad:
             raise ApiError(422, "bad-player",
                            f"seat {bad[0]!r}: a seat is played by 'human' or 'computer'")
-        return [SeatPlan(s.name, s.side, s.units, players.get(s.name, COMPUTER))
-                for s in seats]
+        plans = [SeatPlan(s.name, s.side, s.units, players.get(s.name, COMPUTER))
+                 for s in seats]
+        return leveled_plans(scenario, plans, levels or {})
 
     # -- who asks ----------------------------------------------------------------------------
 
@@ -639,6 +715,7 @@ class Hub:
         finally:
             live.changed()
         live.forget_events()
+        live.moves += 1
         self.store.take_back(live.id, len(game.orders), live.done)
         self.on_change(live.id)
         return {"taken_back": taken.to_dict()}
@@ -648,6 +725,7 @@ class Hub:
         transaction (only the last hash is worked out anew: one order at a time here)."""
         game = live.game
         live.changed()
+        live.moves += 1
         rows = []
         for n in range(first, len(game.orders)):
             events = [e.to_dict() for e in game.events_of(n)]
@@ -659,9 +737,20 @@ class Hub:
     # -- the server's own moves ----------------------------------------------------------------
 
     def step(self, game_id: str) -> bool:
+        """One move the server makes without waiting for a person (`next_move`), a
+        computer's choice worked out here and now. False when it waits for a person or
+        the game is over."""
+        move = self.next_move(game_id)
+        if isinstance(move, Decision):
+            return self.settle(move, move.work())
+        return move
+
+    def next_move(self, game_id: str) -> bool | Decision:
         """One move the server makes without waiting for a person: a computer seat's order,
         a computer seat finishing, or the side's `end` once every seat has finished (or when
-        `end` is all it may do). False when it waits for a person or the game is over."""
+        `end` is all it may do); or, for a computer that looks ahead (a hard one), the
+        `Decision` to work out elsewhere and `settle`. False when it waits for a person or
+        the game is over."""
         live = self.games.get(game_id)
         if live is None:
             return False
@@ -669,16 +758,52 @@ class Hub:
         side = game.to_act()
         if side is None:
             return False
-        match live.round.next(side):
+        upcoming = live.round.next(side)
+        match upcoming:
             case ComputerSide():
-                return self._side_computer_order(live, side)
+                forced = game.forced(side)  # as `chosen`: a side with no choice is not asked
+                if forced is not None:
+                    return self._side_order(live, side, forced)
+                return self._ask(live, upcoming, side, self._side_player(live, side))
             case Forced(order=order):
                 return self._server_order(live, order)
             case EndSide():
                 return self._server_order(live, Order(side, "end"))
             case ComputerSeat(seat=seat):
-                return self._computer_order(live, seat)
+                return self._ask(live, upcoming, side, self._seat_player(live, seat))
         return False  # a person's seat owes orders: wait for them
+
+    def _ask(self, live: LiveGame, upcoming: Next, side: str,
+             player: Player) -> bool | Decision:
+        """The computer's order given now, or for one that looks ahead the decision to
+        work out away from the engine thread."""
+        self.on_thinking(live.id)
+        if looks_ahead(player):
+            return Decision(live.id, live.game, upcoming, live.moves,
+                            decision_apart(live.game, side, player))
+        return self._give(live, upcoming, ask(live.game, side, player))
+
+    def settle(self, decision: Decision, order: Order) -> bool:
+        """Give the order a `Decision` worked out, if its game has not moved since it was
+        asked (else it is dropped, and the next move asked again); False when the game is
+        gone."""
+        live = self.games.get(decision.game_id)
+        if live is None or live.game is not decision.game:
+            return False
+        game = live.game
+        side = game.to_act()
+        if (side is None or live.moves != decision.moves
+                or live.round.next(side) != decision.upcoming):
+            return True  # moved meanwhile (a person's order, an undo): ask again
+        return self._give(live, decision.upcoming, order)
+
+    def _give(self, live: LiveGame, upcoming: Next, order: Order) -> bool:
+        match upcoming:
+            case ComputerSide(side=side):
+                return self._side_order(live, side, order)
+            case ComputerSeat(seat=seat):
+                return self._seat_order(live, seat, order)
+        raise ValueError(f"no computer's order is given for {upcoming}")
 
     def _server_order(self, live: LiveGame, order: Order) -> bool:
         first = len(live.game.orders)
@@ -687,16 +812,29 @@ class Hub:
         self._commit(live, first)
         return True
 
-    def _side_computer_order(self, live: LiveGame, side: str) -> bool:
-        """An order of the computer that plays a whole side (every seat of it is the
-        computer's: the same player as `fibua autoplay` and the lab seat)."""
-        game = live.game
+    def _side_player(self, live: LiveGame, side: str) -> Player:
+        """The computer that plays a whole side (every seat of it is the computer's: the
+        same player as `fibua autoplay --level` and the lab seat)."""
         player = live.computers.get(side)
         if player is None:
-            player = live.computers[side] = side_computer(game.ruleset, side, game.seed)
+            game = live.game
+            player = live.computers[side] = side_computer(game.ruleset, side, game.seed,
+                                                          level=live.side_level(side))
+        return player
+
+    def _seat_player(self, live: LiveGame, seat: SeatPlan) -> Player:
+        """The computer in one seat of a side a person plays too."""
+        player = live.computers.get(seat.name)
+        if player is None:
+            game = live.game
+            player = live.computers[seat.name] = seat_computer(game.ruleset, seat.seat,
+                                                               game.seed, seat.level)
+        return player
+
+    def _side_order(self, live: LiveGame, side: str, order: Order) -> bool:
+        """An order of the computer that plays a whole side (refused: the side's end)."""
+        game = live.game
         live.computer_orders += 1
-        self.on_thinking(live.id)
-        order = chosen(game, side, player)
         if live.computer_orders > MAX_COMPUTER_ORDERS:
             order = Order(side, "end")
         first = len(game.orders)
@@ -706,15 +844,10 @@ class Hub:
         self._commit(live, first)
         return True
 
-    def _computer_order(self, live: LiveGame, seat: SeatPlan) -> bool:
-        """An order of the computer in one seat of a side a person plays too."""
+    def _seat_order(self, live: LiveGame, seat: SeatPlan, order: Order) -> bool:
+        """An order of the computer in one seat of a side a person plays too (its `end`,
+        or an order refused, finishes the seat)."""
         game = live.game
-        player = live.computers.get(seat.name)
-        if player is None:
-            player = live.computers[seat.name] = seat_computer(game.ruleset, seat.seat,
-                                                               game.seed)
-        self.on_thinking(live.id)
-        order = ask(game, seat.side, player)
         live.computer_orders += 1
         runaway = live.computer_orders > MAX_COMPUTER_ORDERS
         if seat.units is not None and (order.kind == "end" or runaway):
@@ -732,4 +865,4 @@ class Hub:
         return True
 
 
-__all__ = ["COMPUTER", "HUMAN", "Hub", "LiveGame", "PendingGame", "SeatPlan"]
+__all__ = ["COMPUTER", "HUMAN", "Decision", "Hub", "LiveGame", "PendingGame", "SeatPlan"]

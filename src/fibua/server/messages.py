@@ -28,7 +28,7 @@ from fibua.core.orders import Order
 from fibua.core.ruleset import commands
 from fibua.core.views import ViewHeader
 from fibua.scenario.schema import Scenario
-from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan
+from fibua.server.hub import HUMAN, Hub, LiveGame, SeatPlan, players_line
 from fibua.server.maplayer import all_sections, public_layer, revealed, side_layer
 from fibua.session.holding import final_panel, panel_dicts
 from fibua.session.narration import Names, describe_event, names_for, narrate, place_names
@@ -132,7 +132,7 @@ def game_head(live: LiveGame) -> dict[str, Any]:
     unseen ones too)."""
     scenario = live.game.scenario
     return {"id": live.id, "scenario": scenario.name, "title": scenario.scenario.title,
-            "ruleset": scenario.ruleset}
+            "ruleset": scenario.ruleset, "players": players_line(live.seats)}
 
 
 def side_part(live: LiveGame, side: str) -> dict[str, Any]:
@@ -217,8 +217,8 @@ def seat_message(hub: Hub, live: LiveGame, seat: SeatPlan) -> dict[str, Any]:
         "seat": {"name": seat.name, "side": side, "may_act": may_act,
                  "units": sorted(seat.units) if seat.units is not None else None,
                  "done": seat.name in done, "shared": seat.units is not None},
-        "side_seats": [{"name": s.name, "player": s.player, "done": s.name in done}
-                       for s in live.seats_of(side)],
+        "side_seats": [{**line, "done": line["name"] in done}
+                       for line in players_line(live.seats_of(side))],
         **shared,
     }
 
@@ -331,5 +331,5 @@ def game_entry(hub: Hub, live: LiveGame) -> dict[str, Any]:
         "status": status(live),
         "waiting_for": waiting_for(hub, live),
         "result": end.to_dict() if end is not None else None,
-        "seats": [{"name": s.name, "side": s.side, "player": s.player} for s in live.seats],
+        "seats": players_line(live.seats),
     }

@@ -7,6 +7,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+#: the computer's levels as a request names them (`fibua.session.computers.Level`'s
+#: values: tests/test_server_levels.py keeps the two the same)
+LevelName = Literal["easy", "normal", "hard"]
+
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -18,6 +22,9 @@ class CreateGame(Request):
     seed: int | None = Field(default=None, ge=0, lt=2**256)
     #: who plays each seat, by seat name; seats left out are played by the computer
     seats: dict[str, Literal["human", "computer"]] = {}
+    #: how well the computer plays each of its seats, by seat name (`Level`); a computer
+    #: seat left out plays `normal`
+    levels: dict[str, LevelName] = {}
 
 
 class OrderRequest(Request):

@@ -37,6 +37,7 @@ from fibua.core.ruleset import ruleset_names
 from fibua.server.access import ApiError
 from fibua.server.app import STATIC, bearer, server_of
 from fibua.server.bodies import check_limits
+from fibua.server.hub import players_line
 from fibua.server.messages import briefing, map_svg
 from fibua.session.figures import has_position, out_of_action, where
 from fibua.session.narration import (
@@ -119,7 +120,9 @@ def report_body(game: Game, records: Sequence[TurnRecord], lines: int) -> dict[s
     names = revealed_names(game)
     return {
         "scenario": briefing(scenario),
-        "seed": game.seed,
+        # as its digits: a page's JSON reader rounds any number past 2**53, and a seed is
+        # 128 bits when the server drew it
+        "seed": str(game.seed),
         "orders": len(game.orders),
         "lines": lines,
         "state_hash": game.state_hash(),
@@ -242,7 +245,8 @@ async def game_report(request: Request) -> Response:
             raise ApiError(409, "game-not-over",
                            "the after-action report opens once the game is over: until then "
                            "it would show each side the enemies it has not seen")
-        return {"id": live.id, **report_of_log(game_log_text(live.game))}
+        return {"id": live.id, "players": players_line(live.seats),
+                **report_of_log(game_log_text(live.game))}
 
     return JSONResponse(await server.run(build))
 

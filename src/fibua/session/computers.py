@@ -14,14 +14,15 @@ the computer, which gives up its phase).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import StrEnum
 from typing import Any
 
 from fibua.core.dice import derive_seed
+from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, Player, RuleSet, Seat, commands
-from fibua.core.search import Budget, search_player
+from fibua.core.ruleset import Notes, Player, RuleSet, Searcher, Seat, commands, own_computer
+from fibua.core.search import Budget, WorldLegal, search_player
 
 
 class Level(StrEnum):
@@ -33,6 +34,14 @@ class Level(StrEnum):
     NORMAL = "normal"
     HARD = "hard"
 
+
+#: each level in plain words, for a person choosing one (the lobby)
+LEVEL_WORDS: dict[Level, str] = {
+    Level.EASY: "the computer with lapses: now and then it gives an order at random",
+    Level.NORMAL: "the computer's own judgement, order by order: it answers at once",
+    Level.HARD: "looks ahead: tries a few orders in possible futures before each one; "
+                "stronger, and takes up to a second or two per order",
+}
 
 #: how often an easy computer gives an order drawn at random instead of its own
 LAPSE = 0.3
@@ -62,9 +71,8 @@ def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,
     """The computer of one level for a side (or the seat with `units`); `budget` what
     a hard computer's decision may weigh (core/search.py's default unless given)."""
     if level is Level.HARD:
-        return search_player(rules, side, seed, budget, units=units)
-    player = (rules.computer(side, seed, units) if notes is None
-              else rules.computer(side, seed, units, notes=notes))
+        return search_player(rules, side, seed, budget, units=units, notes=notes)
+    player = own_computer(rules, side, seed, units, notes)
     return Careless(player, seed, units) if level is Level.EASY else player
 
 
@@ -104,3 +112,28 @@ def seat_computers(rules: RuleSet[Any], seats: Sequence[Seat], game_seed: int,
     a side some person plays (a side nobody plays has one `side_computer`)."""
     return {seat.name: seat_computer(rules, seat, game_seed, level) for seat in seats
             if seat.name not in people}
+
+
+def looks_ahead(player: Player) -> bool:
+    """Whether the player searches from the game (a hard computer's decision takes about
+    a second of CPU; any other's a few milliseconds)."""
+    return isinstance(player, Searcher)
+
+
+def decision_apart(game: Game, side: str, player: Player) -> Callable[[], Order]:
+    """The player's choice for `side` now (as `fibua.core.game.ask` makes it), as work to be
+    done elsewhere, such as another thread: it reads a copy of the game's state taken now
+    (`RuleSet.clone`: its own sight engines), never the game, which may be read and
+    changed meanwhile. The copy is the game to the last bit, so the choice is the one
+    `ask` would make. The player is the work's alone while it runs."""
+    rules = game.ruleset
+    state = rules.clone(game.state)
+
+    def decide() -> Order:
+        legal = WorldLegal(rules, state, side)
+        view = rules.observe(state, side)
+        if isinstance(player, Searcher):
+            return player.search(state, view, legal)
+        return player.choose(view, legal)
+
+    return decide

@@ -21,6 +21,7 @@ from fibua.core.game import Game
 from fibua.core.orders import Order
 from fibua.core.ruleset import Seat, commands
 from fibua.core.views import ViewHeader
+from fibua.session.computers import Level
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -28,12 +29,14 @@ COMPUTER = "computer"
 
 @dataclass(frozen=True)
 class SeatPlan:
-    """A seat of a game: its place in the rule set's seats and who plays it."""
+    """A seat of a game: its place in the rule set's seats, who plays it and, for the
+    computer, how well (a person's seat keeps `normal`, which nothing reads)."""
 
     name: str
     side: str
     units: frozenset[str] | None
     player: str
+    level: Level = Level.NORMAL
 
     @property
     def seat(self) -> Seat:
@@ -41,13 +44,17 @@ class SeatPlan:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "side": self.side, "player": self.player,
-                "units": sorted(self.units) if self.units is not None else None}
+                "units": sorted(self.units) if self.units is not None else None,
+                "level": self.level.value}
 
     @staticmethod
     def from_dict(raw: Mapping[str, Any]) -> SeatPlan:
+        """A seat as `to_dict` wrote it (one written before seats had levels: `normal`);
+        ValueError for a level that is none."""
         units = raw.get("units")
         return SeatPlan(str(raw["name"]), str(raw["side"]),
-                        frozenset(units) if units is not None else None, str(raw["player"]))
+                        frozenset(units) if units is not None else None, str(raw["player"]),
+                        Level(str(raw.get("level", Level.NORMAL.value))))
 
 
 @dataclass(frozen=True)

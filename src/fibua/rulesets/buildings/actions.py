@@ -201,9 +201,9 @@ def _check_at_section(state: BuildingsState, unit: Unit, params: dict[str, Any],
     if state.sight.section_state(sid) is not SectionState.INTACT:
         raise _refuse(f"{sid} is {state.sight.section_state(sid)}", "not-intact")
     # judged on what the side knows: a unit it does not see in there is hit all the same
-    known = state.seen.get(unit.side, {})
-    if any(u.alive and u.section == sid and (u.side == unit.side or (
-            u.id in known and known[u.id].visible)) for u in state.units.values()):
+    known = state.knowledge[unit.side]
+    if any(u.alive and u.section == sid and (u.side == unit.side or known.sees(u.id))
+           for u in state.units.values()):
         raise _refuse(f"{sid} holds a unit {unit.side} sees: fire at the unit",
                       "not-empty")
     if indirect:
@@ -585,8 +585,7 @@ def _known_occupant(state: BuildingsState, side: str, sid: str, floor: int) -> U
     there = state.occupant(sid, floor)
     if there is None or there.side == side:
         return there
-    known = state.seen.get(side, {}).get(there.id)
-    return there if known is not None and known.visible else None
+    return there if state.knowledge[side].sees(there.id) else None
 
 
 def _bumped(state: BuildingsState, unit: Unit, move: Move) -> Unit | None:

@@ -103,7 +103,7 @@ from fibua.rulesets.buildings.reckoning import (
     way_in,
     winning,
 )
-from fibua.rulesets.buildings.state import Sighting, Unit
+from fibua.rulesets.buildings.state import Seen, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     INFANTRY_DAMAGE,
     WEAPONS,
@@ -285,7 +285,7 @@ class Control:
                 Choice(passing * c.worth + (1 - passing) * down_worth, c.order, c.refused)
                 for c in out]
 
-    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
+    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
               ) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
@@ -302,7 +302,7 @@ class Control:
                 worth *= 1.5
             if mark.vehicle:
                 worth *= 2.0
-            if losses >= s.models > 0:
+            if losses >= models_seen(s) > 0:
                 worth += 1.0
             if flame and s.section is not None:
                 worth += 1.0  # the morale test after a flamethrower, and the fire
@@ -323,7 +323,7 @@ class Control:
         carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
         if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0 for w in carried):
             for eid, s in known:
-                worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * s.models
+                worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * models_seen(s)
                 out.append(Choice(worth, Order(side, "fire", uid,
                                                {"target": eid, "indirect": True})))
         if unit.observer is ObserverKind.ARTILLERY:
@@ -331,7 +331,7 @@ class Control:
         elif unit.observer is not None:
             for eid, s in view.visible_enemies():
                 if s.kind is UnitKind.INFANTRY or s.kind is UnitKind.GUN:
-                    worth = 1.2 + 0.1 * s.models + (0.5 if s.section in wanted else 0.0)
+                    worth = 1.2 + 0.1 * models_seen(s) + (0.5 if s.section in wanted else 0.0)
                     out.append(Choice(worth, Order(side, "fire", uid,
                                                    {"target": eid, "call": True})))
         return out
@@ -407,7 +407,7 @@ class Control:
             if s.section not in wanted:
                 continue  # saved for the enemy holding what the side must take
             at = (s.x, s.y)
-            hit = sum(BARRAGE_MODEL_WORTH * e.models + (1.0 if e.section in wanted else 0.0)
+            hit = sum(BARRAGE_MODEL_WORTH * models_seen(e) + (1.0 if e.section in wanted else 0.0)
                       for e in known if dist(at, (e.x, e.y)) <= BARRAGE_REACH)
             own = sum(BARRAGE_MODEL_WORTH * len(u.models) + 1.0 for u in friends
                       if dist(at, (u.lead.x, u.lead.y)) <= BARRAGE_REACH + 2.0)
@@ -418,7 +418,7 @@ class Control:
                                                 "call": True})))
         return out
 
-    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Sighting]]
+    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
                         ) -> tuple[str, float] | None:
         """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
         arms = weapons_of(unit, advanced=True)
@@ -442,7 +442,7 @@ class Control:
             if (dist(here, (s.x, s.y)) > RUN_REACH + 3
                     or not _would_assault(view, unit, eid, s, decision)):
                 continue
-            worth = 3.0 + s.models + (2.0 if s.section in wanted else 0.0)
+            worth = 3.0 + models_seen(s) + (2.0 if s.section in wanted else 0.0)
             out.append(Choice(worth, Order(self.side, "run", unit.id, {"assault": eid})))
         return out
 
@@ -506,7 +506,7 @@ class Control:
         return out
 
     def _moves(self, view: SideView, unit: Unit, best_fire: float,
-               seen: list[tuple[str, Sighting]], decision: _Decision) -> list[Choice]:
+               seen: list[tuple[str, Seen]], decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
@@ -647,7 +647,7 @@ def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
     states = dict(view.sections)
     friends = {u.section for u in view.own if u.alive and u.section is not None}
     wanted = _contested(view)
-    inside: dict[str, list[Sighting]] = {}
+    inside: dict[str, list[Seen]] = {}
     for _, s in view.enemies:
         if s.alive and s.section is not None:
             inside.setdefault(s.section, []).append(s)
@@ -662,7 +662,7 @@ def _ram_targets(view: SideView, unit: Unit) -> list[tuple[Section, float]]:
         if odds is None or _leaves_stronger(view, sid):
             continue
         collapse, knocked_out = odds
-        prize = sum(RAM_UNIT_WORTH + 2.0 * s.models for s in foes)
+        prize = sum(RAM_UNIT_WORTH + 2.0 * models_seen(s) for s in foes)
         if sid in wanted:
             prize += RAM_OBJECTIVE_WORTH
         worth = collapse * prize - knocked_out * RAM_TANK_WORTH
@@ -698,7 +698,7 @@ def _defenders(view: SideView, sids: set[str]) -> int:
     """The known enemy models in the sections or outside within a Run of one of them."""
     field = view.sight.battlefield
     sections = [field.section(sid) for sid in sids]
-    return sum(s.models for _, s in view.enemies if s.alive and (
+    return sum(models_seen(s) for _, s in view.enemies if s.alive and (
         s.section in sids if s.section is not None
         else any(distance_to_section((s.x, s.y), t) <= RUN_REACH for t in sections)))
 
@@ -718,7 +718,7 @@ def _storming(view: SideView, unit: Unit) -> bool:
                for eid, s in view.enemies)
 
 
-def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
+def _would_assault(view: SideView, unit: Unit, eid: str, s: Seen,
                    decision: _Decision) -> bool:
     """Whether the unit's close-quarters numbers against the enemy are good enough to go
     in: better by a margin, or (in the last turns) even for an objective; a unit in an
@@ -732,7 +732,7 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Sighting,
     if staying and unit.section is not None and s.section not in group_of(view, unit.section):
         return False
     mine = len(unit.models) * CQ_DAMAGE
-    theirs = s.models * CQ_DAMAGE
+    theirs = models_seen(s) * CQ_DAMAGE
     # with the last turns running out, an even fight for an objective is worth it
     last = view.turns - view.turn <= 1 and s.section in wanted
     margin = LAST_ASSAULT_MARGIN if last else ASSAULT_MARGIN
@@ -780,11 +780,11 @@ class _Decision:
         return self._zone_held
 
 
-def _assault_odds(unit: Unit, s: Sighting) -> float:
+def _assault_odds(unit: Unit, s: Seen) -> float:
     """The unit's chance of winning close quarters with the enemy (its quality untold:
     taken as regular)."""
     together = unit.section is not None or s.section is not None
-    return melee_odds(len(unit.models), max(1, s.models),
+    return melee_odds(len(unit.models), max(1, models_seen(s)),
                       hit_chance(INFANTRY_DAMAGE[Quality.REGULAR]),
                       hit_chance(INFANTRY_DAMAGE[unit.quality]), together)
 
@@ -1029,13 +1029,14 @@ def _to_enemy(view: SideView, x: float, y: float) -> float:
     return min(dist((x, y), k) for k in known)
 
 
-def _mark(view: SideView, unit: Unit, s: Sighting) -> Mark:
+def _mark(view: SideView, unit: Unit, s: Seen) -> Mark:
     bunker = False
     if s.section is not None:
         bunker = view.sight.battlefield.section(s.section).construction is BuildingKind.BUNKER
-    return Mark(models=max(1, s.models), distance=dist((unit.lead.x, unit.lead.y), (s.x, s.y)),
+    return Mark(models=max(1, models_seen(s)),
+                distance=dist((unit.lead.x, unit.lead.y), (s.x, s.y)),
                 inside=s.section is not None, bunker=bunker,
-                down=s.order == "down", vehicle=s.kind is UnitKind.VEHICLE)
+                down=s.doing is OrderKind.DOWN, vehicle=s.kind is UnitKind.VEHICLE)
 
 
 def _outside_doors(view: SideView, sid: str, reach: float) -> list[tuple[float, float]]:

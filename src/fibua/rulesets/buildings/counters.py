@@ -17,9 +17,8 @@ from fibua.core.counters import (
     Tag,
     last_seen,
     mark,
-    sighting_age,
 )
-from fibua.rulesets.buildings.state import Sighting, Unit
+from fibua.rulesets.buildings.state import Seen, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     MOVEMENT,
     WEAPONS,
@@ -137,15 +136,16 @@ def _stats(u: Unit) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _enemy(unit_id: str, s: Sighting, turn: int) -> Counter:
-    age = sighting_age(turn, s.turn, s.visible)
+def _enemy(unit_id: str, s: Seen, turn: int) -> Counter:
+    age = s.age(turn)
+    models = models_seen(s)
     found: list[Mark] = []
-    if s.alive and s.order is not None:
-        order = OrderKind(s.order)
+    order = s.doing
+    if s.alive and order is not None:
         found.append(mark(ORDER_TAG.get(order, Tag.ORDER), ORDER_SHORT[order],
                           f"seen on a {order} order"))
     return Counter(
         id=unit_id, hostile=True, symbol=SEEN_KIND[s.kind],
-        strength=Strength(s.models, None, Measure.MODELS), marks=tuple(found),
+        strength=Strength(models, None, Measure.MODELS), marks=tuple(found),
         out_of_action=not s.alive, seen_turn=s.turn, age=age, in_sight=s.visible,
-        stats=(s.name, f"{s.kind}, {s.models} models seen", last_seen(turn, age, s.visible)))
+        stats=(s.name, f"{s.kind}, {models} models seen", last_seen(turn, age, s.visible)))

@@ -46,7 +46,7 @@ from fibua.rulesets.buildings.forecast_words import (
     visible_enemies,
 )
 from fibua.rulesets.buildings.knowledge import seen_by, sees
-from fibua.rulesets.buildings.morale import order_need, pass_chance
+from fibua.rulesets.buildings.morale import needs_test, order_need, pass_chance
 from fibua.rulesets.buildings.odds import (
     assault_odds,
     either,
@@ -55,7 +55,7 @@ from fibua.rulesets.buildings.odds import (
     tank_assault_chances,
     vehicle_assault_chance,
 )
-from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Model, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     AIR_STRIKE_HE,
     BARRAGE_HE,
@@ -87,8 +87,17 @@ def forecast(state: BuildingsState, order: Order) -> Preview:
             kind = OrderKind(order.kind)
             plan = _CHECKS[kind](state, unit, order.params) if kind in _CHECKS else \
                 actions.check_still(state, unit, order.params, kind)
-            said = _ordered(state, unit, plan, _body(state, unit, plan))
+            said = _ordered(state, unit, plan, _body(state, _tested(unit, plan), plan))
     return Preview(said.text, said.chance, said.becomes, said.risks)
+
+
+def _tested(unit: Unit, plan: Plan) -> Unit:
+    """The unit as it carries the order out: an order is carried out only once its
+    order test is passed, and the pass has taken a pin off (a Rally counts that pin
+    itself; a Down takes no test)."""
+    if plan.kind in (OrderKind.DOWN, OrderKind.RALLY) or not needs_test(unit.pins):
+        return unit
+    return replace(unit, pins=unit.pins - 1)
 
 
 def _body(state: BuildingsState, unit: Unit, plan: Plan) -> Said:
@@ -154,7 +163,7 @@ def _ambushers(state: BuildingsState, unit: Unit, plan: Plan) -> str:
 
 def _on_ambush(state: BuildingsState, side: str, enemy: Unit) -> bool:
     seen = known(state, side, enemy.id)
-    return seen is not None and seen.order == str(OrderKind.AMBUSH)
+    return seen is not None and seen.doing is OrderKind.AMBUSH
 
 
 # ------------------------------------------------------------------ moves
@@ -278,12 +287,12 @@ def _assault(state: BuildingsState, unit: Unit, plan: Plan) -> Said:
                     "known")
     section = seen.section
     together = plan.move.section is not None or section is not None
-    odds = assault_odds(len(unit.models), seen.models, unit.quality, target.quality,
+    odds = assault_odds(len(unit.models), models_seen(seen), unit.quality, target.quality,
                         together, MOST_ROUNDS)
     how = "both strike at once" if together else \
         "the assaulters strike first, the survivors strike back"
     last = "" if in_sight(state, unit.side, target.id) else " as last seen"
-    text += (f"; the fight, {len(unit.models)} models against {seen.models}{last}, "
+    text += (f"; the fight, {len(unit.models)} models against {models_seen(seen)}{last}, "
              f"{how}: it wins {pct(odds.win)}, loses and is destroyed {pct(odds.lose)}, "
              f"both destroyed {pct(odds.both)}")
     if odds.neither >= 0.005:

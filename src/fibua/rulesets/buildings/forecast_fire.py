@@ -71,7 +71,7 @@ from fibua.rulesets.buildings.shooting import (
     hit_chance,
     hit_modifiers,
 )
-from fibua.rulesets.buildings.state import BuildingsState, Call, Sighting, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Call, Seen, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     AIR_STRIKE_HE,
     BARRAGE_HE,
@@ -295,7 +295,7 @@ def _down_answer(state: BuildingsState, unit: Unit, target: Unit,
     v = volley(state, unit, target, False, spent, down_hit=not he_first, down_he=True)
     what = "penetrating hits" if v.vehicle else "models removed"
     seen = known(state, unit.side, target.id)
-    why = "it is on Ambush" if seen is not None and seen.order else "it has no order yet"
+    why = "it is on Ambush" if seen is not None and seen.doing else "it has no order yet"
     return (f"; if it goes Down in answer ({why}), expected {what} "
             f"{expected(v.removed):.2f}, at least one {pct(some(v.removed))}")
 
@@ -398,7 +398,7 @@ def indirect_at_unit(state: BuildingsState, unit: Unit, target: Unit) -> Said:
     return Said(f"{head}; {landing.text}", landing.chance, landing.risks)
 
 
-def he_landing(state: BuildingsState, side: str, target: Unit, seen: Sighting, size: int,
+def he_landing(state: BuildingsState, side: str, target: Unit, seen: Seen, size: int,
                hit: Fraction) -> Said:
     """What an HE shell or bomb that hits (chance `hit`) does to a unit as the side knows
     it: the template on its models in the open, one hit on a vehicle's top armour, or in a
@@ -415,7 +415,7 @@ def he_landing(state: BuildingsState, side: str, target: Unit, seen: Sighting, s
         return Said(text, float(hit * harm), _hopeless(hit * harm))
     # out of sight, how its models stand is not known: all of them, at the most
     under = models_under(target, float(size)) if in_sight(state, side, target.id) else \
-        seen.models
+        models_seen(seen)
     he = he_kills(size, None, target.quality, False, under)
     die = either(hit, he.kills)
     text = (f"a hit puts the {size}in HE template over {under} of its models, each removed "
@@ -427,16 +427,16 @@ def he_landing(state: BuildingsState, side: str, target: Unit, seen: Sighting, s
     return Said(text, some(die), _hopeless(some(die)))
 
 
-def _burst_on_unit(state: BuildingsState, side: str, target: Unit, seen: Sighting, size: int,
+def _burst_on_unit(state: BuildingsState, side: str, target: Unit, seen: Seen, size: int,
                    hit: Fraction) -> Said:
     assert seen.section is not None
     section = state.battlefield.section(seen.section)
     floors = floor_chances(section.levels)
     there = floors.get(seen.floor, Fraction(0))
     he = he_kills(size, section.construction, target.quality, False,
-                  on_collapse=seen.models)
-    elsewhere = either(he.collapse, icepool.Die([seen.models]))
-    die = either(hit, mix(there, he.kills, elsewhere)).map(lambda k: min(k, seen.models))
+                  on_collapse=models_seen(seen))
+    elsewhere = either(he.collapse, icepool.Die([models_seen(seen)]))
+    die = either(hit, mix(there, he.kills, elsewhere)).map(lambda k: min(k, models_seen(seen)))
     when = "" if in_sight(state, side, target.id) else f", as last seen on turn {seen.turn}"
     text = (f"{_falls(floors)}; on the target's floor (floor {seen.floor}{when}) "
             f"{pct(there)}: there {HE_TEMPLATES[size].in_buildings.upper()} hits, each "
@@ -540,7 +540,7 @@ def _strike(state: BuildingsState, unit: Unit, made: Call) -> Said:
 
 
 def _strike_lands(state: BuildingsState, unit: Unit, target: Unit | None,
-                  seen: Sighting | None, section: str | None) -> Said:
+                  seen: Seen | None, section: str | None) -> Said:
     if target is not None and seen is not None:
         return he_landing(state, unit.side, target, seen, AIR_STRIKE_HE, Fraction(1))
     if target is not None:
@@ -569,7 +569,7 @@ def _barrage(state: BuildingsState, unit: Unit, made: Call) -> Said:
             f"the next turn on every unit within {o.barrage_radius:g}in, each rolling a D6: "
             + ", ".join(rolls) + f" ({BARRAGE_HE}in HE; in a building 3D6 hits, which bring "
             f"a section down on {COLLAPSE_AT[BuildingKind.BRICK]} or more, {pct(brick)})")
-    foes = [s.name for uid, s in sorted(state.seen.get(unit.side, {}).items())
+    foes = [s.name for uid, s in state.knowledge[unit.side].listed()
             if s.alive and in_barrage(state, made.point, s.section, (s.x, s.y))]
     text += ("; enemy units your side knows of in reach, as last seen: " + ", ".join(foes)
              if foes else "; no enemy unit your side knows of is in reach")

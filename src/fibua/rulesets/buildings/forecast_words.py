@@ -15,7 +15,8 @@ import icepool
 
 from fibua.core.dice import Modifier
 from fibua.core.ruleset import Risk
-from fibua.rulesets.buildings.state import BuildingsState, Sighting, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Seen, Unit
+from fibua.rulesets.buildings.tables import OrderKind
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,9 @@ def mix(p: Fraction, a: icepool.Die, b: icepool.Die) -> icepool.Die:
                                       (1 - p).numerator * p.denominator])
 
 
-def known(state: BuildingsState, side: str, unit_id: str) -> Sighting | None:
+def known(state: BuildingsState, side: str, unit_id: str) -> Seen | None:
     """What the side remembers of an enemy unit (None: it has never seen it)."""
-    return state.seen.get(side, {}).get(unit_id)
+    return state.knowledge[side].get(unit_id)
 
 
 def in_sight(state: BuildingsState, side: str, unit_id: str) -> bool:
@@ -93,7 +94,7 @@ def in_sight(state: BuildingsState, side: str, unit_id: str) -> bool:
 
 def visible_enemies(state: BuildingsState, side: str) -> list[Unit]:
     """The enemy units the side sees now, by id."""
-    return [state.units[uid] for uid, s in sorted(state.seen.get(side, {}).items())
+    return [state.units[uid] for uid, s in state.knowledge[side].listed()
             if s.visible and s.alive and state.units[uid].alive]
 
 
@@ -102,7 +103,7 @@ def may_go_down(state: BuildingsState, side: str, target: Unit) -> bool:
     with no order yet, or on Ambush."""
     found = known(state, side, target.id)
     return found is not None and found.visible and target.aboard is None \
-        and found.order in (None, "ambush")
+        and found.doing in (None, OrderKind.AMBUSH)
 
 
 def names(units: Iterable[Unit]) -> str:

@@ -1,6 +1,6 @@
 """The one place a side learns of the enemy: which of its units see which enemy units (the
 rules' sight engine, from the models outside and the openings of a floor inside), and each
-side's memory of the enemies it has seen.
+side's memory of the enemies it has seen (its `SideKnowledge`, core/knowledge.py).
 
 Many units' sight is asked at once (`sight_table`): one call of the sight engine for every
 place of the observers against every place of the targets not yet known, which answers
@@ -19,14 +19,32 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
+from fibua.core.knowledge import Briefed, Sure, knowledge_of
+from fibua.rulesets.buildings.forces import Forces
 from fibua.rulesets.buildings.geometry import port_places
-from fibua.rulesets.buildings.state import BuildingsState, Sighting, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Seen, Unit
+from fibua.rulesets.buildings.tables import UnitKind
+from fibua.scenario.schema import Scenario
 
 #: the sight engine's memo entries of units' sight: stances by number, and pairs of them
 STANCES = "buildings.knowledge.stances"
 PAIRS = "buildings.knowledge.pairs"
 #: pairs of stances kept at most (the memo starts again when full)
 PAIRS_LIMIT = 200_000
+
+
+def briefed(scenario: Scenario, side: str) -> list[Briefed[UnitKind]]:
+    """The side's units as the scenario tells the enemy of them: each one's kind and its
+    models at the start."""
+    forces: Forces = scenario.forces_of(side)
+    return [Briefed(spec.unit_kind, len(spec.models)) for spec in forces.units]
+
+
+def start_knowledge(state: BuildingsState) -> None:
+    """Each side knows nothing of the enemy yet but what the scenario tells it."""
+    scenario = state.scenario
+    state.knowledge = knowledge_of(scenario, state.sides,
+                                   {side: briefed(scenario, side) for side in state.sides})
 
 
 def places(state: BuildingsState, unit: Unit) -> list[Position]:
@@ -209,7 +227,7 @@ def refresh(state: BuildingsState) -> None:
     stances, pairs = _memo(state)
     numbers = {u.id: _number(stances, u) for u in state.units.values() if u.alive}
     for side in state.sides:
-        memory = state.seen.setdefault(side, {})
+        memory = state.knowledge[side]
         mine = state.side_units(side)
         foes = [u for u in state.units.values() if u.side != side and u.alive]
         in_sight = dict(zip((foe.id for foe in foes), _seen_by(
@@ -220,24 +238,33 @@ def refresh(state: BuildingsState) -> None:
                 continue
             known = memory.get(enemy.id)
             if not enemy.alive:
-                if known is not None:
-                    known.alive, known.visible = False, False
+                # every destruction is told to both sides
+                if known is not None and (known.alive or known.visible):
+                    memory.record_casualty(enemy.id, state.turn)
                 continue
             if in_sight[enemy.id]:
-                memory[enemy.id] = sighting(state, enemy)
+                now = sighting(state, enemy)
+                if now != known:
+                    memory.record(now)
             elif known is not None:
-                known.visible = False
+                memory.lose(enemy.id, state.turn)
 
 
-def sighting(state: BuildingsState, enemy: Unit) -> Sighting:
-    return Sighting(enemy.name, enemy.kind, enemy.lead.x, enemy.lead.y, enemy.section,
-                    enemy.floor, len(enemy.models), state.turn, True, True,
-                    None if enemy.order is None else str(enemy.order))
+def sighting(state: BuildingsState, enemy: Unit, sure: Sure = Sure.SEEN) -> Seen:
+    return Seen(enemy.id, enemy.name, enemy.kind, enemy.lead.x, enemy.lead.y, enemy.section,
+                enemy.floor, state.turn, sure, enemy.order, strength=len(enemy.models))
+
+
+def sighting_snapshot(s: Seen) -> dict[str, Any]:
+    """A sighting as the state's snapshot holds it."""
+    return {"name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
+            "section": s.section, "floor": s.floor, "models": s.strength,
+            "turn": s.turn, "visible": s.visible, "alive": s.alive,
+            "order": None if s.doing is None else str(s.doing)}
 
 
 def seen_now(state: BuildingsState, side: str, unit_id: str) -> bool:
-    known = state.seen.get(side, {}).get(unit_id)
-    return known is not None and known.visible
+    return state.knowledge[side].sees(unit_id)
 
 
 def watchers(state: BuildingsState, unit: Unit) -> tuple[str, ...]:

@@ -30,11 +30,14 @@ def remove_models(state: BuildingsState, unit: Unit, n: int, why: str) -> None:
     then the unit's test the first time it falls to half strength."""
     if n <= 0 or unit.destroyed:
         return
-    for _ in range(min(n, len(unit.models))):
+    # more damaging hits than models (an assault's strikes, a burst of HE) take off no
+    # more than there are, and the event says what was taken
+    lost = min(n, len(unit.models))
+    for _ in range(lost):
         order = sorted(range(len(unit.models)),
                        key=lambda i: (i == 0, unit.models[i].weapon not in _PLAIN, -i))
         unit.models.pop(order[0])
-    state.emit("casualties", {"unit": unit.id, "lost": n, "left": len(unit.models),
+    state.emit("casualties", {"unit": unit.id, "lost": lost, "left": len(unit.models),
                               "why": why}, watchers(state, unit))
     if not unit.models:
         destroy(state, unit, why)

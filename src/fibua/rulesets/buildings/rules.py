@@ -21,7 +21,7 @@ from fibua.rulesets.buildings.forces import Forces, Options
 from fibua.rulesets.buildings.forecast import forecast
 from fibua.rulesets.buildings.geometry import centroid, ground_doors
 from fibua.rulesets.buildings.indirect import indirect_weapons
-from fibua.rulesets.buildings.knowledge import sees
+from fibua.rulesets.buildings.knowledge import sees, sighting_snapshot
 from fibua.rulesets.buildings.odds import ODDS_QUERIES
 from fibua.rulesets.buildings.orderforms import ORDER_KINDS
 from fibua.rulesets.buildings.state import BuildingsState, Unit
@@ -110,18 +110,14 @@ class Buildings(DispatchedRuleSet[BuildingsState, Unit]):
             "barrages_called": dict(sorted(state.barrages_called.items())),
             "units": [u.snapshot() for u in state.units.values()],
             "sections": {k: str(v) for k, v in sorted(state.sight.section_states.items())},
-            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+            "seen": {side: {k: sighting_snapshot(s) for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "destroyed_by": dict(sorted(state.destroyed_by.items())),
             "result": state.result.to_dict() if state.result else None,
         }
 
     def after_action(self, state: BuildingsState) -> list[str]:
-        return [f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
-                f"{len(u.models)}/{u.start} models, {u.pins} pins, at "
-                f"({u.lead.x:.1f}, {u.lead.y:.1f})"
-                + (f" in {u.section} floor {u.floor}" if u.section else "")
-                for u in state.units.values() if u.models]
+        return [_after_action_line(u) for u in state.units.values()]
 
     can_resample = True
 
@@ -244,3 +240,14 @@ def _outside_doors(section: Section) -> list[list[float]]:
 
 RULES = Buildings()
 register(RULES)
+
+
+def _after_action_line(u: Unit) -> str:
+    """A unit's fate at the end: a unit wiped out to the last model is there too, with
+    no place (it has no model left to stand anywhere)."""
+    head = (f"{u.side}: {u.name} - {'destroyed' if not u.alive else 'in action'}, "
+            f"{len(u.models)}/{u.start} models, {u.pins} pins")
+    if not u.models:
+        return head
+    return (head + f", at ({u.lead.x:.1f}, {u.lead.y:.1f})"
+            + (f" in {u.section} floor {u.floor}" if u.section else ""))

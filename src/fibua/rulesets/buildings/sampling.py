@@ -1,7 +1,7 @@
 """Buildings games as one side may believe them to be: what a search plays forward
 (`RuleSet.resample`). Everything the side has not observed is drawn again from what it
 knows, never read from the game. What a side knows: its own units, its memory of the enemy
-(`seen`: where each enemy unit was last seen, with how many models and its order), and
+(`knowledge`: where each enemy unit was last seen, with how many models and its order), and
 what is public (the scenario's rosters and deployment zones, the turn, the dice left in
 the bag and whose die is drawn, the sections' states, which units are destroyed: every
 destruction is told to both sides by name, the units each side has destroyed).
@@ -50,7 +50,7 @@ So moving an enemy the side cannot see changes nothing drawn (tests/test_search_
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from math import cos, dist, pi, sin, sqrt
 
@@ -58,12 +58,13 @@ from shapely.geometry import Point, Polygon
 
 from fibua.battlefield.model import SectionState
 from fibua.core.dice import Rng
+from fibua.core.knowledge import Sure
 from fibua.rulesets.buildings.forces import Forces, UnitSpec
 from fibua.rulesets.buildings.geometry import centroid
 from fibua.rulesets.buildings.knowledge import refresh, seen_by, sighting
 from fibua.rulesets.buildings.morale import half_strength
 from fibua.rulesets.buildings.setup import unit_of
-from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Model, Seen, Unit, models_seen
 from fibua.rulesets.buildings.tables import (
     MOVEMENT,
     OrderKind,
@@ -106,7 +107,7 @@ def resample(state: BuildingsState, side: str, rng: random.Random) -> BuildingsS
     """A copy of the game with what `side` has not observed drawn again (module doc)."""
     world = state.clone(Rng(rng.getrandbits(63)))
     enemy = world.enemy_of(side)
-    memory = world.seen.get(side, {})
+    memory = world.knowledge[side].sightings
     dice = _enemy_dice(world, enemy)
     specs = {s.id: s for s in _forces(world, enemy).units}
     hidden = sorted(u.id for u in world.units.values()
@@ -135,7 +136,7 @@ def _forces(world: BuildingsState, side: str) -> Forces:
     return forces
 
 
-def _in_sight(memory: dict[str, Sighting], uid: str) -> bool:
+def _in_sight(memory: Mapping[str, Seen], uid: str) -> bool:
     known = memory.get(uid)
     return known is not None and known.visible
 
@@ -152,12 +153,12 @@ def _enemy_dice(world: BuildingsState, enemy: str) -> int:
 # ------------------------------------------------------------------ a unit made again
 
 
-def _fresh(world: BuildingsState, spec: UnitSpec, known: Sighting | None,
+def _fresh(world: BuildingsState, spec: UnitSpec, known: Seen | None,
            destroyed: bool) -> Unit:
     """The unit as the side can assume it (module doc), standing where it was last seen
     until it is placed."""
     unit = unit_of(world.battlefield, world.units[spec.id].side, spec)
-    count = known.models if known is not None else unit.start
+    count = models_seen(known) if known is not None else unit.start
     unit.models = [unit.models[i] for i in survivors(spec.model_weapons(), max(1, count))]
     unit.half_tested = half_strength(unit.start, len(unit.models))
     unit.destroyed = destroyed
@@ -182,7 +183,7 @@ def survivors(weapons: list[WeaponName | None], n: int) -> list[int]:
 
 
 def _riders(world: BuildingsState, alive: list[Unit], specs: dict[str, UnitSpec],
-            memory: dict[str, Sighting]) -> dict[str, str]:
+            memory: Mapping[str, Seen]) -> dict[str, str]:
     """Hidden units never seen whose roster puts them aboard a transport still alive."""
     out: dict[str, str] = {}
     for unit in alive:
@@ -195,15 +196,15 @@ def _riders(world: BuildingsState, alive: list[Unit], specs: dict[str, UnitSpec]
 
 
 def _draw_orders(world: BuildingsState, enemy: str, alive: list[Unit],
-                 memory: dict[str, Sighting], dice: int, rng: random.Random) -> None:
+                 memory: Mapping[str, Seen], dice: int, rng: random.Random) -> None:
     """Which hidden units still hold their order die (module doc)."""
     waiting = world.waiting
     firer = waiting.firer if waiting is not None else None
     open_: list[Unit] = []
     for unit in alive:
         known = memory.get(unit.id)
-        if known is not None and known.turn == world.turn and known.order is not None:
-            unit.order = OrderKind(known.order)
+        if known is not None and known.turn == world.turn and known.doing is not None:
+            unit.order = known.doing
         elif unit.id == firer:
             unit.order = OrderKind.FIRE
         else:
@@ -220,7 +221,7 @@ def _draw_orders(world: BuildingsState, enemy: str, alive: list[Unit],
 
 
 def _place_all(world: BuildingsState, side: str, units: list[Unit],
-               memory: dict[str, Sighting], rng: random.Random) -> None:
+               memory: Mapping[str, Seen], rng: random.Random) -> None:
     """Each hidden unit placed in turn (by id), out of the side's sight, on a floor no
     unit known or placed before it holds."""
     watchers = world.side_units(side)
@@ -233,7 +234,7 @@ def _place_all(world: BuildingsState, side: str, units: list[Unit],
         placed.add(unit.id)
 
 
-def _where(world: BuildingsState, unit: Unit, spec: UnitSpec, known: Sighting | None,
+def _where(world: BuildingsState, unit: Unit, spec: UnitSpec, known: Seen | None,
            watchers: list[Unit], placed: set[str], rng: random.Random) -> Place:
     def hides(place: Place | None) -> bool:
         return place is not None and _fits(world, unit, place, placed) \
@@ -449,8 +450,8 @@ def _knows_everything(world: BuildingsState, enemy: str, side: str) -> None:
     """The enemy's memory: every living unit of the side where it stands now."""
     mine = world.side_units(side)
     sees = seen_by(world, world.side_units(enemy), mine)
-    world.seen[enemy] = {u.id: replace(sighting(world, u), visible=v)
-                         for u, v in zip(mine, sees, strict=True)}
+    world.knowledge[enemy].reset(sighting(world, u, Sure.SEEN if v else Sure.LAST_SEEN)
+                                 for u, v in zip(mine, sees, strict=True))
     world.logs.forget(enemy)
 
 

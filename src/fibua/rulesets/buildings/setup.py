@@ -14,6 +14,7 @@ from fibua.core.errors import Problem
 from fibua.core.state import sight_engine
 from fibua.rulesets.buildings.forces import Forces, Options, UnitSpec
 from fibua.rulesets.buildings.geometry import centroid
+from fibua.rulesets.buildings.knowledge import start_knowledge
 from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
 from fibua.rulesets.buildings.tables import DEFAULT_TURNS, BuildingKind, UnitKind
 from fibua.rulesets.buildings.transport import carry
@@ -93,6 +94,7 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> BuildingsState:
         for spec in forces.units:
             if spec.aboard is not None:
                 carry(state.units[spec.aboard], state.units[spec.id])
+    start_knowledge(state)
     return state
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import SideLogs
+from fibua.core.knowledge import SideKnowledge, Sighting
 from fibua.core.state import BaseState
 from fibua.rulesets.buildings.bag import Bag
 from fibua.rulesets.buildings.forces import Options
@@ -116,27 +117,17 @@ class Unit:
         }
 
 
-@dataclass(slots=True)
-class Sighting:
-    """What a side knows of one enemy unit: where it was last seen and when."""
+#: a side's sighting of an enemy unit: its kind as seen (infantry, gun, vehicle), the
+#: order its die was seen spent on (None: none seen), its models counted (`strength`)
+Seen = Sighting[UnitKind, OrderKind | None]
+#: all a side knows of the enemy (core/knowledge.py)
+Known = SideKnowledge[UnitKind, OrderKind | None]
 
-    name: str
-    kind: UnitKind
-    x: float
-    y: float
-    section: str | None
-    floor: int
-    models: int
-    turn: int
-    visible: bool
-    alive: bool = True
-    order: str | None = None
 
-    def snapshot(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": str(self.kind), "x": self.x, "y": self.y,
-                "section": self.section, "floor": self.floor, "models": self.models,
-                "turn": self.turn, "visible": self.visible, "alive": self.alive,
-                "order": self.order}
+def models_seen(s: Seen) -> int:
+    """The models the side counted in an enemy unit when it last saw it (the rules always
+    count them)."""
+    return s.strength or 0
 
 
 @dataclass(slots=True)
@@ -235,7 +226,8 @@ class BuildingsState(BaseState[Options]):
     waiting: Waiting | None = None
     limit: int = 6  # the last turn, once the extra turn has been rolled for
     extra_rolled: bool = False
-    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    #: what each side knows of the enemy
+    knowledge: dict[str, Known] = field(default_factory=dict)
     destroyed_by: dict[str, int] = field(default_factory=dict)  # enemy units destroyed
     #: indirect fire: each firer's tries at a target ("firer>target")
     ranging: dict[str, Ranging] = field(default_factory=dict)

@@ -12,13 +12,13 @@ from fibua.battlefield.navigation import DistanceField
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
 from fibua.core.views import BaseView, contract_dict, record_copies
-from fibua.rulesets.buildings.state import BuildingsState, Model, Sighting, Unit
+from fibua.rulesets.buildings.state import BuildingsState, Model, Seen, Unit
 from fibua.scenario.objectives import goal_field
 from fibua.scenario.schema import VictorySpec
 
 
 @dataclass(frozen=True)
-class SideView(BaseView[Unit, Sighting]):
+class SideView(BaseView[Unit, Seen]):
     drawn: str | None
     #: the unit of this side shot at that may answer with Down, if any
     shot_at: str | None
@@ -42,21 +42,19 @@ def _same_lists(copy: Unit, unit: Unit) -> bool:
 
 
 def observe(state: BuildingsState, side: str) -> SideView:
-    memory = state.seen.get(side, {})
     waiting = state.waiting
     # copies made again only of records that changed since the side's last view
     copies = state.view_copies
     own = record_copies(copies, side, "own", Unit, _copy, _same_lists).copies(
         (u.id, u) for u in state.units.values() if u.side == side)
-    known = sorted(memory.items())
-    sightings = record_copies(copies, side, "enemies", Sighting).copies(known)
     return SideView(
         scenario=state.scenario.name, side=side, enemy=state.enemy_of(side),
         turn=state.turn, turns=state.limit, to_act=state.acting_side, drawn=state.drawn,
         shot_at=waiting.target if waiting is not None
         and state.units[waiting.target].side == side else None,
         own=own,
-        enemies=tuple((i, s) for (i, _), s in zip(known, sightings, strict=True)),
+        # sightings are immutable: views share them with the state
+        enemies=state.knowledge[side].listed(),
         sections=tuple((sid, str(st)) for sid, st in sorted(
             state.sight.section_states.items())),
         bag=state.bag().dice,
@@ -116,8 +114,8 @@ def status(u: Unit) -> str:
     return ", ".join(parts)
 
 
-def _enemy(unit_id: str, s: Sighting) -> dict[str, Any]:
+def _enemy(unit_id: str, s: Seen) -> dict[str, Any]:
     return {"id": unit_id, "name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
-            "floor": s.floor, "section": s.section, "models": s.models,
+            "floor": s.floor, "section": s.section, "models": s.strength,
             "seen_turn": s.turn, "visible_now": s.visible, "alive": s.alive,
-            "order": s.order}
+            "order": None if s.doing is None else str(s.doing)}

@@ -67,7 +67,7 @@ from fibua.rulesets.house_clearing.shooting import (
     hit_chance,
     reach,
 )
-from fibua.rulesets.house_clearing.state import Figure, Phase, Sighting
+from fibua.rulesets.house_clearing.state import Figure, Phase, Seen
 from fibua.rulesets.house_clearing.tables import (
     CREW_REACH,
     Row,
@@ -163,7 +163,7 @@ class Sergeant:
         self._key: tuple[object, ...] = ()
         self._done: set[str] = set()
         #: each enemy's last sighting in a view and the threat made of it (see `_threats`)
-        self._threat_memo: dict[str, tuple[Sighting, Threat]] = {}
+        self._threat_memo: dict[str, tuple[Seen, Threat]] = {}
         self._arrays: _ThreatArrays | None = None  # see `_threat_arrays`
         self._own: _OwnArrays | None = None  # see `_own_arrays`
         self._notes = notes if notes is not None else MapNotes()
@@ -1012,7 +1012,7 @@ def _threats(view: SideView) -> list[Threat]:
     return [_threat(enemy_id, s) for enemy_id, s in view.enemies if s.alive]
 
 
-def _threat(enemy_id: str, s: Sighting) -> Threat:
-    return Threat(enemy_id, s.pos, s.stance, s.weapon, s.visible,
-                  s.step_seen if s.step_seen is not None else ENEMY_STEP)
+def _threat(enemy_id: str, s: Seen) -> Threat:
+    return Threat(enemy_id, s.pos, s.doing, s.kind, s.visible,
+                  s.step if s.step is not None else ENEMY_STEP)
 

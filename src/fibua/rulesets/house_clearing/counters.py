@@ -15,9 +15,8 @@ from fibua.core.counters import (
     Tag,
     last_seen,
     mark,
-    sighting_age,
 )
-from fibua.rulesets.house_clearing.state import Figure, Sighting
+from fibua.rulesets.house_clearing.state import Figure, Seen
 from fibua.rulesets.house_clearing.tables import WEAPONS, Rank, Row, Stance, WeaponName
 from fibua.rulesets.house_clearing.views import SideView
 
@@ -70,17 +69,17 @@ def _marks(f: Figure, reacting: bool) -> tuple[Mark, ...]:
     return tuple(found)
 
 
-def _enemy(figure_id: str, s: Sighting, turn: int) -> Counter:
-    age = sighting_age(turn, s.turn, s.visible)
+def _enemy(figure_id: str, s: Seen, turn: int) -> Counter:
+    age = s.age(turn)
     found: list[Mark] = []
-    if s.alive and s.stance in STANCE_SHORT:
-        found.append(mark(Tag.STANCE, STANCE_SHORT[s.stance], f"seen {s.stance}"))
-    if s.alive and s.step_seen is not None:
-        found.append(mark(Tag.SEEN_STEP, f"S{s.step_seen}",
-                          f"seen acting in initiative step {s.step_seen}"))
+    if s.alive and s.doing in STANCE_SHORT:
+        found.append(mark(Tag.STANCE, STANCE_SHORT[s.doing], f"seen {s.doing}"))
+    if s.alive and s.step is not None:
+        found.append(mark(Tag.SEEN_STEP, f"S{s.step}",
+                          f"seen acting in initiative step {s.step}"))
     return Counter(
-        id=figure_id, hostile=True, symbol=symbol(s.weapon), strength=None,
+        id=figure_id, hostile=True, symbol=symbol(s.kind), strength=None,
         marks=tuple(found), out_of_action=not s.alive, seen_turn=s.turn, age=age,
         in_sight=s.visible,
-        stats=(s.name, WEAPONS[s.weapon].title, str(s.stance),
+        stats=(s.name, WEAPONS[s.kind].title, str(s.doing),
                last_seen(turn, age, s.visible)))

@@ -27,7 +27,7 @@ from fibua.rulesets.house_clearing.shooting import (
     hit_chance,
     out_of_action_chance,
 )
-from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Seen
 from fibua.rulesets.house_clearing.tables import (
     BAND_LABELS,
     CONE_WIDTH_SHARE,
@@ -93,10 +93,9 @@ GROUND_WORDS = {
 }
 
 
-def _known_enemies(state: HouseClearingState, side: str) -> list[Sighting]:
+def _known_enemies(state: HouseClearingState, side: str) -> list[Seen]:
     """The enemies the side sees now, where it sees them (its memory, not the state)."""
-    memory = state.seen.get(side, {})
-    return [s for _, s in sorted(memory.items()) if s.visible and s.alive]
+    return [s for _, s in state.knowledge[side].listed() if s.visible and s.alive]
 
 
 def _watched_on_the_way(state: HouseClearingState, figure: Figure,
@@ -108,7 +107,7 @@ def _watched_on_the_way(state: HouseClearingState, figure: Figure,
         return ["no enemy the side sees"]
     spots, stances = path_spots(figure.pos, plan, state)
     of_spots, _ = mutual_sight(state.geometry, state.sight, [k.pos for k in known],
-                               [k.stance for k in known], spots, stances)
+                               [k.doing for k in known], spots, stances)
     rows = of_spots.tolist()
     on_way = [k.name for k, row in zip(known, rows, strict=True) if any(row[:-1])]
     at_end = [f"{k.name} ({row[-1]}/5 of it)" for k, row in zip(known, rows, strict=True)
@@ -146,7 +145,7 @@ def _stance(state: HouseClearingState, figure: Figure, stance: Stance) -> Previe
         # both stances in one call, so the one now and the one after read the same way
         _, of_figure = mutual_sight(state.geometry, state.sight, [figure.pos, figure.pos],
                                     [figure.stance, stance], [k.pos for k in known],
-                                    [k.stance for k in known])
+                                    [k.doing for k in known])
         now, then = of_figure.tolist()
         parts.append("to the enemies the side sees it shows " + ", ".join(
             f"{k.name} {_fifths_words(a)} now, {_fifths_words(b)} after"

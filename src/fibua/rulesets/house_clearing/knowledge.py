@@ -1,16 +1,20 @@
 """What each side has observed. Two enemy figures see each other when there is a line of
 sight and each shows at least a fifth of its body to the other; a side knows an enemy
 while any of its figures sees it, remembers where it was last seen, and glimpses movers
-along their paths. Everything a side is told about the enemy passes through here."""
+along their paths. Everything a side is told about the enemy passes through here, into its
+`SideKnowledge` (core/knowledge.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from fibua.battlefield.model import Position
+from fibua.core.knowledge import Briefed, Sure, knowledge_of
 from fibua.rulesets.house_clearing.estimates import mutual_sight
-from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Sighting
-from fibua.rulesets.house_clearing.tables import Stance
+from fibua.rulesets.house_clearing.forces import Forces
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Seen
+from fibua.rulesets.house_clearing.tables import Stance, WeaponName
+from fibua.scenario.schema import Scenario
 
 EVENT_DIGITS = 2  # decimals of the inches events report
 
@@ -18,6 +22,19 @@ EVENT_DIGITS = 2  # decimals of the inches events report
 def inches(*values: float) -> list[float]:
     """Positions and distances as events report them: to a hundredth of an inch."""
     return [round(v, EVENT_DIGITS) for v in values]
+
+
+def briefed(scenario: Scenario, side: str) -> list[Briefed[WeaponName]]:
+    """The side's figures as the scenario tells the enemy of them: each one's weapon."""
+    forces: Forces = scenario.forces_of(side)
+    return [Briefed(spec.weapon) for player in forces.players for spec in player.figures]
+
+
+def start_knowledge(state: HouseClearingState) -> None:
+    """Each side knows nothing of the enemy yet but what the scenario tells it."""
+    scenario = state.scenario
+    state.knowledge = knowledge_of(scenario, state.sides,
+                                   {side: briefed(scenario, side) for side in state.sides})
 
 
 #: for a figure and each enemy in action, in the state's order: the fifths of the enemy
@@ -79,7 +96,7 @@ def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]
     watchers = {w.id for w in state.side_figures(side)}
     # what some watcher sees (state.sees), read off the pairs that see each other
     in_sight = {b for a, b in state.exposure if a in watchers}
-    memory = state.seen.setdefault(side, {})
+    memory = state.knowledge[side]
     for enemy in figures:
         if not enemy.in_action:
             continue
@@ -87,27 +104,30 @@ def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]
         known = memory.get(enemy.id)
         if now:
             if known is None or not known.visible or _changed(known, enemy):
-                memory[enemy.id] = sighting(state, enemy, known)
+                memory.record(sighting(state, enemy, known))
                 state.emit("enemy-seen", seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            known.visible = False
+            memory.lose(enemy.id, state.turn)
             x, y = inches(known.x, known.y)
             state.emit("enemy-lost", {"figure": enemy.id, "name": known.name,
                                       "last_x": x, "last_y": y}, (side,))
 
 
-def _changed(known: Sighting, enemy: Figure) -> bool:
+def _changed(known: Seen, enemy: Figure) -> bool:
     p = enemy.pos
-    return (known.x, known.y, known.floor, known.stance) != (p.x, p.y, p.floor, enemy.stance)
+    return (known.x, known.y, known.floor, known.doing) != (p.x, p.y, p.floor, enemy.stance)
 
 
-def sighting(state: HouseClearingState, enemy: Figure, known: Sighting | None = None,
+def sighting(state: HouseClearingState, enemy: Figure, known: Seen | None = None,
              at: Position | None = None, stance: Stance | None = None,
-             visible: bool = True) -> Sighting:
+             sure: Sure = Sure.SEEN, step: int | None = None) -> Seen:
+    """The side's sighting of `enemy` (at `at`, in `stance`, where it was seen other than
+    where it stands): the step it was seen acting in is `step`, else the one it knew."""
     p = at or enemy.pos
-    step = known.step_seen if known is not None else None
-    return Sighting(enemy.name, enemy.weapon, p.x, p.y, p.section, p.floor,
-                    stance or enemy.stance, state.turn, visible, True, step)
+    if step is None and known is not None:
+        step = known.step
+    return Seen(enemy.id, enemy.name, enemy.weapon, p.x, p.y, p.section, p.floor, state.turn,
+                sure, stance or enemy.stance, step=step)
 
 
 def seen_data(enemy: Figure) -> dict[str, object]:
@@ -146,12 +166,11 @@ def record_glimpse(state: HouseClearingState, mover: Figure, spot: Position,
     """The enemy saw the mover pass but not where it stopped: it remembers the last place
     it saw it."""
     side = state.enemy_of(mover.side)
-    memory = state.seen.setdefault(side, {})
+    memory = state.knowledge[side]
     known = memory.get(mover.id)
     if known is not None and known.visible:
         return
-    memory[mover.id] = sighting(state, mover, known, spot, stance, visible=False)
-    memory[mover.id].step_seen = mover.step
+    memory.record(sighting(state, mover, known, spot, stance, Sure.GLIMPSED, mover.step))
     x, y = inches(spot.x, spot.y)
     state.emit("enemy-glimpsed", {"figure": mover.id, "name": mover.name,
                                   "weapon": str(mover.weapon), "x": x, "y": y,
@@ -164,10 +183,11 @@ def reveal_firer(state: HouseClearingState, firer: Figure, target: Figure) -> No
     side = target.side
     if side == firer.side:
         return
-    known = state.seen.setdefault(side, {}).get(firer.id)
+    memory = state.knowledge[side]
+    known = memory.get(firer.id)
     if known is not None and known.visible:
         return
-    state.seen[side][firer.id] = sighting(state, firer, known, visible=False)
+    memory.record(sighting(state, firer, known, sure=Sure.BY_FIRE))
     x, y = inches(firer.pos.x, firer.pos.y)
     state.emit("enemy-glimpsed", {"figure": firer.id, "name": firer.name,
                                   "weapon": str(firer.weapon), "x": x, "y": y,
@@ -177,18 +197,17 @@ def reveal_firer(state: HouseClearingState, firer: Figure, target: Figure) -> No
 
 def note_step(state: HouseClearingState, figure: Figure) -> None:
     """An enemy that sees a figure act learns the initiative step it acted in."""
-    known = state.seen.get(state.enemy_of(figure.side), {}).get(figure.id)
-    if known is not None and known.visible:
-        known.step_seen = figure.step
+    memory = state.knowledge[state.enemy_of(figure.side)]
+    known = memory.get(figure.id)
+    if known is not None and known.visible and known.step != figure.step:
+        memory.record(known._replace(step=figure.step))
 
 
 def record_casualty(state: HouseClearingState, casualty: Figure) -> None:
     """A side that saw a figure fall knows it is out of action."""
-    enemy = state.enemy_of(casualty.side)
-    known = state.seen.get(enemy, {}).get(casualty.id)
-    if known is not None and known.visible:
-        known.alive = False
-        known.visible = False
+    memory = state.knowledge[state.enemy_of(casualty.side)]
+    if memory.sees(casualty.id):
+        memory.record_casualty(casualty.id, state.turn)
 
 
 def watchers_of(state: HouseClearingState, figure: Figure) -> tuple[str, ...]:

@@ -306,7 +306,7 @@ def _change_floor(state: HouseClearingState, here: Position, floor: Any) -> Posi
 
 def _check_spacing(state: HouseClearingState, figure: Figure, end: Position) -> None:
     """Figures cannot share a place: none of its own side, nor an enemy its side sees."""
-    memory = state.seen.get(figure.side, {})
+    memory = state.knowledge[figure.side].sightings
     for other in state.figures.values():
         near = other.pos.floor == end.floor and abs(other.pos.x - end.x) < SPACING \
             and abs(other.pos.y - end.y) < SPACING and other.pos.distance(end) < SPACING

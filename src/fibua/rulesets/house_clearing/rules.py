@@ -115,8 +115,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
             "reaction": state.reaction.snapshot() if state.reaction else None,
             "declared": [d.snapshot() for d in state.declared],
             "exposure": sorted([a, b, n] for (a, b), n in state.exposure.items()),
-            "seen": {side: {k: s.snapshot() for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+            "seen": {side: {k: [s.x, s.y, s.section, s.floor, str(s.doing), s.turn,
+                                s.visible, s.alive, s.step] for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "result": state.result.to_dict() if state.result else None,
         }
 
@@ -124,8 +125,9 @@ class HouseClearing(DispatchedRuleSet[HouseClearingState, Figure]):
         lines = []
         for f in state.figures.values():
             where = f" in {f.pos.section} floor {f.pos.floor}" if f.pos.section else ""
-            lines.append(f"{f.side}: {f.name} ({f.weapon}, skill {f.skill}) initiative "
-                         f"{f.initiative}{' - out of action' if not f.in_action else ''} at "
+            # below 0 the initiative counts nothing: the figure is out of action
+            state_words = f"initiative {f.initiative}" if f.in_action else "out of action"
+            lines.append(f"{f.side}: {f.name} ({f.weapon}, skill {f.skill}) {state_words} at "
                          f"({f.pos.x:.1f}, {f.pos.y:.1f}){where}, {f.stance}")
         return lines
 

@@ -2,7 +2,7 @@
 (`RuleSet.resample`). Everything the side has not observed is drawn again from what it
 knows, never read from the game. Public facts are the map, the turn, phase, step and who
 acts, and the scenario's roster (each figure's name, weapon, rank, and any statistic the
-scenario file fixes); the rest is the side's own figures and its memory (`state.seen`).
+scenario file fixes); the rest is the side's own figures and its memory (`state.knowledge`).
 
 Where the enemy's figures stand:
 - one the side sees now stays as it is (place and stance);
@@ -49,11 +49,12 @@ changes nothing drawn (tests/test_search_house_clearing.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from math import cos, pi, sin
 
 from fibua.battlefield.model import Position
 from fibua.core.dice import Rng, parse_dice
+from fibua.core.knowledge import Sure
 from fibua.rulesets.house_clearing.actions import reaction_firers
 from fibua.rulesets.house_clearing.estimates import mutual_sight
 from fibua.rulesets.house_clearing.firing import firing_row
@@ -67,7 +68,7 @@ from fibua.rulesets.house_clearing.state import (
     HouseClearingState,
     Phase,
     Reaction,
-    Sighting,
+    Seen,
 )
 from fibua.rulesets.house_clearing.tables import (
     INITIATIVE_DIE,
@@ -95,7 +96,7 @@ def resample(state: HouseClearingState, side: str,
     """A copy of the game with what `side` has not observed drawn again (module doc)."""
     world = state.clone(Rng(rng.getrandbits(63)))
     enemy = world.enemy_of(side)
-    memory = world.seen.get(side, {})
+    memory = world.knowledge[side].sightings
     specs = _roster(world, enemy)
     for figure in world.teams[enemy]:
         _refresh(world, figure, specs[figure.id], memory.get(figure.id), rng)
@@ -118,7 +119,7 @@ def _roster(world: HouseClearingState, side: str) -> dict[str, FigureSpec]:
     return {spec.id: spec for player in forces.players for spec in player.figures}
 
 
-def _seen_now(memory: dict[str, Sighting], fid: str) -> bool:
+def _seen_now(memory: Mapping[str, Seen], fid: str) -> bool:
     known = memory.get(fid)
     return known is not None and known.visible
 
@@ -127,7 +128,7 @@ def _seen_now(memory: dict[str, Sighting], fid: str) -> bool:
 
 
 def _refresh(world: HouseClearingState, figure: Figure, spec: FigureSpec,
-             known: Sighting | None, rng: random.Random) -> None:
+             known: Seen | None, rng: random.Random) -> None:
     """An enemy figure as the side can assume it (module doc): its statistics from the
     roster and the side's memory, fresh for the turn."""
     leader = figure.rank in LEADERS
@@ -137,8 +138,8 @@ def _refresh(world: HouseClearingState, figure: Figure, spec: FigureSpec,
         figure.stance = Stance.PRONE
     elif spec.initiative is not None:
         figure.initiative = spec.initiative
-    elif known is not None and known.step_seen:
-        figure.initiative = known.step_seen
+    elif known is not None and known.step:
+        figure.initiative = known.step
     else:
         bonus = INITIATIVE_LEADER_BONUS if leader else 0
         figure.initiative = _rolled(INITIATIVE_DIE, rng) + bonus
@@ -174,7 +175,7 @@ def _enemy_mover(world: HouseClearingState, side: str, hidden: list[Figure],
 
 
 def _place_hidden(world: HouseClearingState, side: str, hidden: list[Figure],
-                  memory: dict[str, Sighting], rng: random.Random) -> None:
+                  memory: Mapping[str, Seen], rng: random.Random) -> None:
     watchers = world.side_figures(side)
     hidden_ids = {f.id for f in hidden}
     taken = [f.pos for f in world.figures.values() if f.in_action and f.id not in hidden_ids]
@@ -185,7 +186,7 @@ def _place_hidden(world: HouseClearingState, side: str, hidden: list[Figure],
         taken.append(figure.pos)
 
 
-def _believed(world: HouseClearingState, figure: Figure, known: Sighting | None) -> Draw:
+def _believed(world: HouseClearingState, figure: Figure, known: Seen | None) -> Draw:
     """Where the figure may have got to: within a run a turn of where it was last seen,
     else of its side's deployment zone."""
     if known is not None:
@@ -193,11 +194,11 @@ def _believed(world: HouseClearingState, figure: Figure, known: Sighting | None)
     return _around(_in_zone(world, figure.side), FASTEST * max(1, world.turn))
 
 
-def _place(world: HouseClearingState, known: Sighting | None, draw: Draw,
+def _place(world: HouseClearingState, known: Seen | None, draw: Draw,
            watchers: list[Figure], taken: list[Position],
            rng: random.Random) -> tuple[Position, Stance]:
     """Where a hidden figure stands, and how: out of every watcher's sight (module doc)."""
-    stance = known.stance if known is not None else Stance.STANDING
+    stance = known.doing if known is not None else Stance.STANDING
     if known is not None:
         last = known.pos
         if _clear(last, taken) and _unseen(world, [last], [stance], watchers)[0]:
@@ -383,12 +384,11 @@ def _knows_everything(world: HouseClearingState, enemy: str, side: str) -> None:
     """The enemy's memory: every figure of the side where it stands now, its initiative
     known, in sight where some enemy figure sees it."""
     watchers = world.side_figures(enemy)
-    world.seen[enemy] = {
-        f.id: Sighting(f.name, f.weapon, f.pos.x, f.pos.y, f.pos.section, f.pos.floor,
-                       f.stance, world.turn,
-                       f.in_action and any(world.sees(w.id, f.id) for w in watchers),
-                       f.in_action, f.step if f.in_action else None)
-        for f in world.teams[side]}
+    world.knowledge[enemy].reset(
+        Seen(f.id, f.name, f.weapon, f.pos.x, f.pos.y, f.pos.section, f.pos.floor, world.turn,
+             Sure.SEEN if f.in_action and any(world.sees(w.id, f.id) for w in watchers)
+             else Sure.LAST_SEEN, f.stance, f.in_action, step=f.step if f.in_action else None)
+        for f in world.teams[side])
 
 
 

@@ -10,6 +10,7 @@ from fibua.core.ruleset import Seat
 from fibua.core.state import sight_engine
 from fibua.rulesets.house_clearing.forces import FigureSpec, Forces, Options
 from fibua.rulesets.house_clearing.geometry import map_geometry
+from fibua.rulesets.house_clearing.knowledge import start_knowledge
 from fibua.rulesets.house_clearing.movement import paths_traced
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState
 from fibua.rulesets.house_clearing.tables import (
@@ -40,6 +41,7 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> HouseClearingSt
                 state.figures[spec.id] = _figure(state, side, player.id, spec)
     state.teams = {side: tuple(f for f in state.figures.values() if f.side == side)
                    for side in (a, b)}
+    start_knowledge(state)
     return state
 
 

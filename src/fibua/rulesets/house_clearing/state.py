@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fibua.battlefield.model import Position
 from fibua.core.events import SideLogs
+from fibua.core.knowledge import SideKnowledge, Sighting
 from fibua.core.state import BaseState
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.tables import WEAPONS, Rank, Stance, Weapon, WeaponName
@@ -67,30 +68,11 @@ class Figure:
         }
 
 
-@dataclass(slots=True)
-class Sighting:
-    """What a side knows of one enemy figure: where and how it was when last seen."""
-
-    name: str
-    weapon: WeaponName
-    x: float
-    y: float
-    section: str | None
-    floor: int
-    stance: Stance
-    turn: int
-    visible: bool
-    alive: bool = True
-    #: the initiative step it was last seen moving or firing in (None: never)
-    step_seen: int | None = None
-
-    @property
-    def pos(self) -> Position:
-        return Position(self.x, self.y, self.section, self.floor)
-
-    def snapshot(self) -> list[Any]:
-        return [self.x, self.y, self.section, self.floor, str(self.stance), self.turn,
-                self.visible, self.alive, self.step_seen]
+#: a side's sighting of an enemy figure: the weapon it was seen to carry and the stance it
+#: was seen in (its `step`: the initiative step it was last seen moving or firing in)
+Seen = Sighting[WeaponName, Stance]
+#: all a side knows of the enemy (core/knowledge.py)
+Known = SideKnowledge[WeaponName, Stance]
 
 
 @dataclass(slots=True)
@@ -150,7 +132,8 @@ class HouseClearingState(BaseState[Options]):
     declared: list[Declaration] = field(default_factory=list)
     #: fifths of b that a sees, for enemies a and b that see each other (else absent)
     exposure: dict[tuple[str, str], int] = field(default_factory=dict)
-    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
+    #: what each side knows of the enemy
+    knowledge: dict[str, Known] = field(default_factory=dict)
     #: paths already traced and what they cost (`movement.paths_traced`, shared by the
     #: scenario's games): no part of the game, only spares tracing a path again
     traced: dict[Any, Any] = field(default_factory=dict)

@@ -11,16 +11,14 @@ from fibua.battlefield.sight import SightEngine
 from fibua.core.views import BaseView, contract_dict, record_copies
 from fibua.rulesets.house_clearing.forces import Options
 from fibua.rulesets.house_clearing.geometry import MapGeometry
-from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Sighting
+from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Phase, Seen
 from fibua.rulesets.house_clearing.tables import CHEST_LINE, CLIMB_LIMIT, Stance
 from fibua.scenario.objectives import goal_field as objective_field
 
 #: what the rules set on a figure once it is placed (its name, weapon, skill and the like
-#: stay), and on a sighting once it is made (a new one replaces it when the enemy is seen
-#: again): the fields a view's copy of either is checked by
+#: stay): the fields a view's copy of one is checked by
 FIGURE_CHANGES = ("initiative", "pos", "stance", "moved", "fired", "reacted", "ducked",
                   "loading")
-SIGHTING_CHANGES = ("visible", "alive", "step_seen")
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,7 @@ class ReactionView:
 
 
 @dataclass(frozen=True)
-class SideView(BaseView[Figure, Sighting]):
+class SideView(BaseView[Figure, Seen]):
     """Everything a player (human or computer) of one side may know. It holds copies and
     no reference to the game state: nothing unobserved can be reached from it."""
 
@@ -61,16 +59,14 @@ def observe(state: HouseClearingState, side: str) -> SideView:
     view: SideView = object.__new__(SideView)
     fields = view.__dict__
     fields.update(_fixed_fields(state, side))
-    memory = state.seen.get(side, {})
-    # copies made again only of figures and sightings that changed since the last view
+    known = state.knowledge[side]
+    # copies made again only of figures that changed since the last view
     fields["own"] = record_copies(state.view_copies, side, "own", Figure,
                                   watch=FIGURE_CHANGES).copies(
         (f.id, f) for f in state.teams[side])
-    known = sorted(memory.items())
-    sightings = record_copies(state.view_copies, side, "enemies", Sighting,
-                              watch=SIGHTING_CHANGES).copies(known)
-    fields["enemies"] = tuple(zip([i for i, _ in known], sightings, strict=True))
-    visible = {i for i, s in memory.items() if s.visible and s.alive}
+    # sightings are immutable: views share them with the state
+    fields["enemies"] = known.listed()
+    visible = set(known.in_sight())
     # as state.sees and state.fifths read it: the pairs in sight are far fewer than the
     # side's figures times the enemies it sees (players only look pairs up). A pair holds
     # enemies, so one whose second is an enemy the side sees has one of its figures first
@@ -210,8 +206,8 @@ def status(f: Figure) -> str:
     return ", ".join(parts)
 
 
-def _enemy(figure_id: str, s: Sighting) -> dict[str, Any]:
-    return {"id": figure_id, "name": s.name, "weapon": str(s.weapon), "x": s.x, "y": s.y,
-            "floor": s.floor, "section": s.section, "stance": str(s.stance),
+def _enemy(figure_id: str, s: Seen) -> dict[str, Any]:
+    return {"id": figure_id, "name": s.name, "weapon": str(s.kind), "x": s.x, "y": s.y,
+            "floor": s.floor, "section": s.section, "stance": str(s.doing),
             "seen_turn": s.turn, "visible_now": s.visible, "alive": s.alive,
-            "step_seen": s.step_seen}
+            "step_seen": s.step}

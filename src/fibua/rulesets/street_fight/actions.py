@@ -184,13 +184,20 @@ def _enemy_within_contact(state: StreetFightState, figure: Figure, end: Position
     """Whether `end` is within contact of an enemy the side sees now. An enemy it does not
     see cannot make the order illegal, or the refusal would reveal it: a run that meets
     one stops short (see `_short_of_contact`)."""
-    for sighting in state.seen.get(figure.side, {}).values():
+    return bool(seen_within_contact(state, figure, end))
+
+
+def seen_within_contact(state: StreetFightState, figure: Figure, end: Position) -> list[str]:
+    """The names of the enemies the side sees now that a figure at `end` would be in
+    contact with (what a move there charges, as far as the side can know)."""
+    found = []
+    for sighting in state.knowledge[figure.side].sightings.values():
         if not (sighting.visible and sighting.alive):
             continue
         there = Position(sighting.x, sighting.y, sighting.section, sighting.floor)
         if there.distance(end) <= CONTACT and state.sight.visible(end, there):
-            return True
-    return False
+            found.append(sighting.name)
+    return found
 
 
 def _short_of_contact(state: StreetFightState, figure: Figure, a: Position,

@@ -654,8 +654,8 @@ class Tactician:
         if self._defending:
             return None
         for _, s in view.enemies:
-            if (s.alive and s.section == section and s.floor == floor and s.weapon
-                    and not WEAPONS[s.weapon].moves_and_fires):
+            if (s.alive and s.section == section and s.floor == floor and s.kind
+                    and not WEAPONS[s.kind].moves_and_fires):
                 gap = hypot(s.x - f.pos.x, s.y - f.pos.y)
                 climb = FLOOR_CHANGE_COST * abs(floor - f.pos.floor)
                 if gap > CHARGE_GAP and gap - CHARGE_GAP + climb <= MOVE_NORMAL:
@@ -781,8 +781,7 @@ def _in_contact(view: SideView, a: Position, b: Position) -> bool:
 
 def _threats(view: SideView) -> Threats:
     known = [
-        Threat(enemy_id, Position(s.x, s.y, s.section, s.floor), s.visible,
-               s.weapon or ENEMY_GUESS)
+        Threat(enemy_id, s.pos, s.visible, s.kind or ENEMY_GUESS)
         for enemy_id, s in view.enemies
         if s.alive
     ]

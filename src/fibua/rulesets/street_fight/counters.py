@@ -14,9 +14,8 @@ from fibua.core.counters import (
     Tag,
     last_seen,
     mark,
-    sighting_age,
 )
-from fibua.rulesets.street_fight.state import Figure, Sighting
+from fibua.rulesets.street_fight.state import Figure, Seen
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, WeaponName
 from fibua.rulesets.street_fight.views import SideView
 
@@ -72,10 +71,10 @@ def _marks(f: Figure) -> tuple[Mark, ...]:
     return tuple(found)
 
 
-def _enemy(figure_id: str, s: Sighting, turn: int) -> Counter:
-    age = sighting_age(turn, s.turn, s.visible)
-    arms = "weapon not made out" if s.weapon is None else WEAPONS[s.weapon].title
+def _enemy(figure_id: str, s: Seen, turn: int) -> Counter:
+    age = s.age(turn)
+    arms = "weapon not made out" if s.kind is None else WEAPONS[s.kind].title
     return Counter(
-        id=figure_id, hostile=True, symbol=symbol(s.weapon), strength=None,
+        id=figure_id, hostile=True, symbol=symbol(s.kind), strength=None,
         out_of_action=not s.alive, seen_turn=s.turn, age=age, in_sight=s.visible,
         stats=(s.name, arms, last_seen(turn, age, s.visible)))

@@ -1,11 +1,31 @@
 """What each side has observed. In Street-Fight a figure sees what it has line of sight to;
 a side knows an enemy figure while any of its figures sees it, and remembers where it
-was last seen. Everything a side is told about the enemy passes through here."""
+was last seen. Everything a side is told about the enemy passes through here, into its
+`SideKnowledge` (core/knowledge.py)."""
 
 from __future__ import annotations
 
 from fibua.battlefield.sight import PositionArrays
-from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState, inches
+from fibua.core.knowledge import Briefed, Sure, knowledge_of
+from fibua.rulesets.street_fight.forces import Forces
+from fibua.rulesets.street_fight.state import Figure, Seen, StreetFightState, inches
+from fibua.rulesets.street_fight.tables import WeaponName
+from fibua.scenario.schema import Scenario
+
+
+def briefed(scenario: Scenario, side: str) -> list[Briefed[WeaponName | None]]:
+    """The side's figures as the scenario tells the enemy of them: each one's weapon, but
+    for one the dice give at set-up."""
+    forces: Forces = scenario.forces_of(side)
+    return [Briefed(None if fig.weapon == "random" else WeaponName(fig.weapon))
+            for spec in forces.units for fig in spec.figures]
+
+
+def start_knowledge(state: StreetFightState) -> None:
+    """Each side knows nothing of the enemy yet but what the scenario tells it."""
+    scenario = state.scenario
+    state.knowledge = knowledge_of(scenario, state.sides,
+                                   {side: briefed(scenario, side) for side in state.sides})
 
 
 def refresh_sight(state: StreetFightState, changed: list[Figure]) -> None:
@@ -52,7 +72,7 @@ def _side_arrays(state: StreetFightState, side: str, figures: list[Figure]) -> P
 
 
 def _update_side(state: StreetFightState, side: str) -> None:
-    memory = state.seen.setdefault(side, {})
+    memory = state.knowledge[side]
     lines = state.lines
     # the enemies with a line to one of the side's living figures
     seen: set[str] = set().union(*[lines.get(f.id, ()) for f in state.roster(side) if f.alive])
@@ -63,18 +83,16 @@ def _update_side(state: StreetFightState, side: str) -> None:
         known = memory.get(eid)
         if eid in seen:
             if known is None or not known.visible or _moved_since(known, enemy):
-                memory[eid] = _sighting(state, enemy)
-                _noted(state, side)
+                memory.record(_sighting(state, enemy))
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
         elif known is not None and known.visible:
-            memory[eid] = known._replace(visible=False)
-            _noted(state, side)
+            memory.lose(eid, state.turn)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
                                       "last_x": inches(known.x), "last_y": inches(known.y)},
                        (side,))
 
 
-def _moved_since(known: Sighting, enemy: Figure) -> bool:
+def _moved_since(known: Seen, enemy: Figure) -> bool:
     p = enemy.pos
     return known.x != p.x or known.y != p.y or known.floor != p.floor
 
@@ -84,21 +102,13 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
     for side in witnesses:
         if side == casualty.side:
             continue
-        memory = state.seen.setdefault(side, {})
-        known = memory.get(casualty.id) or _sighting(state, casualty)
-        memory[casualty.id] = known._replace(alive=False, visible=False)
-        _noted(state, side)
+        state.knowledge[side].record_casualty(casualty.id, state.turn, _sighting(state, casualty))
 
 
-def _noted(state: StreetFightState, side: str) -> None:
-    """The side's memory of the enemy changed: its players may have to think again."""
-    state.news[side] = state.news.get(side, 0) + 1
-
-
-def _sighting(state: StreetFightState, enemy: Figure) -> Sighting:
+def _sighting(state: StreetFightState, enemy: Figure) -> Seen:
     p = enemy.pos
-    return Sighting(enemy.name, p.x, p.y, p.section, p.floor, state.turn, True,
-                    weapon=enemy.weapon)
+    return Seen(enemy.id, enemy.name, enemy.weapon, p.x, p.y, p.section, p.floor,
+                state.turn, Sure.SEEN, None)
 
 
 def _seen_data(enemy: Figure) -> dict[str, object]:

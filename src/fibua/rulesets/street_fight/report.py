@@ -46,7 +46,7 @@ def _lost(state: StreetFightState, side: str) -> int:
 def _unseen_lines(state: StreetFightState, side: str) -> list[str]:
     """The enemy figures the side never saw, and those it had lost sight of when the game
     ended (with where they really were)."""
-    memory = state.seen.get(side, {})
+    memory = state.knowledge[side].sightings
     enemies = state.roster(state.enemy_of(side))
     never = [f for f in enemies if f.id not in memory]
     lost = [f for f in enemies if f.alive and f.id in memory and not memory[f.id].visible]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from math import cos, pi, sin
 from typing import Any, ClassVar
 
+from fibua.battlefield.model import Position
 from fibua.core.counters import Counter
 from fibua.core.dispatch import NO_PARAMETERS, DispatchedRuleSet, Dispatcher, Kind
 from fibua.core.errors import Problem
@@ -29,6 +30,7 @@ from fibua.rulesets.street_fight.tables import (
     AIM_STEP,
     MOVE_MAX,
     MOVE_NORMAL,
+    MOVING_FIRER,
     OVERWATCH_AREA,
     OVERWATCH_POINT,
     OVERWATCH_POINT_RADIUS,
@@ -78,12 +80,7 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
         self.check(state, order)
         figure = state.figures.get(order.unit or "")
         if order.kind == "move" and figure is not None:
-            plan = actions.plan_move(state, figure, order.params)
-            text = f"{figure.name} moves {plan.length:.1f}in"
-            if plan.length <= MOVE_NORMAL:
-                return Preview(text)
-            return Preview(text + ": running - cannot fire or take cover this turn, counts "
-                                  "as moving next", becomes="run")
+            return _move_preview(state, figure, actions.plan_move(state, figure, order.params))
         if order.kind == "shoot" and figure is not None:
             return _shot_preview(state, figure, actions.check_shoot(state, figure, order.params))
         if order.kind in _STAYS and figure is not None:
@@ -133,8 +130,8 @@ class StreetFight(DispatchedRuleSet[StreetFightState, Figure]):
                        "last": list(u.last_casualty_from) if u.last_casualty_from else None}
                       for u in state.units.values()],
             "seen": {side: {k: [s.x, s.y, s.floor, s.turn, s.visible, s.alive]
-                            for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
+                            for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
             "result": state.result.to_dict() if state.result else None,
         }
 
@@ -219,7 +216,7 @@ def _candidates(state: StreetFightState, figure: Figure) -> list[Order]:
                       round(figure.pos.y + dist * sin(angle), 2)]
                 candidates.append(Order(side, "move", fid, {"to": to}))
         candidates.append(Order(side, "take-cover", fid))
-        for seen in state.seen.get(side, {}).values():
+        for seen in state.knowledge[side].sightings.values():
             if seen.visible and seen.alive:
                 candidates.append(Order(side, "overwatch", fid, {"point": [seen.x, seen.y],
                                                                  "radius": 3.0}))
@@ -263,6 +260,33 @@ def _overwatch_preview(figure: Figure, params: dict[str, Any]) -> Preview:
 def _take_cover_preview(figure: Figure, params: dict[str, Any]) -> Preview:
     return Preview(f"{figure.name} takes full cover: no shot from a side where it has 1/2 cover or "
                    "better, until it moves or fires that way; no more moving this turn")
+
+
+def _move_preview(state: StreetFightState, figure: Figure, plan: actions.MovePlan) -> Preview:
+    """How far, where it ends (in the open, or the building, room and floor), whom it
+    charges of the enemies the side sees, and what the move leaves it free to do."""
+    end = plan.legs[-1]
+    text = f"{figure.name} moves {plan.length:.1f}in and ends {_place_words(state, end)}"
+    if plan.length > MOVE_NORMAL:
+        return Preview(text + ": running - cannot fire or take cover this turn, counts "
+                              "as moving next", becomes="run")
+    charged = actions.seen_within_contact(state, figure, end)
+    if charged:
+        return Preview(text + f"; it charges {', '.join(charged)}: close combat at the end "
+                              "of the turn")
+    return Preview(text + f"; it may still shoot this turn ({MOVING_FIRER}% for moving)")
+
+
+def _place_words(state: StreetFightState, at: Position) -> str:
+    """`in the open`, or the building by name, the part of it where it has several (as
+    the narration names it: `Epicerie Lemoine, store`) and the floor."""
+    if at.section is None:
+        return "in the open"
+    building = state.battlefield.building_of(at.section)
+    part = at.section.removeprefix(building.id).strip("-_").replace("-", " ")
+    name = f"{building.name}, {part}" if len(building.sections) > 1 and part else building.name
+    floor = f"floor {at.floor}" if at.floor else "the ground floor"
+    return f"in {name}, on {floor}"
 
 
 #: the previews of the orders that keep a figure where it is, in words

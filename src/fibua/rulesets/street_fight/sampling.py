@@ -23,8 +23,9 @@ from math import cos, pi, sin, sqrt
 
 from fibua.battlefield.model import Position
 from fibua.core.dice import Rng
+from fibua.core.knowledge import Sure
 from fibua.rulesets.street_fight.knowledge import refresh_sight
-from fibua.rulesets.street_fight.state import Figure, Sighting, StreetFightState
+from fibua.rulesets.street_fight.state import Figure, Seen, StreetFightState
 from fibua.rulesets.street_fight.tables import MOVE_MAX
 from fibua.scenario.checks import floor_problem, off_table
 
@@ -41,7 +42,7 @@ def resample(state: StreetFightState, side: str, rng: random.Random) -> StreetFi
     """A copy of the game with what `side` has not observed drawn again (module doc)."""
     world = state.clone(Rng(rng.getrandbits(63)))
     enemy = world.enemy_of(side)
-    memory = world.seen.get(side, {})
+    memory = world.knowledge[side].sightings
     hidden = [f for f in world.roster(enemy)
               if not (memory.get(f.id) is not None and memory[f.id].visible)]
     watchers = world.side_figures(side)
@@ -50,14 +51,13 @@ def resample(state: StreetFightState, side: str, rng: random.Random) -> StreetFi
         figure.pos = _place(world, figure, memory.get(figure.id), watchers, rng)
     world.lines.clear()
     world.sight_arrays.clear()
-    world.enemy_views.clear()
     refresh_sight(world, [f for f in world.figures.values() if f.alive])
     _knows_everything(world, enemy, side)
     world.pending.clear()
     return world
 
 
-def _refresh(figure: Figure, known: Sighting | None) -> None:
+def _refresh(figure: Figure, known: Seen | None) -> None:
     """The hidden figure as the side can assume it: alive unless seen to fall, ready."""
     figure.alive = known.alive if known is not None else True
     figure.aim = 0
@@ -67,7 +67,7 @@ def _refresh(figure: Figure, known: Sighting | None) -> None:
     figure.fleeing_from, figure.sheltering = None, 0
 
 
-def _place(world: StreetFightState, figure: Figure, known: Sighting | None,
+def _place(world: StreetFightState, figure: Figure, known: Seen | None,
            watchers: list[Figure], rng: random.Random) -> Position:
     """Where a hidden figure may stand: out of every watcher's sight (module doc)."""
     if known is not None:
@@ -132,10 +132,9 @@ def _centre(world: StreetFightState) -> Position:
 def _knows_everything(world: StreetFightState, enemy: str, side: str) -> None:
     """The enemy's memory: every living figure of the side where it stands now."""
     turn = world.turn
-    world.seen[enemy] = {
-        f.id: Sighting(f.name, f.pos.x, f.pos.y, f.pos.section, f.pos.floor, turn,
-                       any(world.can_see(e.id, f.id) for e in world.side_figures(enemy)),
-                       weapon=f.weapon)
-        for f in world.side_figures(side)}
-    world.news[enemy] = 0
+    world.knowledge[enemy].reset(
+        Seen(f.id, f.name, f.weapon, f.pos.x, f.pos.y, f.pos.section, f.pos.floor, turn,
+             Sure.SEEN if any(world.can_see(e.id, f.id) for e in world.side_figures(enemy))
+             else Sure.LAST_SEEN, None)
+        for f in world.side_figures(side))
     world.logs.forget(enemy)

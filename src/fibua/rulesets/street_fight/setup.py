@@ -7,6 +7,7 @@ from fibua.core.dice import Rng, roll
 from fibua.core.errors import Problem
 from fibua.core.state import sight_engine
 from fibua.rulesets.street_fight.forces import Forces, Options
+from fibua.rulesets.street_fight.knowledge import start_knowledge
 from fibua.rulesets.street_fight.state import Figure, StreetFightState, Unit
 from fibua.rulesets.street_fight.tables import WeaponName, weapon_for_d100
 from fibua.scenario.checks import place_problems, two_sides, unique_id
@@ -34,6 +35,7 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFightStat
                 weapon = _arm(state, side, fig.name, fig.weapon)
                 pos = Position(fig.at[0], fig.at[1], sight.section_at(fig.at), fig.floor)
                 state.figures[fig.id] = Figure(fig.id, fig.name, side, spec.id, weapon, pos)
+    start_knowledge(state)
     return state
 
 

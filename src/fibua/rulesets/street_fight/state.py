@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import PositionArrays
 from fibua.core.events import SideLogs
+from fibua.core.knowledge import SideKnowledge, Sighting
 from fibua.core.state import BaseState
 from fibua.rulesets.street_fight.forces import Options
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL, WEAPONS, Weapon, WeaponName
@@ -117,19 +118,11 @@ class Unit:
         return len(self.figures)
 
 
-class Sighting(NamedTuple):
-    """What a side knows of one enemy figure: where it was when last seen, and when.
-    Immutable (a change is a new sighting), so the side's views can share it."""
-
-    name: str
-    x: float
-    y: float
-    section: str | None
-    floor: int
-    turn: int
-    visible: bool
-    alive: bool = True
-    weapon: WeaponName | None = None  # as seen
+#: a side's sighting of an enemy figure: the weapon it was seen to carry (None: not made
+#: out), nothing of what it was doing
+Seen = Sighting[WeaponName | None, None]
+#: all a side knows of the enemy (core/knowledge.py)
+Known = SideKnowledge[WeaponName | None, None]
 
 
 @dataclass(slots=True)
@@ -141,9 +134,8 @@ class StreetFightState(BaseState[Options]):
     acting: int = 0  # index into initiative for the current phase
     #: line of sight: for each figure, the enemy figures it sees (and that see it)
     lines: dict[str, set[str]] = field(default_factory=dict)
-    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
-    #: how many times each side's memory of the enemy (`seen`) has changed
-    news: dict[str, int] = field(default_factory=dict)
+    #: what each side knows of the enemy (its `news` moves with every change)
+    knowledge: dict[str, Known] = field(default_factory=dict)
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
     #: each side's briefing (see views.briefing), public and fixed for the whole game
@@ -153,9 +145,6 @@ class StreetFightState(BaseState[Options]):
     #: per side, its living figures' positions and those positions as the sight engine's
     #: arrays: a side's figures stand still while the other side moves
     sight_arrays: dict[str, tuple[tuple[Position, ...], PositionArrays]] = field(
-        default_factory=dict, init=False, repr=False)
-    #: per side, the enemies its views show and the `news` they were made at (see views)
-    enemy_views: dict[str, tuple[int, tuple[Any, ...]]] = field(
         default_factory=dict, init=False, repr=False)
 
     def side_figures(self, side: str) -> list[Figure]:

@@ -15,12 +15,12 @@ from fibua.core.views import BaseView, contract_dict
 from fibua.rulesets.street_fight.actions import leg_blocked
 from fibua.rulesets.street_fight.contact import opponents
 from fibua.rulesets.street_fight.forces import Options
-from fibua.rulesets.street_fight.state import Figure, Phase, Sighting, StreetFightState
+from fibua.rulesets.street_fight.state import Figure, Phase, Seen, StreetFightState
 from fibua.scenario.objectives import goal_field as objective_field
 
 
 @dataclass(frozen=True)
-class SideView(BaseView[Figure, Sighting]):
+class SideView(BaseView[Figure, Seen]):
     """Everything a player (human or computer) of one side may know. It holds copies and
     immutable values, and no reference to the game state: nothing unobserved can be
     reached from it, and nothing in it can change the game."""
@@ -92,22 +92,12 @@ def observe(state: StreetFightState, side: str) -> SideView:
     fields["to_act"] = None if result is not None else state.initiative[state.acting]
     fields["initiative"] = tuple(state.initiative)
     fields["own"] = tuple(map(_copy_figure, state.roster(side)))
-    news = fields["news"] = state.news.get(side, 0)
-    fields["enemies"] = _enemies(state, side, news)
+    known = state.knowledge[side]
+    fields["news"] = known.news
+    # sightings are immutable: views share them with the state and with each other
+    fields["enemies"] = known.listed()
     fields["result"] = result.to_dict() if result else None
     return view
-
-
-def _enemies(state: StreetFightState, side: str, news: int) -> tuple[tuple[str, Sighting], ...]:
-    """The side's sightings, in order of figure, listed again only when its memory of the
-    enemy has changed (every change moves `news`); sightings are immutable, so views
-    share them with the state and with each other."""
-    kept = state.enemy_views.get(side)
-    if kept is not None and kept[0] == news:
-        return kept[1]
-    shown = tuple(sorted(state.seen.get(side, {}).items()))
-    state.enemy_views[side] = (news, shown)
-    return shown
 
 
 # every field of a figure is immutable, so a shallow copy shares nothing the game can change
@@ -193,7 +183,7 @@ def status(f: Figure, locked_with: list[str] | None = None) -> str:
     return ", ".join(parts) or "ready"
 
 
-def _enemy(figure_id: str, s: Sighting) -> dict[str, Any]:
+def _enemy(figure_id: str, s: Seen) -> dict[str, Any]:
     return {"id": figure_id, "name": s.name, "x": s.x, "y": s.y, "floor": s.floor,
             "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
-            "alive": s.alive, "weapon": str(s.weapon) if s.weapon else None}
+            "alive": s.alive, "weapon": str(s.kind) if s.kind else None}

@@ -159,7 +159,7 @@ def _row(unit: Unit, weapon: Any) -> Row:
 
 def _seen_target(state: StreetFighterState, unit: Unit, target_id: str, at: Position) -> Unit:
     # the same words whether the unit is hidden or does not exist: nothing leaks
-    known = state.seen.get(unit.side, {}).get(target_id)
+    known = state.knowledge[unit.side].get(target_id)
     target = state.units.get(target_id)
     if known is None or not known.visible or target is None or not target.alive or \
             target.side == unit.side or not state.sight.visible(at, target.pos):

@@ -14,9 +14,8 @@ from fibua.core.counters import (
     Tag,
     last_seen,
     mark,
-    sighting_age,
 )
-from fibua.rulesets.street_fighter.state import Activity, Sighting, Unit
+from fibua.rulesets.street_fighter.state import Activity, Seen, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, Kind, Row, UnitType
 from fibua.rulesets.street_fighter.views import SideView
 
@@ -90,8 +89,8 @@ def _marks(u: Unit, demoralised: bool) -> tuple[Mark, ...]:
     return tuple(found)
 
 
-def _enemy(unit_id: str, s: Sighting, turn: int) -> Counter:
-    age = sighting_age(turn, s.turn, s.visible)
+def _enemy(unit_id: str, s: Seen, turn: int) -> Counter:
+    age = s.age(turn)
     spec = CATALOGUE[s.kind]
     return Counter(
         id=unit_id, hostile=True, symbol=symbol(s.kind), strength=None,

@@ -22,7 +22,7 @@ from fibua.rulesets.street_fighter.ground import in_cover
 from fibua.rulesets.street_fighter.odds import assault_hit, bombard_chance
 from fibua.rulesets.street_fighter.shooting import band, base_need, hit_chance, modifiers
 from fibua.rulesets.street_fighter.spotting import sign_of
-from fibua.rulesets.street_fighter.state import Activity, Sighting, StreetFighterState, Unit
+from fibua.rulesets.street_fighter.state import Activity, Seen, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import (
     ASSAULT_NEED,
     ASSAULT_POINTS_STEP,
@@ -239,10 +239,9 @@ def _indirect(state: StreetFighterState, unit: Unit, plan: actions.IndirectPlan)
     return Preview("; ".join(parts), float(chance), risks=tuple(risks))
 
 
-def _known_enemies(state: StreetFighterState, side: str) -> list[Sighting]:
+def _known_enemies(state: StreetFighterState, side: str) -> list[Seen]:
     """The enemy units the side sees now, where it sees them (its memory, not the state)."""
-    memory = state.seen.get(side, {})
-    return [s for _, s in sorted(memory.items()) if s.visible and s.alive]
+    return [s for _, s in state.knowledge[side].listed() if s.visible and s.alive]
 
 
 # ---------------------------------------------------------------- close assault

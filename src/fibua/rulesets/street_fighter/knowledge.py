@@ -1,6 +1,7 @@
 """What each side has observed. Everything a side is told about the enemy passes through
 here: spotting by the observation tables, the memory of last-seen places, the report of
-being fired on, and the enemy units a side saw knocked out.
+being fired on, and the enemy units a side saw knocked out, each kept in the side's
+`SideKnowledge` (core/knowledge.py).
 
 Spotting is worked out again after every order: a target is seen while some unit of the
 side (not moving flat out, not riding inside a vehicle) has line of sight to it and the
@@ -10,20 +11,36 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 from __future__ import annotations
 
 from fibua.battlefield.model import Position
+from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
+from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
 from fibua.rulesets.street_fighter.ground import compass, in_cover, memo, range_between
 from fibua.rulesets.street_fighter.spotting import sign_of, spot_need
 from fibua.rulesets.street_fighter.state import (
     FIRING,
     MOVING,
     Activity,
-    Report,
-    Sighting,
+    Seen,
     StreetFighterState,
     Unit,
 )
 from fibua.rulesets.street_fighter.tables import Kind, Sign
+from fibua.scenario.schema import Scenario
 
 REPORT_TURNS = 2  # fired-on reports kept in a side's view: this turn and the last
+
+
+def briefed(scenario: Scenario, side: str) -> list[Briefed[Kind]]:
+    """The side's units as the scenario's order of battle tells the enemy of them: each
+    one's kind (where Control sets it up is no part of it)."""
+    forces: Forces = scenario.forces_of(side)
+    return [Briefed(p.kind) for spec in all_formations(forces) for p in placements(spec)]
+
+
+def start_knowledge(state: StreetFighterState) -> None:
+    """Each side knows nothing of the enemy yet but what the scenario tells it."""
+    scenario = state.scenario
+    state.knowledge = knowledge_of(scenario, state.sides,
+                                   {side: briefed(scenario, side) for side in state.sides})
 
 
 def observers(state: StreetFighterState, side: str) -> list[Unit]:
@@ -130,31 +147,31 @@ def refresh(state: StreetFighterState) -> None:
 
 
 def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
-    memory = state.seen.setdefault(side, {})
+    memory = state.knowledge[side]
     for target in state.side_units(state.enemy_of(side)):
         known = memory.get(target.id)
         if target.id in now:
             if known is None or not known.visible or (known.x, known.y) != target.pos.point:
-                memory[target.id] = sighting(state, target)
+                memory.record(sighting(state, target))
                 state.emit("enemy-seen", seen_data(target), (side,))
         elif known is not None and known.visible:
-            known.visible = False
+            memory.lose(target.id, state.turn)
             state.emit("enemy-lost", {"unit": target.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))
 
 
 def reveal(state: StreetFighterState, side: str, unit: Unit) -> None:
     """The side meets the unit face to face (a close assault): it is seen."""
-    memory = state.seen.setdefault(side, {})
-    known = memory.get(unit.id)
-    if known is None or not known.visible:
-        memory[unit.id] = sighting(state, unit)
+    memory = state.knowledge[side]
+    if not memory.sees(unit.id):
+        memory.record(sighting(state, unit))
         state.emit("enemy-seen", seen_data(unit), (side,))
 
 
-def sighting(state: StreetFighterState, unit: Unit) -> Sighting:
+def sighting(state: StreetFighterState, unit: Unit) -> Seen:
     p = unit.pos
-    return Sighting(unit.name, unit.kind, p.x, p.y, p.section, state.turn, True)
+    return Seen(unit.id, unit.name, unit.kind, p.x, p.y, p.section, 0, state.turn, Sure.SEEN,
+                None)
 
 
 def seen_data(unit: Unit) -> dict[str, object]:
@@ -167,22 +184,20 @@ def report_fire(state: StreetFighterState, target: Unit, source: tuple[float, fl
                 hits: int) -> None:
     """A unit fired on is always told so, with the direction the fire came from."""
     direction = compass(target.pos.point, source)
-    state.reports.setdefault(target.side, []).append(
-        Report(target.id, direction, state.turn, hits))
+    state.knowledge[target.side].report_fire(FireReport(target.id, direction, state.turn, hits))
     state.emit("fired-on", {"unit": target.id, "direction": direction, "hits": hits},
                (target.side,))
 
 
-def recent_reports(state: StreetFighterState, side: str) -> list[Report]:
-    return [r for r in state.reports.get(side, []) if r.turn > state.turn - REPORT_TURNS]
+def recent_reports(state: StreetFighterState, side: str) -> list[FireReport]:
+    return state.knowledge[side].recent_reports(state.turn, REPORT_TURNS)
 
 
 def record_loss(state: StreetFighterState, unit: Unit, how: str) -> None:
     """A unit is out of the fight; the enemy knows only if it sees the unit now."""
     state.emit("unit-lost", {"unit": unit.id, "name": unit.name, "how": how}, (unit.side,))
     enemy = state.enemy_of(unit.side)
-    known = state.seen.get(enemy, {}).get(unit.id)
-    if known is not None and known.visible:
-        known.alive = False
-        known.visible = False
+    memory = state.knowledge[enemy]
+    if memory.sees(unit.id):
+        memory.record_casualty(unit.id, state.turn)
         state.emit("enemy-out", {"unit": unit.id, "name": unit.name, "how": how}, (enemy,))

@@ -121,7 +121,7 @@ def unpin_modifiers(state: StreetFighterState, unit: Unit) -> tuple[Modifier, ..
              and state.sight.visible(u.pos, unit.pos) for u in friends)
     support = any(u.is_tank and u.pos.distance(unit.pos) <= SUPPORT_RANGE for u in friends)
     enemy = state.enemy_of(unit.side)
-    seen = state.seen.get(unit.side, {})
+    seen = state.knowledge[unit.side].sightings
     facing = any(s.visible and state.units[i].is_tank and
                  hypot(s.x - unit.pos.x, s.y - unit.pos.y) <= FACING_RANGE
                  for i, s in seen.items() if state.units[i].side == enemy)

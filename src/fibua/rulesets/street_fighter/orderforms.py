@@ -32,7 +32,7 @@ ORDER_KINDS: dict[str, OrderForms] = kinds_of(
         Form("", (Param("section", ParamType.SECTION, "the building area assaulted",
                         shown="ID"),
                   Param("with", ParamType.OWNS, "other units of yours that join in",
-                        required=False))),)),
+                        required=False, joins=True))),)),
     OrderForms("mount", "climb into a vehicle within 5cm", (
         Form("", (Param("vehicle", ParamType.OWN, "the vehicle of yours it climbs into"),)),)),
     OrderForms("dismount", "get out, within 5cm of the vehicle", (

@@ -18,7 +18,7 @@ def after_action_report(state: StreetFighterState) -> list[str]:
         lines.append(f"{side}:")
         lines += [f"  {_unit_line(u)}" for u in state.units.values() if u.side == side]
     for side in state.sides:
-        memory = state.seen.get(side, {})
+        memory = state.knowledge[side].sightings
         lines.append(f"What {side} saw of the enemy ({len(memory)} units):")
         lines += [f"  {s.name}: last seen turn {s.turn} at ({s.x:g}, {s.y:g})"
                   f"{' out of the fight' if not s.alive else ''}" for s in memory.values()]

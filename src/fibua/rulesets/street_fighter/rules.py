@@ -101,10 +101,11 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
             "formations": [f.snapshot() for f in state.formations.values()],
             "markers": [[m.side, m.by, m.x, m.y, m.turn] for m in state.markers],
             "seen": {side: {k: [s.x, s.y, s.section, s.turn, s.visible, s.alive]
-                            for k, s in sorted(mem.items())}
-                     for side, mem in sorted(state.seen.items())},
-            "reports": {side: [[r.unit, r.direction, r.turn, r.hits] for r in rs]
-                        for side, rs in sorted(state.reports.items())},
+                            for k, s in known.listed()}
+                     for side, known in sorted(state.knowledge.items())},
+            # a side is listed once it has been fired on
+            "reports": {side: [[r.unit, r.direction, r.turn, r.hits] for r in known.reports]
+                        for side, known in sorted(state.knowledge.items()) if known.reports},
             "artillery": dict(sorted(state.artillery.items())),
             "result": state.result.to_dict() if state.result else None,
         }
@@ -246,7 +247,7 @@ def _candidates(state: StreetFighterState, unit: Unit) -> list[Order]:
         return [*out, Order(side, "dismount", uid)]
     for kind, factor in (("move", 1.0), ("flat-out", 2.0)):
         out += [Order(side, kind, uid, {"to": to}) for to in _around(unit, factor)]
-    seen = [i for i, s in state.seen.get(side, {}).items() if s.visible and s.alive]
+    seen = [i for i, s in state.knowledge[side].sightings.items() if s.visible and s.alive]
     for target in seen[:3]:
         out.append(Order(side, "shoot", uid, {"target": target}))
         if unit.spec.rocket:
@@ -254,7 +255,7 @@ def _candidates(state: StreetFighterState, unit: Unit) -> list[Order]:
         out += [Order(side, "move-fire", uid, {"to": to, "target": target})
                 for to in _around(unit, 0.5)[::2]]
         if unit.spec.indirect:
-            known = state.seen[side][target]
+            known = state.knowledge[side].sightings[target]
             out.append(Order(side, "shoot", uid, {"point": [known.x, known.y]}))
     if unit.spec.assault_points:
         out += [Order(side, "assault", uid, {"section": s}) for s in state.battlefield.section_ids

@@ -40,7 +40,7 @@ cannot see changes nothing drawn (tests/test_search_street_fighter.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from math import cos, inf, pi, sin, sqrt
 
@@ -48,6 +48,7 @@ from shapely.geometry import Point, Polygon
 
 from fibua.battlefield.model import Position
 from fibua.core.dice import Rng
+from fibua.core.knowledge import FireReport, Sure
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.forces import all_formations, placements
 from fibua.rulesets.street_fighter.ground import compass
@@ -59,8 +60,7 @@ from fibua.rulesets.street_fighter.knowledge import (
 )
 from fibua.rulesets.street_fighter.state import (
     Activity,
-    Report,
-    Sighting,
+    Seen,
     StreetFighterState,
     Unit,
 )
@@ -90,7 +90,7 @@ def resample(state: StreetFighterState, side: str, rng: random.Random) -> Street
     """A copy of the game with what `side` has not observed drawn again (module doc)."""
     world = state.clone(Rng(rng.getrandbits(63)))
     enemy = world.enemy_of(side)
-    memory = world.seen.get(side, {})
+    memory = world.knowledge[side].sightings
     roster = [u for u in world.units.values() if u.side == enemy]
     hidden = [u for u in roster if not _in_sight(memory.get(u.id))]
     _forget_enemy_state(world, enemy, roster)
@@ -112,7 +112,7 @@ def resample(state: StreetFighterState, side: str, rng: random.Random) -> Street
     return world
 
 
-def _in_sight(known: Sighting | None) -> bool:
+def _in_sight(known: Seen | None) -> bool:
     return known is not None and known.visible
 
 
@@ -124,7 +124,7 @@ def _forget_enemy_state(world: StreetFighterState, enemy: str, roster: list[Unit
             formation.demoralised = False
     world.markers = [m for m in world.markers if m.side != enemy]
     world.artillery[enemy] = world.scenario.forces_of(enemy).artillery
-    world.reports[enemy] = []
+    world.knowledge[enemy].reset()  # what it saw and the fire reported to it
     world.rolls.clear()
     for uid in [u.id for u in roster if u.id in world.deployment]:
         del world.deployment[uid]
@@ -132,7 +132,7 @@ def _forget_enemy_state(world: StreetFighterState, enemy: str, roster: list[Unit
         unit.passengers = []
 
 
-def _freshen(unit: Unit, known: Sighting | None, done: bool) -> None:
+def _freshen(unit: Unit, known: Seen | None, done: bool) -> None:
     """A hidden unit as the side can assume it: whole unless seen to fall, ready."""
     unit.hp = 0 if known is not None and not known.alive else unit.start_hp
     unit.surrendered = unit.pinned = False
@@ -153,7 +153,7 @@ def _roll_dice(world: StreetFighterState, enemy: str, rng: random.Random) -> Non
 
 
 def _riders(world: StreetFighterState, enemy: str, hidden: list[Unit],
-            memory: dict[str, Sighting]) -> dict[str, str]:
+            memory: Mapping[str, Seen]) -> dict[str, str]:
     """Hidden units never seen that started in a vehicle still in the fight as far as the
     side knows: each rides in it (unit id -> vehicle id)."""
     start = {p.id: p.rides for spec in all_formations(world.scenario.forces_of(enemy))
@@ -191,7 +191,7 @@ class Ground:
         self.own = [u.pos for u in self.world.side_units(self.side)]
         self.held = held_sections(self.world, self.side)
 
-    def place(self, unit: Unit, known: Sighting | None) -> Position:
+    def place(self, unit: Unit, known: Seen | None) -> Position:
         """A hidden unit's place (module doc)."""
         if known is not None:
             last = Position(known.x, known.y, known.section)
@@ -319,7 +319,7 @@ def _to_edge(at: float, step: float, size: float) -> float:
 
 
 def _place_firers(ground: Ground, suspects: list[Unit],
-                  memory: dict[str, Sighting]) -> set[str]:
+                  memory: Mapping[str, Seen]) -> set[str]:
     """Hidden firers put where the side's reports of being fired on point (module doc).
     Returns the ids of the units placed."""
     world = ground.world
@@ -342,7 +342,7 @@ def _place_firers(ground: Ground, suspects: list[Unit],
     return placed
 
 
-def _distinct(reports: list[Report]) -> list[Report]:
+def _distinct(reports: list[FireReport]) -> list[FireReport]:
     """The reports, newest first, each (unit, direction, turn) once."""
     seen: set[tuple[str, str, int]] = set()
     out = []
@@ -354,8 +354,8 @@ def _distinct(reports: list[Report]) -> list[Report]:
     return out
 
 
-def _suspects(ground: Ground, report: Report, origin: Position, firing: list[Unit],
-              placed: set[str], memory: dict[str, Sighting]) -> list[Unit]:
+def _suspects(ground: Ground, report: FireReport, origin: Position, firing: list[Unit],
+              placed: set[str], memory: Mapping[str, Seen]) -> list[Unit]:
     """Who may have fired, the likeliest first: last seen in the reported direction, then
     never seen, then the rest, each group in a drawn order."""
     groups: list[list[Unit]] = [[], [], []]
@@ -374,8 +374,8 @@ def _suspects(ground: Ground, report: Report, origin: Position, firing: list[Uni
     return [u for group in groups for u in group]
 
 
-def _firing_place(ground: Ground, unit: Unit, report: Report, origin: Position,
-                  known: Sighting | None) -> Position | None:
+def _firing_place(ground: Ground, unit: Unit, report: FireReport, origin: Position,
+                  known: Seen | None) -> Position | None:
     """A place in the reported direction where the unit hides from the side and, but for
     a mortar, sees the unit it fired on."""
     world = ground.world
@@ -386,7 +386,7 @@ def _firing_place(ground: Ground, unit: Unit, report: Report, origin: Position,
     return ground.first(unit, draws, lambda place: fired_from(world, unit, place, report))
 
 
-def fired_from(world: StreetFighterState, unit: Unit, place: Position, report: Report) -> bool:
+def fired_from(world: StreetFighterState, unit: Unit, place: Position, report: FireReport) -> bool:
     """Whether the unit could have made the fire reported from the place: in the reported
     eighth of the compass from the unit fired on and, but for a mortar, in sight of it."""
     origin = world.units[report.unit].pos
@@ -398,7 +398,8 @@ def _knows_everything(world: StreetFighterState, enemy: str, side: str) -> None:
     """The enemy's memory: every unit of the side where it stands now, and which are out;
     whether it sees them now is the rules' to say (`refresh`)."""
     turn = world.turn
-    world.seen[enemy] = {
-        u.id: Sighting(u.name, u.kind, u.pos.x, u.pos.y, u.pos.section, turn, False, u.alive)
-        for u in world.units.values() if u.side == side}
+    world.knowledge[enemy].reset(
+        Seen(u.id, u.name, u.kind, u.pos.x, u.pos.y, u.pos.section, 0, turn, Sure.LAST_SEEN,
+             None, u.alive)
+        for u in world.units.values() if u.side == side)
     world.logs.forget(enemy)

@@ -15,6 +15,7 @@ from fibua.rulesets.street_fighter.forces import (
     all_formations,
     placements,
 )
+from fibua.rulesets.street_fighter.knowledge import start_knowledge
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, a_or_an
 from fibua.scenario.checks import off_table, two_sides
@@ -44,6 +45,7 @@ def new_state(scenario: Scenario, seed: int, rng: Rng | None) -> StreetFighterSt
             state.formations[spec.id] = Formation(
                 spec.id, spec.name, side, spec.commander, ids,
                 sum(state.units[u].start_hp for u in ids))
+    start_knowledge(state)
     return state
 
 

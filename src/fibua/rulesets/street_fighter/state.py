@@ -10,6 +10,7 @@ from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.core.dice import Roll
 from fibua.core.events import SideLogs
+from fibua.core.knowledge import SideKnowledge, Sighting
 from fibua.core.state import BaseState
 from fibua.rulesets.street_fighter.forces import Options
 from fibua.rulesets.street_fighter.tables import CATALOGUE, Body, Kind, UnitType
@@ -109,29 +110,11 @@ class Marker:
     artillery: bool
 
 
-@dataclass(slots=True)
-class Sighting:
-    """What a side knows of one enemy unit: where it was last seen, when, what it looked
-    like, and whether it is known to be out of the fight."""
-
-    name: str
-    kind: Kind
-    x: float
-    y: float
-    section: str | None
-    turn: int
-    visible: bool
-    alive: bool = True
-
-
-@dataclass(slots=True)
-class Report:
-    """A unit of this side was fired on: always told, with the direction of the source."""
-
-    unit: str
-    direction: str
-    turn: int
-    hits: int
+#: a side's sighting of an enemy unit: the kind of unit it was seen to be, nothing of
+#: what it was doing (sightings have no floor here: 0)
+Seen = Sighting[Kind, None]
+#: all a side knows of the enemy, the reports of being fired on with it (core/knowledge.py)
+Known = SideKnowledge[Kind, None]
 
 
 @dataclass(slots=True)
@@ -142,8 +125,8 @@ class StreetFighterState(BaseState[Options]):
     side_sight: dict[str, SightEngine] = field(default_factory=dict)
     acting: int = 0  # index into sides of the side giving orders
     markers: list[Marker] = field(default_factory=list)
-    seen: dict[str, dict[str, Sighting]] = field(default_factory=dict)
-    reports: dict[str, list[Report]] = field(default_factory=dict)
+    #: what each side knows of the enemy, the fire reported to it included
+    knowledge: dict[str, Known] = field(default_factory=dict)
     artillery: dict[str, int] = field(default_factory=dict)  # fire missions left
     deployment: dict[str, tuple[float, float]] = field(default_factory=dict)  # Control's picks
     rolls: list[tuple[int, Roll]] = field(default_factory=list)  # every roll, for the report

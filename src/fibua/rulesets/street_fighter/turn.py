@@ -127,7 +127,7 @@ def in_blast(pos: Position, x: float, y: float) -> bool:
 def bombard(state: StreetFighterState, marker: Marker, unit: Unit) -> None:
     hit = state.record(roll(state.rng, D10, f"indirect fire on {unit.name}", need=INDIRECT_NEED))
     state.emit("bombarded", {"unit": unit.id, "roll": hit.to_dict()}, ())
-    seen = state.seen.get(marker.side, {}).get(unit.id)
+    seen = state.knowledge[marker.side].get(unit.id)
     if unit.side != marker.side and seen is not None and seen.visible:
         state.emit("bombard-result", {"unit": unit.id, "hit": bool(hit.success)},
                    (marker.side,))

@@ -8,13 +8,13 @@ from typing import Any
 
 from fibua.battlefield.sight import SightEngine
 from fibua.core.events import Event
+from fibua.core.knowledge import FireReport
 from fibua.core.views import BaseView, contract_dict, record_copies
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.knowledge import recent_reports
 from fibua.rulesets.street_fighter.state import (
     Marker,
-    Report,
-    Sighting,
+    Seen,
     StreetFighterState,
     Unit,
 )
@@ -31,10 +31,10 @@ class OwnFormation:
 
 
 @dataclass(frozen=True)
-class SideView(BaseView[Unit, Sighting]):
+class SideView(BaseView[Unit, Seen]):
     doctrine: str
     formations: tuple[OwnFormation, ...]
-    reports: tuple[Report, ...]
+    reports: tuple[FireReport, ...]
     log: tuple[Event, ...]  # the side's latest events (state.remember), addressed to it
     markers: tuple[Marker, ...]
     artillery: int
@@ -49,17 +49,14 @@ def observe(state: StreetFighterState, side: str) -> SideView:
     view: SideView = object.__new__(SideView)
     fields = view.__dict__
     fields.update(_fixed_fields(state, side))
-    memory = state.seen.get(side, {})
     # copies made again only of records that changed since the side's last view
     copies = state.view_copies
     fields["own"] = record_copies(copies, side, "own", Unit, _copy_unit,
                                   _same_passengers).copies(
         (u.id, u) for u in state.units.values() if u.side == side)
-    sightings = record_copies(copies, side, "enemies", Sighting).copies(
-        sorted(memory.items()))
-    fields["enemies"] = tuple(zip(sorted(memory), sightings, strict=True))
-    fields["reports"] = record_copies(copies, side, "reports", Report).copies(
-        (str(k), r) for k, r in enumerate(recent_reports(state, side)))
+    # sightings and reports are immutable: views share them with the state
+    fields["enemies"] = state.knowledge[side].listed()
+    fields["reports"] = tuple(recent_reports(state, side))
     fields["markers"] = record_copies(copies, side, "markers", Marker).copies(
         (str(k), m) for k, m in enumerate(m for m in state.markers if m.side == side))
     fields["turn"] = state.turn
@@ -154,7 +151,7 @@ def status(u: Unit) -> str:
     return ", ".join(parts)
 
 
-def _enemy(unit_id: str, s: Sighting) -> dict[str, Any]:
+def _enemy(unit_id: str, s: Seen) -> dict[str, Any]:
     return {"id": unit_id, "name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
             "floor": 0, "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
             "alive": s.alive}

@@ -23,6 +23,9 @@ const BADGE_COLOURS = {
   immobilised: "#9b2c2c",
 };
 
+// the room round the table (svg units): where spread.js may move a counter
+let counterRoom = null;
+
 // Room round the table so a counter at its edge shows whole, and the scale bar moved
 // below the table (it would hide the counters of a side set up along the south edge).
 // Returns the viewBox to start from.
@@ -35,6 +38,7 @@ function makeRoom(svg, view) {
     bar.setAttribute("transform", `translate(0 ${y + height + margin * 0.1 - box.y})`);
   }
   const room = [x - margin, y - margin, width + 2 * margin, height + 2 * margin];
+  counterRoom = { x: room[0], y: room[1], w: room[2], h: room[3] };
   svg.setAttribute("viewBox", room.join(" "));
   return room;
 }
@@ -65,7 +69,10 @@ function tint(hex, share) {
 }
 
 // Draws one unit's counter into the overlay (the page's `figure`): clickable as before,
-// with the classes and data attributes the page and its tests read.
+// with the classes and data attributes the page and its tests read. The counter itself
+// (frame, symbol, strength, badges, facing) is one group, `counter-body`, drawn on the
+// unit's spot; spread.js moves it off any other counter it would cover once all are drawn,
+// the models' own places (their spots) staying where they are.
 function drawCounter(info, colour, opacity, size, onclick, kind, age) {
   kind = kind || "";
   const troop = kind.includes("troop");
@@ -77,59 +84,61 @@ function drawCounter(info, colour, opacity, size, onclick, kind, age) {
   const width = size * COUNTER_WIDTH;
   const height = width * COUNTER_RATIO;
   const carried = !!data.carried_by;
-  // units on one spot (a rider in its vehicle, units on the floors of one room) are a
-  // stack: each counter after the first goes under, peeking out above and to the right
-  const at = `${info.x},${info.y}`;
-  const depth = stackDepth(at, carried);
-  const cx = info.x + depth * width * 0.4;
-  const cy = mapHeight - info.y - depth * height * 0.42;
+  const cx = info.x, cy = mapHeight - info.y;
   const g = svgEl("g", { class: `figure ${kind} ${floorClass(info)} counter symbol-${data.symbol}`
       + (hostile ? " hostile" : "") + (out ? " out" : "") + (carried ? " carried" : ""),
-    "data-id": info.id, "data-floor": info.floor ?? 0, "data-at": at,
-    opacity: out ? Math.max(opacity, 0.7) : opacity });
+    "data-id": info.id, "data-floor": info.floor ?? 0, "data-at": `${info.x},${info.y}`,
+    "data-cx": cx, "data-cy": cy, opacity: out ? Math.max(opacity, 0.7) : opacity });
   if (age !== undefined) g.setAttribute("data-age", age);
   const stroke = hostile && !troop ? "#9b1c1c" : colour;
   const fill = out ? OUT_FILL : hostile && !troop ? HOSTILE_FILL : tint(colour, 0.62);
-  drawSpots(g, data, colour, size);
+  drawSpots(info, data, colour, size, g.getAttribute("opacity"));
+  const body = svgEl("g", { class: "counter-body" });
   if (data.facing !== null && data.facing !== undefined && !out) {
-    drawFacing(g, cx, cy, width, data.facing, stroke, size);
+    drawFacing(body, cx, cy, width, data.facing, stroke, size);
   }
   const frame = hostile ? diamond(cx, cy, width) : rectangle(cx, cy, width, height);
   if (info.id === selected) {
-    g.append(svgEl(frame.tag, { ...frame.attrs, class: "halo", fill: "none", stroke: "#ffd400",
+    body.append(svgEl(frame.tag, { ...frame.attrs, class: "halo", fill: "none", stroke: "#ffd400",
       "stroke-width": size * 1.3 }));
   }
+  // a unit the composer's waiting form may name (friends.js): ringed in green
+  if (!hostile && !troop && typeof friendCandidate === "function" && friendCandidate(info.id)) {
+    g.classList.add("pick-candidate");
+    body.append(svgEl(frame.tag, { ...frame.attrs, class: "candidate-ring", fill: "none",
+      stroke: "#2f855a", "stroke-width": size * 0.9, "stroke-dasharray": `${size * 1.2} ${size * 0.5}` }));
+  }
   const dashed = hostile && data.in_sight === false;
-  g.append(svgEl(frame.tag, { ...frame.attrs, class: "frame", fill, stroke,
+  body.append(svgEl(frame.tag, { ...frame.attrs, class: "frame", fill, stroke,
     "stroke-width": size * 0.35, ...(dashed ? { "stroke-dasharray": `${size} ${size * 0.6}` } : {}) }));
-  g.append(drawSymbol(data.symbol, frame.box, out ? "#555" : "#111", size * 0.3));
-  if (out) drawCross(g, frame.box, size);
-  // under a stack's top counter, the strength goes beside the frame, where it shows
-  const tabRight = drawStrength(g, data, depth ? frame.right + height * 0.45 : cx,
-    depth ? cy - height * 0.25 : frame.bottom, height, out);
-  // a rider's stack says it rides; its other states still show
-  const marks = (data.marks || []).filter((m) => !(carried && m.tag === "aboard"));
-  drawBadges(g, marks, cx, frame.top, height);
-  g.append(counterLabel(info, data, cx, cy, depth ? tabRight : frame.right, size));
+  body.append(drawSymbol(data.symbol, frame.box, out ? "#555" : "#111", size * 0.3));
+  if (out) drawCross(body, frame.box, size);
+  // the counter as printed (frame, tab, badges), for spread.js: known here, not measured
+  const printed = [frame.extent, drawStrength(body, data, cx, frame.bottom, height, out),
+    drawBadges(body, data.marks || [], cx, frame.top, height)].filter(Boolean);
+  g.dataset.box = boxOf(printed).join(" ");
+  g.append(body);
+  g.append(counterLabel(info, data, cx, cy, frame.right, size));
   const title = svgEl("title", {});
   title.textContent = tooltip(data, out);
   g.append(title);
   g.addEventListener("click", (event) => { event.stopPropagation(); onclick(); });
-  if (depth) overlay.prepend(g);
-  else overlay.append(g);
+  overlay.append(g);
 }
 
-// How deep in the stack on its spot a counter goes: riders under whatever stands there.
-function stackDepth(at, carried) {
-  const here = [...overlay.querySelectorAll("g.counter")].filter((c) => c.dataset.at === at);
-  const riders = here.filter((c) => c.classList.contains("carried")).length;
-  return carried ? 1 + riders : here.length - riders;
+// the box round boxes [x, y, w, h]
+function boxOf(boxes) {
+  const x = Math.min(...boxes.map((b) => b[0])), y = Math.min(...boxes.map((b) => b[1]));
+  const right = Math.max(...boxes.map((b) => b[0] + b[2]));
+  const bottom = Math.max(...boxes.map((b) => b[1] + b[3]));
+  return [x, y, right - x, bottom - y];
 }
 
 function rectangle(cx, cy, width, height) {
   const box = { x: cx - width / 2, y: cy - height / 2, width, height };
   return { tag: "rect", attrs: { x: box.x, y: box.y, width, height }, box,
-    top: box.y, bottom: box.y + height, right: box.x + width };
+    extent: [box.x, box.y, width, height], top: box.y, bottom: box.y + height,
+    right: box.x + width };
 }
 
 // the hostile frame: a diamond a little larger than the friendly rectangle (as in APP-6),
@@ -140,12 +149,20 @@ function diamond(cx, cy, width) {
   // the largest box of the friendly frame's shape the diamond holds, a little inside it
   const box = { x: cx - d * 0.55, y: cy - d * 0.39, width: d * 1.1, height: d * 0.78 };
   return { tag: "polygon", attrs: { points: points.map((p) => p.join(",")).join(" ") }, box,
-    top: cy - d, bottom: cy + d, right: cx + d };
+    extent: [cx - d, cy - d, 2 * d, 2 * d], top: cy - d, bottom: cy + d, right: cx + d };
 }
 
-// each model of the unit where it stands (its footprint on the table), under the counter
-function drawSpots(g, data, colour, size) {
+// each model of the unit where it stands (its footprint on the table), in a layer under
+// every counter (a neighbour's models never cover a counter, nor take its click)
+function drawSpots(info, data, colour, size, opacity) {
   if (!data.spots || data.spots.length < 2) return;
+  let layer = overlay.querySelector(":scope > g.model-spots-layer");
+  if (!layer) {
+    layer = svgEl("g", { class: "model-spots-layer", "pointer-events": "none" });
+    overlay.insertBefore(layer, overlay.querySelector(":scope > g.counter"));
+  }
+  const g = svgEl("g", { class: `model-spots ${floorClass(info)}`, "data-unit": info.id, opacity });
+  layer.append(g);
   for (const [x, y] of data.spots) {
     g.append(svgEl("circle", { class: "model", cx: x, cy: mapHeight - y, r: size * 0.9,
       fill: tint(colour, 0.35), stroke: colour, "stroke-width": size * 0.2 }));
@@ -173,10 +190,10 @@ function drawCross(g, box, size) {
     d: `M${x},${y} L${x + width},${y + height} M${x},${y + height} L${x + width},${y}` }));
 }
 
-// the strength, on a white tab under the frame (its top middle at cx, bottom)
+// the strength, on a white tab under the frame (its top middle at cx, bottom); its box
 function drawStrength(g, data, cx, bottom, height, out) {
   const text = data.strength ? data.strength.text : out ? "out" : "";
-  if (!text) return cx;
+  if (!text) return null;
   const font = height * 0.44;
   const width = Math.max(text.length * font * 0.62 + font * 0.5, height * 0.7);
   g.append(svgEl("rect", { class: "strength-tab", x: cx - width / 2, y: bottom - font * 0.15,
@@ -187,17 +204,19 @@ function drawStrength(g, data, cx, bottom, height, out) {
     "text-anchor": "middle", fill: out ? "#555" : "#111" });
   label.textContent = text;
   g.append(label);
-  return cx + width / 2;
+  return [cx - width / 2, bottom - font * 0.15, width, font * 1.15];
 }
 
-// a badge for each state, in a row centred on the frame's top edge
+// a badge for each state, in a row centred on the frame's top edge; the row's box
 function drawBadges(g, marks, cx, top, height) {
-  if (!marks.length) return;
+  if (!marks.length) return null;
   const font = height * 0.36;
   const tall = font * 1.25;
   const widths = marks.map((m) => Math.max(m.short.length * font * 0.64 + font * 0.45, tall));
   const gap = font * 0.15;
-  let x = cx - (widths.reduce((a, b) => a + b, 0) + gap * (marks.length - 1)) / 2;
+  const across = widths.reduce((a, b) => a + b, 0) + gap * (marks.length - 1);
+  let x = cx - across / 2;
+  const row = [x, top - tall * 0.75, across, tall];
   marks.forEach((mark, i) => {
     const badge = svgEl("g", { class: `badge badge-${mark.tag}`, "data-tag": mark.tag });
     badge.append(svgEl("rect", { x, y: top - tall * 0.75, width: widths[i], height: tall,
@@ -214,6 +233,7 @@ function drawBadges(g, marks, cx, top, height) {
     g.append(badge);
     x += widths[i] + gap;
   });
+  return row;
 }
 
 // the unit's name beside the counter (moved by the label placer, anchored on the counter)

@@ -111,18 +111,6 @@ function drawFigures() {
   const unitSize = Math.max(mapWidth, mapHeight) / 220;
   drawSectionLabels(unitSize);
   const view = state.view;
-  if (view && selected && pointMode) {
-    const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
-    for (const order of shown) {
-      const point = pointParam(order);
-      if (!point) continue;
-      const [, value] = point;
-      const dot = svgEl("circle", { cx: value[0], cy: mapHeight - value[1], r: unitSize * 0.35,
-        fill: "#2b6cb0", opacity: 0.45, class: "destination" });
-      dot.addEventListener("click", (event) => { event.stopPropagation(); chosen(order); });
-      overlay.append(dot);
-    }
-  }
   if (view) {
     for (const own of view.own || []) drawMarks(own, unitSize);
     drawFireArrows(unitSize);
@@ -147,7 +135,24 @@ function drawFigures() {
     if (!hasPlace(own)) continue;
     const mine = !state.seat.units || state.seat.units.includes(own.id);
     figure(own, mine ? "#2b6cb0" : "#6f8fb8", outOfAction(own) ? 0.35 : 1, unitSize,
-           () => select(own.id), "own");
+           () => ownCounterClicked(own), "own");  // friends.js: a form may want it
+  }
+  drawDestinations(unitSize);
+}
+
+// the rules' sampled places of the kind the composer waits for, as blue dots drawn over
+// the counters: a place where an enemy was last seen is still a place to go to
+function drawDestinations(unitSize) {
+  if (!selected || !pointMode) return;
+  const shown = state.legal.filter((o) => o.unit === selected && o.kind === pointMode.kind);
+  for (const order of shown) {
+    const point = pointParam(order);
+    if (!point) continue;
+    const [, value] = point;
+    const dot = svgEl("circle", { cx: value[0], cy: mapHeight - value[1], r: unitSize * 0.35,
+      fill: "#2b6cb0", opacity: 0.45, class: "destination" });
+    dot.addEventListener("click", (event) => { event.stopPropagation(); chosen(order); });
+    overlay.append(dot);
   }
 }
 
@@ -230,7 +235,7 @@ function forecastLines(forecast) {
   const lines = [];
   if (typeof forecast.chance === "number") {
     lines.push(el("div", { class: "forecast-chance", "data-chance": forecast.chance },
-      `Chance of the main roll: ${Math.round(forecast.chance * 100)}%`));
+      `Chance of success: ${Math.round(forecast.chance * 100)}%`));
   }
   if (forecast.becomes) {
     lines.push(el("div", { class: "forecast-becomes" }, `This order becomes a ${forecast.becomes}.`));
@@ -266,12 +271,34 @@ async function post(path, what) {
   catch (error) { say(`${what}: ${error.message}`); }
 }
 
+// a window the enemy's move opened for this seat (House Clearing's `reaction`): who moves
+// and which of the seat's figures may fire at it, by name
+function moverWindow() {
+  const reaction = state.view && state.view.reaction;
+  if (!reaction || !state.seat || !state.seat.may_act) return null;
+  const name = (id, list) => ((list || []).find((u) => u.id === id) || {}).name || id;
+  const mine = (reaction.firers || []).filter((id) => !state.seat.units
+    || state.seat.units.includes(id));
+  if (!mine.length) return null;
+  return { mover: reaction.mover ? name(reaction.mover, state.view.enemies) : "an enemy",
+    firers: mine.map((id) => name(id, state.view.own)).join(", ") };
+}
+
 function drawTurnButtons() {
   const box = document.getElementById("turn-buttons");
   box.replaceChildren();
   if (!state.seat || !state.seat.may_act) return;
-  const label = state.seat.shared ? "Done (my orders are given)" : "End phase";
-  box.append(el("button", { id: "done", onclick: () => post("done", "done") }, label));
+  const opened = moverWindow();
+  const label = opened ? `Let ${opened.mover} go (done)`
+    : state.seat.shared ? "Done (my orders are given)" : "End phase";
+  // the version shown goes with it: a click meant for this phase never ends the next one
+  const shown = state.version;
+  box.append(el("button", { id: "done", onclick: () => post(`done?version=${shown}`, "done") },
+    label));
+  // what ending gives up, in the rule set's own words (a Buildings side answering a shot
+  // takes it; one with a die drawn gives the die to no order)
+  const end = typeof kindForms === "function" ? kindForms("end") : null;
+  if (end && end.help) box.append(el("div", { id: "done-help", class: "muted" }, `${label}: ${end.help}.`));
   if (state.can_undo) box.append(el("button", { id: "undo", onclick: () => post("undo", "undo") }, "Undo"));
 }
 
@@ -279,22 +306,43 @@ function drawTurnButtons() {
 
 function drawStatus() {
   const s = state.status;
+  // once over, the phase and step the rules stopped in mean nothing to the players
   let text = s.over ? "Game over" : `Turn ${s.turn ?? "-"}/${s.turns ?? "-"}`;
-  if (s.phase) text += ` · ${s.phase}`;
-  if (s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
+  // the seat's own phase where its view has one: a side may be alone in a phase (a
+  // Buildings unit shot at answers in a reaction the enemy's view does not show)
+  const phase = (state.view && state.view.phase) || s.phase;
+  if (phase && !s.over) text += ` · ${phase}`;
+  if (!s.over && s.step !== null && s.step !== undefined) text += ` · step ${s.step}`;
   if (!s.over) text += ` · ${s.to_act} to act`;
+  const opened = moverWindow();
+  if (opened) text += ` · ${opened.mover} is moving: fire at it (${opened.firers}) or let it go`;
   document.getElementById("status").textContent = text;
   document.getElementById("title").textContent = `${state.game.title} (${state.game.ruleset})`;
   const seat = document.getElementById("seat");
   if (state.role === "seat") {
-    seat.textContent = `You: ${state.seat.name} (${state.seat.side})`
+    const who = state.seat.name === state.seat.side ? state.seat.side
+      : `${state.seat.name} (${state.seat.side})`;
+    seat.textContent = `You: ${who}`
       + (state.seat.may_act ? " · your orders" : "");
     document.getElementById("side-seats").textContent = state.side_seats.length > 1
-      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.done ? ", done" : ""})`).join("; ")
+      ? "Seats: " + state.side_seats.map((x) => `${x.name} (${x.player}${x.level ? " " + x.level : ""}${x.done ? ", done" : ""})`).join("; ")
       : "";
   } else {
     seat.textContent = "Spectator: public events only until the end.";
   }
+  document.getElementById("players").textContent = playersText(state.game.players || []);
+}
+
+// Who plays each side, a computer with its level: "germans: computer (hard)"; a side of
+// several seats played by people and the computer, seat by seat.
+function playersText(players) {
+  const who = (p) => (p.player === "computer" ? `computer (${p.level})` : p.player);
+  const sides = [...new Set(players.map((p) => p.side))];
+  return sides.map((side) => {
+    const seats = players.filter((p) => p.side === side);
+    const one = seats.every((p) => who(p) === who(seats[0]));
+    return `${side}: ` + (one ? who(seats[0]) : seats.map((p) => `${p.name} ${who(p)}`).join(", "));
+  }).join(" · ");
 }
 
 function drawUnits() {
@@ -303,20 +351,30 @@ function drawUnits() {
   if (!state.view) return;
   for (const own of state.view.own || []) {
     if (state.seat.units && !state.seat.units.includes(own.id)) continue;
-    const where = hasPlace(own) ? `${round(own.x)},${round(own.y)}` : "-";
     const row = el("div", { "data-unit": own.id, class: (own.id === selected ? "selected " : "")
-      + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${where}`
-      + (own.section ? ` in ${own.section}` : "") + (own.status ? ` · ${own.status}` : ""));
+      + (outOfAction(own) ? "out" : "") }, `${own.id}: ${own.name || ""} @ ${whereIs(own)}`
+      + (own.status ? ` · ${own.status}` : ""));
     row.addEventListener("click", () => select(own.id));
     box.append(row);
   }
   const enemies = document.getElementById("enemies");
   enemies.replaceChildren();
   for (const enemy of state.view.enemies || []) {
-    enemies.append(el("div", {}, `${enemy.id}: ${enemy.name || ""} · `
-      + (enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`)));
+    const seen = enemy.visible_now ? "in sight" : `last seen turn ${enemy.seen_turn ?? "?"}`;
+    enemies.append(el("div", { "data-enemy": enemy.id, class: outOfAction(enemy) ? "out" : "" },
+      `${enemy.id}: ${enemy.name || ""} · `
+      + (outOfAction(enemy) ? `out of the fight (seen turn ${enemy.seen_turn ?? "?"})` : seen)
+      + (hasPlace(enemy) && !outOfAction(enemy) ? ` @ ${whereIs(enemy)}` : "")));
   }
   if (!(state.view.enemies || []).length) enemies.textContent = "None seen.";
+}
+
+// where a unit stands, as the list says it: the place, its section and an upper floor
+function whereIs(unit) {
+  // a unit out of the fight has no place (a view may say 0,0 for one with no model left)
+  if (!hasPlace(unit) || outOfAction(unit)) return "-";
+  return `${round(unit.x)},${round(unit.y)}` + (unit.section ? ` in ${unit.section}` : "")
+    + (unit.floor > 0 ? `, floor ${unit.floor}` : "");
 }
 
 function drawDice() {  // dicelog.js: only what changed
@@ -349,6 +407,7 @@ function render() {
   }
   drawDice();
   drawFigures();
+  spreadCounters();  // spread.js: counters that would cover one another moved apart
   aidsRendered();
   drawObjectives();
   const map = document.querySelector("#mapbox svg");

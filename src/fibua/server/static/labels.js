@@ -7,9 +7,10 @@
 "use strict";
 
 const LABEL_NS = "http://www.w3.org/2000/svg";
-// what a label must not cover: figures and counters (less their own labels), objective symbols
-const AVOID = "#overlay g.figure, #overlay .counter, [data-avoid], g.objective-mark, "
-  + "g.scale-bar, text.mark-tags";
+// what a label must not cover: figures and counters (less their own labels), the models'
+// places, objective symbols
+const AVOID = "#overlay g.figure, #overlay .counter, #overlay g.model-spots, [data-avoid], "
+  + "g.objective-mark, g.scale-bar, text.mark-tags";
 // a label with no data-priority: a unit's (an overlay's counters may not set one)
 const DEFAULT_PRIORITY = 25;
 // rings of places round the anchor, each this many label heights further out

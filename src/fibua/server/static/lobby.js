@@ -5,6 +5,8 @@
 const CREATED_KEY = "fibua-created";  // the creator's tokens, kept in this browser only
 // whether the server's rules engine is compiled (a game made before is opened once it is)
 let engineReady = false;
+// the computer's levels, each in plain words, and the default (asked once: /api/levels)
+let computerLevels = null;
 
 function created() {
   try { return JSON.parse(localStorage.getItem(CREATED_KEY) || "{}"); } catch { return {}; }
@@ -37,16 +39,56 @@ function withSeed(body, typed) {
   return `{"seed":${digits},` + JSON.stringify(body).slice(1);
 }
 
+// A computer seat's level: a choice of the server's levels, each option saying what it
+// means; shown only while the computer plays the seat.
+function levelChoice(seat) {
+  const select = el("select", { "data-level": seat.name, title: "how well the computer plays" },
+    ...computerLevels.levels.map((level) => el("option", { value: level.name,
+      title: level.description }, level.name)));
+  select.value = computerLevels.default;
+  return select;
+}
+
+// The computer plays a side whose every seat is its own as one player, at one level: a
+// level chosen for one such seat is taken by the side's other seats.
+function alignLevels(scenario, choices, levels, seat) {
+  const mates = scenario.seats.filter((s) => s.side === seat.side);
+  if (!mates.every((s) => choices[s.name].value === "computer")) return;
+  for (const mate of mates) levels[mate.name].value = levels[seat.name].value;
+}
+
+function levelWords(select) {
+  const chosen = computerLevels.levels.find((level) => level.name === select.value);
+  return chosen ? chosen.description : "";
+}
+
 function scenarioCard(scenario) {
   const choices = {};
+  const levels = {};
+  const shows = [];  // each seat's level shown (or hidden) as its choices stand
   const seats = el("div");
   scenario.seats.forEach((seat, index) => {
     const select = el("select", { "data-seat": seat.name },
       el("option", { value: "computer" }, "computer"), el("option", { value: "human" }, "human"));
     if (index === 0) select.value = "human";
     choices[seat.name] = select;
-    seats.append(el("div", { class: "seat-row" }, `${seat.side}: ${seat.name}`, select));
+    const level = levels[seat.name] = levelChoice(seat);
+    const words = el("div", { class: "muted level-words", "data-level-words": seat.name });
+    shows.push(() => {
+      level.hidden = select.value !== "computer";
+      words.hidden = level.hidden;
+      words.textContent = `${seat.name}: ${level.value}: ${levelWords(level)}`;
+    });
+    for (const changed of [select, level]) {
+      changed.addEventListener("change", () => {
+        alignLevels(scenario, choices, levels, seat);
+        for (const show of shows) show();
+      });
+    }
+    seats.append(el("div", { class: "seat-row" }, `${seat.side}: ${seat.name}`,
+      el("span", {}, select, " ", level)), words);
   });
+  for (const show of shows) show();
   const seed = el("input", { type: "number", min: "0", step: "1", placeholder: "empty: secret",
                              size: "12", class: "seed" });
   const warning = el("p", { class: "seed-warning", hidden: "" }, "A typed seed is no secret: "
@@ -58,8 +100,11 @@ function scenarioCard(scenario) {
     objectives.append(el("li", {}, `${o.side}: ${o.description} (${o.points})`));
   }
   const create = el("button", { class: "primary create", onclick: async () => {
-    const body = { scenario: scenario.name, seats: {} };
-    for (const [name, select] of Object.entries(choices)) body.seats[name] = select.value;
+    const body = { scenario: scenario.name, seats: {}, levels: {} };
+    for (const [name, select] of Object.entries(choices)) {
+      body.seats[name] = select.value;
+      if (select.value === "computer") body.levels[name] = levels[name].value;
+    }
     create.disabled = true;
     create.textContent = "Creating…";
     try {
@@ -131,6 +176,7 @@ async function loadGames() {
 }
 
 async function loadScenarios() {
+  if (computerLevels === null) computerLevels = await api("GET", "/api/levels");
   const scenarios = await api("GET", "/api/scenarios");
   const box = document.getElementById("scenarios");
   box.replaceChildren(...scenarios.map(scenarioCard));

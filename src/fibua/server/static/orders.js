@@ -4,8 +4,9 @@
 // selected, a button per form of each kind it has legal orders of ("run enter", "run to"),
 // and under "other orders" every other kind of the rule set. A chosen form asks for each
 // parameter as its type says: points and paths by clicking the map, enemies by clicking
-// them or from a list, sections by a list or a click on the map, floors, choices, flags
-// and numbers by fields. Preview goes to game.js's chosen(), which asks the rules.
+// them or from a list, sections by a list or a click on the map, the side's own units by
+// clicking their counters (friends.js) or from a list, floors, choices, flags and numbers
+// by fields. Preview goes to game.js's chosen(), which asks the rules.
 // The sampled legal orders stay as quick picks when a kind has few.
 "use strict";
 
@@ -53,6 +54,12 @@ function drawComposer() {
   }
   if (!selected) {
     box.append(el("div", { class: "muted" }, "Select one of your units (list or map)."));
+    return composeDone();
+  }
+  if (state.seat.units && !state.seat.units.includes(selected)) {
+    // a unit of another seat of the side, picked on the map: that seat orders it
+    box.append(el("div", { class: "muted" }, `${selected} is not one of your seat's units: `
+      + "another seat of your side gives its orders."));
     return composeDone();
   }
   if (!state.ordersLoaded) {
@@ -120,6 +127,7 @@ function startForm(kind, form) {
   compose.kind = kind.kind;
   compose.form = form;
   compose.values = {};
+  compose.why = null;
   for (const param of form.params) {
     if (param.type === "flag" && param.required) compose.values[param.name] = true;
     if (param.type === "path") compose.values[param.name] = [];
@@ -137,9 +145,9 @@ function reachShown(form) {
   else if (typeof clearReach === "function") clearReach();
 }
 
-// the parameter the map waits for first: a place, else a section, else an enemy
+// the parameter the map waits for first: a place, else a section, an enemy, an own unit
 function firstToClick(form) {
-  for (const types of [PLACE_TYPES, ["section"], ENEMY_TYPES]) {
+  for (const types of [PLACE_TYPES, ["section"], ENEMY_TYPES, FRIEND_TYPES]) {
     const param = form.params.find((p) => types.includes(p.type) && p.required);
     if (param) return param.name;
   }
@@ -160,6 +168,8 @@ function composerFields(mine) {
     }
     box.append(field(param, legal));
   }
+  // why the last unit clicked for a parameter was not taken (friends.js)
+  if (compose.why) box.append(el("div", { class: "error", id: "compose-why" }, compose.why));
   box.append(el("button", { class: "primary", id: "compose-preview", onclick: previewComposed },
     "Preview"), el("button", { id: "compose-clear", onclick: () => { compose.form = null;
     compose.kind = null; compose.active = null; reachShown(null); render(); } }, "Clear"));
@@ -182,12 +192,12 @@ const FIELDS = {
   point: placeField,
   path: placeField,
   enemy: (p, id) => [pickList(p, id, enemyChoices())],
-  own: (p, id) => [pickList(p, id, ownChoices())],
+  own: (p, id) => [pickList(p, id, friendChoices(p))],
   section: (p, id, legal) => [pickList(p, id, sectionChoices(p, legal))],
   floor: (p, id) => [pickList(p, id, floorChoices())],
   choice: (p, id) => [pickList(p, id, p.choices.map((c) => [c, c]))],
   enemies: (p, id) => [checkList(p, id, enemyChoices())],
-  owns: (p, id) => [checkList(p, id, ownChoices())],
+  owns: (p, id) => [checkList(p, id, friendChoices(p))],
   flag: flagField,
   number: numberField,
 };
@@ -282,17 +292,12 @@ function textField(param, id) {
 
 // -- what a list offers -------------------------------------------------------------------
 
+// the enemies a form may name: those the side knows are out of the fight are left out
 function enemyChoices() {
-  const enemies = ((state.view && state.view.enemies) || []).slice();
+  const enemies = ((state.view && state.view.enemies) || []).filter((e) => !outOfAction(e));
   enemies.sort((a, b) => Number(Boolean(b.visible_now)) - Number(Boolean(a.visible_now)));
   return enemies.map((e) => [e.id, `${e.id}${e.name ? ": " + e.name : ""}`
     + (e.visible_now ? " (in sight)" : ` (seen turn ${e.seen_turn ?? "?"})`)]);
-}
-
-function ownChoices() {
-  const own = (state.view && state.view.own) || [];
-  return own.filter((u) => u.id !== selected && !outOfAction(u))
-    .map((u) => [u.id, `${u.id}${u.name ? ": " + u.name : ""}`]);
 }
 
 // the sections the legal orders of the kind name first, then every section of the map
@@ -345,7 +350,14 @@ function sectionAt(x, y) {
 // what mapClicked (game.js) does: the click fills the parameter the composer waits for
 function composerMapClick(x, y) {
   if (!compose || !compose.form) return;
-  const param = compose.form.params.find((p) => p.name === compose.active);
+  let param = compose.form.params.find((p) => p.name === compose.active);
+  if (param && FRIEND_TYPES.includes(param.type)) {
+    return say(`${compose.kind}: click the counter of one of your units for ${param.name}`);
+  }
+  if (!param && !compose.form.params.some((p) => p.type === "section")) {
+    // the place is given already: a click elsewhere on the map moves it there
+    param = compose.form.params.find((p) => p.type === "point");
+  }
   if (param && param.type === "point") {
     compose.values[param.name] = [x, y];
     compose.active = nextActive(param.name);
@@ -373,11 +385,12 @@ function markPlacing() {
   box.classList.toggle("placing", Boolean(param && PLACE_TYPES.includes(param.type)));
 }
 
-// the next place or section still to give after `name`, if any
+// the next place, section or own unit still to give after `name`, if any
 function nextActive(name) {
   const params = compose.form.params;
   const after = params.slice(params.findIndex((p) => p.name === name) + 1);
-  const next = after.find((p) => [...PLACE_TYPES, "section"].includes(p.type) && p.required
+  const next = after.find((p) => [...PLACE_TYPES, "section", ...FRIEND_TYPES].includes(p.type)
+    && p.required
     && compose.values[p.name] === undefined);
   return next ? next.name : null;
 }
@@ -421,8 +434,19 @@ function composeDone() {
   composeMarks.replaceChildren();
   const form = compose && compose.unit === selected ? compose.form : null;
   const active = form && form.params.find((p) => p.name === compose.active);
-  mode.textContent = active ? `${compose.kind}: click the map for ${active.name}`
-    + (active.type === "path" ? " (each point in turn, then Finish path)" : "") : "";
+  const friend = friendAwaited();  // friends.js
+  // an enemy chosen (clicked or from the list) is awaited no more
+  const waiting = active && !(ENEMY_TYPES.includes(active.type)
+    && compose.values[active.name] !== undefined) ? active : null;
+  const what = waiting && ENEMY_TYPES.includes(waiting.type) ? "an enemy counter"
+    : waiting && waiting.type === "section" ? "a building" : "the map";
+  mode.textContent = waiting && FRIEND_TYPES.includes(waiting.type)
+    ? `${compose.kind}: click the counter of your unit for ${waiting.name}`
+    : waiting ? `${compose.kind}: click ${what} for ${waiting.name}`
+    + (waiting.type === "path" ? " (each point in turn, then Finish path)" : "")
+    : friend ? `${compose.kind}: click the counter of your unit for ${friend.name}`
+    + (friend.required ? "" : " (optional)")
+    + (friend.type === "owns" ? " (a second click takes it out)" : "") : "";
   // the rules' sampled places for a kind, as blue dots (game.js draws them for pointMode)
   pointMode = active && PLACE_TYPES.includes(active.type) && form.params[0] === active
     ? { kind: compose.kind, unit: selected } : null;
@@ -442,9 +466,14 @@ function composeDone() {
   }
 }
 
+// a place given: a ring a person can find on the map (it was a dot of a pixel or two),
+// round a dot on the very point
 function markAt([x, y], size) {
-  return svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 0.45, fill: "none",
-    stroke: "#2b6cb0", "stroke-width": size * 0.2, class: "compose-point" });
+  const mark = svgEl("g", { class: "compose-point" });
+  mark.append(svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 1.6, fill: "none",
+    stroke: "#2b6cb0", "stroke-width": size * 0.35 }),
+  svgEl("circle", { cx: x, cy: mapHeight - y, r: size * 0.3, fill: "#2b6cb0" }));
+  return mark;
 }
 
 // -- giving it ----------------------------------------------------------------------------

@@ -27,7 +27,11 @@ function headline() {
     el("div", { id: "reason" }, r ? r.reason : ""),
     el("div", {}, scores),
     el("div", { class: "facts" }, `${report.scenario.ruleset} · seed ${report.seed} · `
-      + `${report.orders} orders · ${report.lines} log lines · state hash ${report.state_hash}`));
+      + `${report.orders} orders · ${report.lines} log lines · state hash ${report.state_hash}`),
+    // who played (a server game's report; an uploaded log does not say)
+    el("div", { id: "players" }, report.players ? "Played by: " + report.players.map((p) =>
+      `${p.side}${p.name !== p.side ? " " + p.name : ""}: `
+      + (p.player === "computer" ? `computer (${p.level})` : p.player)).join(" · ") : ""));
 }
 
 function slider() {
@@ -61,9 +65,14 @@ function viewSwitch() {
     box.append(el("button", { class: "view" + (choice === viewShown ? " on" : ""),
       "data-view": choice === null ? "control" : choice,
       onclick: () => { viewShown = choice; showTurn(turnShown()); } },
-      choice === null ? "Control (everything)" : `${choice}'s view`));
+      choice === null ? "Control (everything)" : `${possessive(choice)} view`));
   }
   return box;
+}
+
+// a side's name with its possessive ending: the germans' view, the british's view
+function possessive(name) {
+  return name.endsWith("s") ? `${name}'` : `${name}'s`;
 }
 
 function turnShown() {
@@ -127,11 +136,13 @@ function drawFigures(turn) {
 
 function drawFigure(f, side, kind, opacity) {
   if (typeof f.x !== "number" || typeof f.y !== "number") return null;
-  const g = svgNode("g", { class: kind, "data-id": f.id, "data-side": side || "enemy", opacity });
+  // data-avoid: no label is placed over it (labels.js)
+  const g = svgNode("g", { class: kind, "data-id": f.id, "data-side": side || "enemy", opacity,
+    "data-avoid": "" });
   const cx = f.x, cy = mapHeight - f.y;
   g.append(svgNode("circle", { cx, cy, r: unitSize, fill: side ? colourOf(side) : "#555",
     stroke: "#fff", "stroke-width": unitSize * 0.3 }));
-  const label = svgNode("text", { x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
+  const label = svgNode("text", { class: "label", x: cx + unitSize * 1.3, y: cy + unitSize * 0.5,
     "font-size": unitSize * 1.5, "font-family": "sans-serif", fill: "#111", stroke: "#fff",
     "stroke-width": unitSize * 0.3, "paint-order": "stroke" });
   label.textContent = f.id;
@@ -180,13 +191,17 @@ function figureTable(key, caption, list, colour) {
 function showTurn(index) {
   const turn = report.turns[index];
   if (!turn) return;
-  document.getElementById("turn-label").textContent =
-    `Turn ${turn.turn} (${index + 1} of ${report.turns.length})`;
+  // the game's end is dated the turn after the last when the turn limit ends it
+  const ending = turn.turn > report.scenario.turns;
+  document.getElementById("turn-label").textContent = (ending ? "The end"
+    : `Turn ${turn.turn}`) + ` (${index + 1} of ${report.turns.length})`;
   for (const button of document.querySelectorAll("#view-switch button")) {
     const view = viewShown === null ? "control" : viewShown;
     button.classList.toggle("on", button.dataset.view === view);
   }
   drawFigures(turn);
+  // no label over another or over a figure: the game page's placer (labels.js)
+  if (typeof placeLabels === "function") placeLabels(figures.ownerSVGElement);
   drawEvents(turn);
   drawStanding(turn);
 }

@@ -80,13 +80,14 @@ def spot(x: Any, y: Any) -> str:
     return f"({number(x)}, {number(y)})"
 
 
-def place(data: Data, x: str = "x", y: str = "y", lead: str = "at") -> str:
-    """`at (26.5, 23) in corner b, on the first floor`: the room and floor only when the
-    spot is in a room or above the ground."""
-    text = f"{lead} {spot(data.get(x), data.get(y))}"
+def place(data: Data, names: Names, lead: str = "at") -> str:
+    """`at (26.5, 23) in The corner house, b, on the first floor`: the room (by its
+    building's name, as the map names it, where the names know the map) and floor only
+    when the spot is in a room or above the ground."""
+    text = f"{lead} {spot(data.get('x'), data.get('y'))}"
     section, level = data.get("section"), data.get("floor")
     if section:
-        text += f" in {words(section)}"
+        text += f" in {names.place(section)}"
     if section or (is_number(level) and level != 0):
         text += f", on {floor_words(level)}"
     return text
@@ -211,10 +212,11 @@ def moved(data: Data, names: Names) -> str:
         is_number(share) else ""
     if start == end and start != (None, None):
         # no ground covered yet a share paid: the figure went up or down a floor
-        text = f"{_name(data, names)} changes floor{paid} {place(_at(data, end), lead='to')}"
+        text = (f"{_name(data, names)} changes floor{paid} "
+                f"{place(_at(data, end), names, lead='to')}")
     else:
         text = (f"{_name(data, names)} moves {names.length(data.get('inches'))}{paid} from "
-                f"{spot(*start)} {place(_at(data, end), lead='to')}")
+                f"{spot(*start)} {place(_at(data, end), names, lead='to')}")
     climbs = [_climbed(c) for c in data.get("climbed") or ()]
     if climbs:
         text += f", climbing {join(climbs)}"
@@ -244,7 +246,7 @@ def stopped(data: Data, names: Names) -> str:
 
 
 def moved_back(data: Data, names: Names) -> str:
-    return ", ".join(filter(None, [f"{_name(data, names)} ends up {place(data)}",
+    return ", ".join(filter(None, [f"{_name(data, names)} ends up {place(data, names)}",
                                    stance(data.get("stance"))]))
 
 
@@ -252,7 +254,7 @@ def moved_back(data: Data, names: Names) -> str:
 
 
 def enemy_seen(data: Data, names: Names) -> str:
-    return ", ".join(filter(None, [f"{_name(data, names)} is seen {place(data)}",
+    return ", ".join(filter(None, [f"{_name(data, names)} is seen {place(data, names)}",
                                    stance(data.get("stance")),
                                    f"with {weapon(data.get('weapon'))}"]))
 
@@ -264,7 +266,7 @@ def enemy_lost(data: Data, names: Names) -> str:
 
 def enemy_glimpsed(data: Data, names: Names) -> str:
     return (f"{_name(data, names)}, with {weapon(data.get('weapon'))}, is glimpsed "
-            f"{place(data)}, and is out of sight again")
+            f"{place(data, names)}, and is out of sight again")
 
 
 # -- fire ----------------------------------------------------------------------------------
