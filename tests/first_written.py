@@ -148,12 +148,27 @@ def _turns(turns: int) -> Callable[[Raw], None]:
     return put_back
 
 
+def _points(number: int, points: int) -> Callable[[Raw], None]:
+    """The Nth [[victory]] condition (1 the first) worth what it was."""
+    def put_back(raw: Raw) -> None:
+        raw["victory"][number - 1]["points"] = points
+    return put_back
+
+
+def _all(*steps: Callable[[Raw], None]) -> Callable[[Raw], None]:
+    """Several knobs turned in one scenario, each put back."""
+    def put_back(raw: Raw) -> None:
+        for step in steps:
+            step(raw)
+    return put_back
+
+
 #: what the balancing changed in each scenario, put back
 RESTORE: dict[str, Callable[[Raw], None]] = {
-    "corner-shop": _corner_shop,
+    "corner-shop": _all(_corner_shop, _turns(10)),
     "ramp-houses": _ramp_houses,
     "farm-compound": _farm_compound,
-    "anti-tank-screen": _turns(12),
+    "anti-tank-screen": _all(_turns(12), _points(3, 1)),
     "factory-district": _factory_district,
     "beach-exit": _beach_exit,
     "village-street": _village_street,
