@@ -13,6 +13,7 @@ from fibua.core.orders import Order
 from fibua.core.ruleset import Risk
 from fibua.lab.engine import computers
 from fibua.scenario.loader import load_scenario
+from first_written import first_written
 
 SEED = 3
 
@@ -112,7 +113,8 @@ def test_a_move_says_where_it_ends_and_that_it_may_still_shoot() -> None:
 
 def test_a_move_into_contact_with_an_enemy_in_sight_says_it_charges() -> None:
     # the seed: a figure that moves within 1in of an enemy engages it in close combat
-    game = Game(load_scenario("corner-shop"), SEED)
+    # (the game of seed 3 as first written, where such a move comes)
+    game = Game(first_written("corner-shop"), SEED)
     players = computers(game, SEED)
     for _ in range(300):
         side = game.to_act()
