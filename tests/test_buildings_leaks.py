@@ -192,7 +192,9 @@ def public_names(game: Game) -> set[str]:
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_no_side_hears_of_an_enemy_unit_before_it_could_see_it(name: str) -> None:
-    scenario = load_scenario(name)
+    # as first written: more units to hide (beach-exit's mortar behind the crest), so each
+    # of these games has some enemy out of sight for the canary to guard
+    scenario = first_written(name)
     guarded = 0
     for seed in range(3):
         game = Game(scenario, seed)
