@@ -78,25 +78,116 @@ def _factory_district(raw: Raw) -> None:
                          "candidates": [[20, 48], [40, 96], [70, 94]]}]})
 
 
+def _units_of(raw: Raw, side: str) -> list[Raw]:
+    units: list[Raw] = _side(raw, side)["forces"]["units"]
+    return units
+
+
+def _beach_exit(raw: Raw) -> None:
+    meta = raw["scenario"]
+    meta["description"] = meta["description"].replace(
+        "command bunker higher up and a stone villa at the head of the draw. An engineer",
+        "command bunker higher up, a stone villa at the head of the draw and an 8 cm mortar "
+        "dug in on the plateau. An engineer").replace(
+        "two rifle squads (the second five men strong), their", "two rifle squads, their")
+    second = next(u for u in _units_of(raw, "americans") if u["id"] == "easy-second")
+    second["models"] += [{"at": [x, 5]} for x in (37, 38.5, 40, 41.5, 43)]
+    _units_of(raw, "germans").extend([
+        {"id": "stuetzpunkt-hq", "name": "Strongpoint commander (Lt Vogler)", "type": "hq",
+         "inside": {"section": "villa-les-mouettes", "floor": 0},
+         "models": [{"at": [15, 40.5]}, {"at": [16.5, 40.5]}]},
+        {"id": "mortar-pit", "name": "8 cm mortar (Ogefr Lenz)",
+         "type": "medium-mortar-team",
+         "models": [{"at": [40, 42]}, {"at": [41.5, 42]}, {"at": [40.7, 43.3]}]}])
+
+
+def _village_street(raw: Raw) -> None:
+    meta = raw["scenario"]
+    meta["description"] = meta["description"].replace(
+        "a PIAT and six men of another section in the timber Epicerie, and a gunner officer "
+        "who can call the field regiment once.",
+        "a PIAT and a section in the timber Epicerie, a section in the gardens and a gunner "
+        "officer who can call the field regiment once.")
+    british = _units_of(raw, "british")
+    eight = next(u for u in british if u["id"] == "eight-section")
+    eight["models"] += [{"at": [15.5, 16]}, {"at": [17, 16]}, {"at": [18.5, 16]},
+                        {"at": [19.5, 17.5]}]
+    british.append({"id": "nine-section", "name": "9 Section (Sgt Cooke)",
+                    "type": "rifle-squad", "models": [
+                        {"at": [x, y]} for y in (37, 38.5)
+                        for x in (14.5, 16, 17.5, 19, 20.5)]})
+
+
+def _oosterbeek_crossroads(raw: Raw) -> None:
+    players = _side(raw, "germans")["forces"]["players"]
+    maier = next(p for p in players if p["id"] == "rttf-maier")
+    maier["figures"] += [
+        {"id": "franke", "name": "Schtz. Franke", "weapon": "rifle", "at": [4, 2]},
+        {"id": "jung", "name": "Schtz. Jung", "weapon": "rifle", "at": [8.5, 2]},
+        {"id": "keller", "name": "Schtz. Keller", "weapon": "assault-rifle", "at": [10, 3.5]},
+        {"id": "stein", "name": "Schtz. Stein", "weapon": "rifle", "at": [12, 2],
+         "rank": "hero"}]
+
+
+def _tobacco_factory(raw: Raw) -> None:
+    meta = raw["scenario"]
+    meta["description"] = meta["description"].replace(
+        "west hall's loading door and a light mortar sits on the east hall's flat roof; the "
+        "office block has no garrison of its own. An American",
+        "west hall's loading door, a light mortar sits on the east hall's flat roof and an "
+        "MG 42 on its tripod looks out of the top floor of the office block. An American"
+    ).replace("leading platoon (its third squad down to two men), with", "leading platoon, with")
+    third = next(u for u in _units_of(raw, "americans") if u["id"] == "third-squad")
+    third["models"] += [{"at": [x, 5]} for x in (41, 42.5, 44)] + [
+        {"at": [x, 6.5]} for x in (38, 39.5, 41, 42.5, 44)]
+    _units_of(raw, "germans").extend([
+        {"id": "mg-trupp", "name": "MG 42 on tripod (Gefr Lutz)", "type": "mmg-team",
+         "inside": {"section": "office-block", "floor": 2},
+         "models": [{"at": [34, 33]}, {"at": [35.5, 33]}, {"at": [35, 34.5]}]},
+        {"id": "zugtrupp", "name": "Zugtrupp (Lt Haferkamp)", "type": "hq",
+         "inside": {"section": "office-block", "floor": 0},
+         "models": [{"at": [34.5, 34]}, {"at": [35.5, 35]}]}])
+
+
 def _turns(turns: int) -> Callable[[Raw], None]:
     def put_back(raw: Raw) -> None:
         raw["scenario"]["turns"] = turns
     return put_back
 
 
+def _points(number: int, points: int) -> Callable[[Raw], None]:
+    """The Nth [[victory]] condition (1 the first) worth what it was."""
+    def put_back(raw: Raw) -> None:
+        raw["victory"][number - 1]["points"] = points
+    return put_back
+
+
+def _all(*steps: Callable[[Raw], None]) -> Callable[[Raw], None]:
+    """Several knobs turned in one scenario, each put back."""
+    def put_back(raw: Raw) -> None:
+        for step in steps:
+            step(raw)
+    return put_back
+
+
 #: what the balancing changed in each scenario, put back
 RESTORE: dict[str, Callable[[Raw], None]] = {
-    "corner-shop": _corner_shop,
+    "corner-shop": _all(_corner_shop, _turns(10)),
     "ramp-houses": _ramp_houses,
     "farm-compound": _farm_compound,
-    "anti-tank-screen": _turns(12),
+    "anti-tank-screen": _all(_turns(12), _points(3, 1)),
     "factory-district": _factory_district,
+    "beach-exit": _beach_exit,
+    "village-street": _village_street,
+    "oosterbeek-crossroads": _oosterbeek_crossroads,
+    "tobacco-factory": _tobacco_factory,
 }
 
 
 def first_written_raw(name: str) -> Raw:
     raw = copy.deepcopy(load_scenario(name).raw)
-    RESTORE[name](raw)
+    if name in RESTORE:  # a scenario the balancing left alone is as it was written
+        RESTORE[name](raw)
     return raw
 
 

@@ -83,7 +83,7 @@ def variant() -> str:
     text = (Path(fibua.__file__).parent / "scenarios/street-fight/corner-shop.toml").read_text()
     return edited(text, [('name = "corner-shop"', f'name = "{NAME}"'),
                          ('title = "The Corner Shop"', 'title = "The Corner Shop (five turns)"'),
-                         ("turns = 10", f"turns = {TURNS}")])
+                         ("\nturns = 13\n", f"\nturns = {TURNS}\n")])
 
 
 def aim(page: Any) -> bool:

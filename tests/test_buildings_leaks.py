@@ -25,6 +25,7 @@ from fibua.rulesets.buildings import actions
 from fibua.rulesets.buildings.knowledge import sees
 from fibua.rulesets.buildings.state import BuildingsState, Unit
 from fibua.scenario.loader import load_scenario
+from first_written import first_written
 
 SCENARIOS = ("tobacco-factory", "beach-exit", "village-street")
 #: events every side is told of by the rules, whoever sees the unit they name
@@ -109,8 +110,13 @@ class Canary:
         # the rules judge sight after each order: so does the canary, before it reads
         before = self.look()
         for side in self.observed:
+            met = (self.met(side, events) | self.fired_on(side, events)
+                   | self.fired_on_the_fallen(side, events))
+            # sight is judged during an order (along a move, at each shot); the canary looks
+            # at its end, when a unit destroyed in it neither is seen nor sees any more
+            self.observed[side] |= met
             self.check(side)
-            lately = before[side] | self.now[side] | self.met(side, events)
+            lately = before[side] | self.now[side] | met
             named = self.named(side, [e for e in events if e.seen_by(side)])
             stray = named - lately
             assert not stray, f"{side} was told of {sorted(stray)}, unseen in that order"
@@ -128,6 +134,30 @@ class Canary:
             if any(units[u].side == side for u in ids):
                 met |= {u for u in ids if units[u].side != side}
         return met
+
+    def fired_on(self, side: str, events: list[Event]) -> set[str]:
+        """Enemy units the side's own units fired on in these events (their own fire or an
+        ambush): a unit fires only at what it sees, so its side has seen the target, even
+        one that moved into sight and was destroyed in the same order."""
+        units = self.state.units
+        return {str(e.data["target"]) for e in events
+                if e.kind in ("fire", "ambush") and units.get(str(e.data.get("unit"))) is not None
+                and units[str(e.data["unit"])].side == side
+                and str(e.data.get("target")) in units
+                and units[str(e.data["target"])].side != side}
+
+    def fired_on_the_fallen(self, side: str, events: list[Event]) -> set[str]:
+        """Enemy units that fired on one of the side's units these events destroyed: the
+        rules name a firer to the target's side when the target saw it at the shot, and a
+        target destroyed in the order cannot be asked at its end."""
+        units = self.state.units
+        fallen = {str(e.data.get("unit")) for e in events if e.kind == "destroyed"}
+        return {str(e.data["unit"]) for e in events
+                if e.kind in ("fire", "ambush") and str(e.data.get("target")) in fallen
+                and units.get(str(e.data["target"])) is not None
+                and units[str(e.data["target"])].side == side
+                and str(e.data.get("unit")) in units
+                and units[str(e.data["unit"])].side != side}
 
     def named(self, side: str, events: list[Event]) -> set[str]:
         """The enemy units the events name (public ones aside)."""
@@ -162,7 +192,9 @@ def public_names(game: Game) -> set[str]:
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_no_side_hears_of_an_enemy_unit_before_it_could_see_it(name: str) -> None:
-    scenario = load_scenario(name)
+    # as first written: more units to hide (beach-exit's mortar behind the crest), so each
+    # of these games has some enemy out of sight for the canary to guard
+    scenario = first_written(name)
     guarded = 0
     for seed in range(3):
         game = Game(scenario, seed)
@@ -184,7 +216,7 @@ def test_no_side_hears_of_an_enemy_unit_before_it_could_see_it(name: str) -> Non
 
 
 def test_the_canary_sings_when_an_id_leaks() -> None:
-    game = Game(load_scenario("beach-exit"), 0)
+    game = Game(first_written("beach-exit"), 0)
     canary = Canary(game)
     unseen = canary.unseen("americans")
     assert [u.id for u in unseen] == ["mortar-pit"]  # behind the crest hedge
@@ -194,7 +226,7 @@ def test_the_canary_sings_when_an_id_leaks() -> None:
 
 
 def test_the_canary_sings_when_a_name_leaks() -> None:
-    game = Game(load_scenario("beach-exit"), 0)
+    game = Game(first_written("beach-exit"), 0)
     canary = Canary(game)
     game.log.append(Event("gossip", {"who": "8 cm mortar (Ogefr Lenz)"}, ("americans",), 0))
     with pytest.raises(AssertionError, match="unseen"):
@@ -202,7 +234,7 @@ def test_the_canary_sings_when_a_name_leaks() -> None:
 
 
 def test_the_canary_sings_when_an_order_names_a_unit_out_of_sight() -> None:
-    game = Game(load_scenario("beach-exit"), 0)
+    game = Game(first_written("beach-exit"), 0)
     canary = Canary(game)
     canary.observed["americans"].add("mortar-pit")  # as if seen earlier in the game
     with pytest.raises(AssertionError, match="unseen in that order"):
@@ -224,7 +256,7 @@ def test_units_inside_are_seen_only_through_their_openings() -> None:
     through its floor's windows (south and west) and the company HQ in the church through
     the church's doors and windows: no line joins them; the rifle section in the gardens
     sees the HQ through the church's west window."""
-    state: BuildingsState = Game(load_scenario("village-street"), 0).state
+    state: BuildingsState = Game(first_written("village-street"), 0).state
     hq = state.units["kompanietrupp"]
     assert not could_see(state, state.units["seven-section"], hq)
     assert could_see(state, state.units["nine-section"], hq)
@@ -251,7 +283,7 @@ def hide_the_mortar(game: Game, canary: Canary) -> bool:
 
 
 def test_the_mortar_s_ambush_behind_the_hedge_is_not_told() -> None:
-    game = Game(load_scenario("beach-exit"), 0)
+    game = Game(first_written("beach-exit"), 0)
     assert hide_the_mortar(game, Canary(game))
 
 
@@ -260,6 +292,6 @@ def test_the_canary_catches_a_rule_that_tells_every_order(
     """Were every unit's order told to both sides, the hidden mortar's Ambush would name
     it to the Americans."""
     monkeypatch.setattr(actions, "watchers", lambda state, unit: tuple(state.sides))
-    game = Game(load_scenario("beach-exit"), 0)
+    game = Game(first_written("beach-exit"), 0)
     with pytest.raises(AssertionError, match="mortar-pit"):
         hide_the_mortar(game, Canary(game))

@@ -11,8 +11,7 @@ from test_play_sessions import STATUS, Terminal
 
 SCENARIO = "village-street"
 UNITS = ("tiger", "gruppe-stein", "gruppe-falk", "granatwerfer", "kompanietrupp")
-BRITISH = ("six-pounder", "platoon-hq", "seven-section", "foo", "piat", "eight-section",
-           "nine-section")
+BRITISH = ("six-pounder", "platoon-hq", "seven-section", "foo", "piat", "eight-section")
 #: an order event's raw line, shown under its sentence by the `details` switch
 ORDER_EVENT = re.compile(r"\border: [^\n]*?\bunit=([a-z0-9-]+)")
 

@@ -186,7 +186,7 @@ def test_street_fighter_briefing_lists_the_units_to_destroy() -> None:
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("corner-shop", ["turn 1 of 10", "move phase"]),
+    ("corner-shop", ["turn 1 of 13", "move phase"]),
     ("normandy-village", ["turn 1 of 14", "orders phase", "you hold no objective"]),
     ("ramp-houses", ["turn 1 of 12", "move phase, step 1"]),
 ])
@@ -240,7 +240,7 @@ def test_done_at_a_lone_seat_ends_the_phase_as_the_browser_done_does() -> None:
     play.run()
     after = out.export_text().split("british> done", 1)[1]
     assert "not allowed" not in after
-    assert "turn 1 of 10 | shoot phase" in after  # the move phase is over
+    assert "turn 1 of 13 | shoot phase" in after  # the move phase is over
 
 
 def test_a_run_is_announced_and_each_order_shows_a_short_status() -> None:
@@ -250,7 +250,7 @@ def test_a_run_is_announced_and_each_order_shows_a_short_status() -> None:
     after_first = text.split("british> move dunn to=5,9", 1)[1]
     assert "running" in after_first.split("british>")[0]
     assert "Lance Corporal Dunn runs 7.07 in" in after_first
-    assert "turn 1 of 10 | move phase | your orders" in after_first
+    assert "turn 1 of 13 | move phase | your orders" in after_first
     assert "┌" not in after_first  # no map redrawn after an order
     second = after_first.split("british> move kelly to=7,4", 1)[1]
     assert "note:" not in second

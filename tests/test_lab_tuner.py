@@ -224,7 +224,7 @@ def test_the_value_chosen_is_a_house_rule_the_lab_and_the_lobby_load(
                       FakeGames())
     overlay, whole = write_house_rule(tmp_path, corner_shop, knob, search, "normal")
     text = overlay.read_text(encoding="utf-8")
-    assert text.startswith("# corner-shop tuned: turns = 12 (the file gives 10)")
+    assert text.startswith("# corner-shop tuned: turns = 12 (the file gives 13)")
     assert "turns = 12" in text and "[[map" not in text  # the change alone
     ruled = with_house_rules(corner_shop, overlays=[overlay])
     assert ruled.scenario.turns == 12

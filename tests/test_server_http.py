@@ -401,7 +401,7 @@ def test_a_seat_is_told_why_a_unit_has_no_order_now(client: TestClient) -> None:
     its units with none (the page shows it when the unit is picked); a unit with orders
     has no entry."""
     made = create(client, "ramp-houses", 3, dict.fromkeys(
-        ["Lieutenant's group", "Sergeant's group"], "human"))
+        ["Lieutenant's group", "Sergeant's group"], "human"))  # every British seat
     seat = seat_state(client, made, "Lieutenant's group")
     assert seat["seat"]["may_act"]
     assert seat["idle"]["grayburn"] == "Lt. Grayburn moves in step 4; this is step 1"
@@ -434,7 +434,7 @@ def test_one_unit_s_orders_come_alone(client: TestClient) -> None:
     """`?unit=` gives the orders of one of the seat's units (the page asks for the unit
     picked), or why it has none; an enemy's or a made-up name gets the same empty answer."""
     game = create(client, "ramp-houses", 3, dict.fromkeys(
-        ["Lieutenant's group", "Sergeant's group"], "human"))
+        ["Lieutenant's group", "Sergeant's group"], "human"))  # every British seat
     token = game["seat_tokens"]["Lieutenant's group"]
     whole = seat_state(client, game, "Lieutenant's group")
     path = f"/api/games/{game['id']}/orders"

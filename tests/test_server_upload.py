@@ -113,7 +113,7 @@ def test_an_upload_under_the_same_name_replaces_it_and_old_games_keep_theirs(
 
 
 def test_every_problem_comes_back_with_its_field_path(client: TestClient, db: Path) -> None:
-    broken = MY_SHOP.replace("turns = 10", "turns = 0", 1).replace(
+    broken = MY_SHOP.replace("\nturns = 13\n", "\nturns = 0\n", 1).replace(
         'ruleset = "street-fight"', 'ruleset = "street-fight"\nweather = "rain"', 1)
     body = refused(upload(client, broken), 422, "invalid-scenario")
     paths = {p["path"] for p in body["problems"]}
