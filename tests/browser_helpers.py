@@ -11,7 +11,8 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -370,3 +371,58 @@ def report_shown(page: Any, game: Game, seed: int, views: list[str]) -> None:
     turns = game.scenario.scenario.turns
     assert last.startswith("The end") or (numbered and int(numbered.group(1)) <= turns), last
     assert "Game over" in page.inner_text("#turn-events")
+
+
+@dataclass(frozen=True)
+class WholeGame:
+    """A game a person plays to its end by clicking: a scenario file uploaded in the lobby
+    under `name`, made there with `seats` and the seed typed, played from seat `me`'s
+    link; `views` are the report's view switch."""
+
+    name: str
+    text: str
+    seats: dict[str, str]
+    seed: int
+    me: str
+    views: list[str]
+
+
+def play_whole_game(tmp_path: Path, whole: WholeGame,
+                    play_turn: Callable[[Any], Counter[str]]) -> Counter[str]:
+    """Make the game in the lobby, play each of the seat's turns with `play_turn` until the
+    game is over, then read the end box and follow the report to its last turn; what was
+    given, by kind. Prints the wall and CPU time it took (the test's, the server's)."""
+    import time
+
+    from playwright import sync_api
+
+    from server_helpers import running_server
+
+    started, cpu = time.monotonic(), time.process_time()
+    db = tmp_path / "games.sqlite3"
+    given: Counter[str] = Counter()
+    with running_server(db) as (server, client), sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            lobby = browser.new_page(viewport={"width": 1400, "height": 900})
+            lobby.goto(str(client.base_url).rstrip("/") + "/")
+            links = lobby_game_links(lobby, whole.name, whole.text, whole.seats, whole.seed)
+            lobby.close()
+            print(f"game made: {time.monotonic() - started:.1f} s")
+            page = open_link(browser, links[whole.me])
+            playing, acting = time.monotonic(), 0.0
+            while my_turn(page):
+                turn = time.monotonic()
+                given += play_turn(page)
+                acting += time.monotonic() - turn
+            waited = time.monotonic() - playing - acting
+            game = stored_game(db)
+            end_shown(page, game)
+            report_shown(page, game, whole.seed, whole.views)
+            served = cpu_seconds(server.pid)
+        finally:
+            browser.close()
+    print(f"whole game: {time.monotonic() - started:.1f} s wall ({waited:.1f} s on the "
+          f"server's turn), {time.process_time() - cpu:.1f} s CPU of the test, "
+          f"{served:.1f} s of the server's; {dict(given)}")
+    return given

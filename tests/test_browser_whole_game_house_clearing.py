@@ -23,7 +23,6 @@ reachable from the page, with the typed seed, the sides' views and no turn past 
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -32,25 +31,17 @@ import pytest
 
 import fibua
 from browser_helpers import (
-    CHROMIUM,
-    FLAGS,
+    WholeGame,
     best_shot,
     choose_unit,
-    cpu_seconds,
     edited,
-    end_shown,
     fit_units,
-    lobby_game_links,
-    my_turn,
     nearer_move,
     needs_chromium,
-    open_link,
-    report_shown,
+    play_whole_game,
     say_done,
     still_mine,
-    stored_game,
 )
-from server_helpers import running_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [needs_chromium, pytest.mark.usefixtures("warm_kernels")]
@@ -106,33 +97,6 @@ def play_my_turn(page: Any) -> Counter[str]:
 
 
 def test_a_whole_game_of_house_clearing_by_clicking(tmp_path: Path) -> None:
-    started, cpu = time.monotonic(), time.process_time()
-    db = tmp_path / "games.sqlite3"
-    given: Counter[str] = Counter()
-    with running_server(db) as (server, client), sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            base = str(client.base_url).rstrip("/")
-            lobby = browser.new_page(viewport={"width": 1400, "height": 900})
-            lobby.goto(base + "/")
-            links = lobby_game_links(lobby, NAME, variant(), SEATS, SEED)
-            lobby.close()
-            print(f"game made: {time.monotonic() - started:.1f} s")
-            page = open_link(browser, links[ME])
-            playing, acting = time.monotonic(), 0.0
-            while my_turn(page):
-                turn = time.monotonic()
-                given += play_my_turn(page)
-                acting += time.monotonic() - turn
-            waited = time.monotonic() - playing - acting
-            game = stored_game(db)
-            end_shown(page, game)
-            report_shown(page, game, SEED, VIEWS)
-            served = cpu_seconds(server.pid)
-        finally:
-            browser.close()
-    print(f"whole game: {time.monotonic() - started:.1f} s wall ({waited:.1f} s on the "
-          "server's turn), "
-          f"{time.process_time() - cpu:.1f} s CPU of the test, {served:.1f} s of the server's; "
-          f"{dict(given)}")
+    given = play_whole_game(tmp_path, WholeGame(NAME, variant(), SEATS, SEED, ME, VIEWS),
+                            play_my_turn)
     assert given["move"] and given["fire"] and given["done"], given
