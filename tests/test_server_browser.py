@@ -9,42 +9,22 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_helpers import CHROMIUM, FLAGS, WAIT_MS, needs_chromium
+from browser_helpers import stored_game as rebuilt
 from fibua.core.game import Game
-from fibua.core.orders import Order
-from fibua.scenario.loader import scenario_from_dict
 from server_helpers import running_server
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
 #: screenshots go to docs/ only when asked (FIBUA_SHOTS=docs), so a test run changes no file
 SHOTS = os.environ.get("FIBUA_SHOTS")
-#: how long the page may take to show what the server sent (a bound, not a measure)
-WAIT_MS = 60_000
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # CI installs Chromium (make test runs tools/install-browser.sh), so there it must be found
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None and not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-    reason="Chromium is not installed (tools/install-browser.sh)")
-
-
-def rebuilt(db: Path) -> Game:
-    with sqlite3.connect(db) as connection:
-        scenario, seed = connection.execute("SELECT scenario, seed FROM games").fetchone()
-        bodies = [json.loads(b) for (b,) in connection.execute(
-            "SELECT body FROM orders ORDER BY n")]
-    game = Game(scenario_from_dict(json.loads(scenario)), int(seed))
-    for body in bodies:
-        game.apply(Order.from_dict(body))
-    return game
+pytestmark = needs_chromium
 
 
 def unseen_by(game: Game, side: str) -> set[str]:
