@@ -108,7 +108,23 @@ models = [{ at = [36, 18] }]
 
 '''
 
+#: the garrison of the office block as the file was first written (the balancing left the
+#: MG 42 team and the Zugtrupp out of the bundled file): this game was planned with them
 GERMANS_MORE = '''
+[[sides.forces.units]]
+id = "mg-trupp"
+name = "MG 42 on tripod (Gefr Lutz)"
+type = "mmg-team"
+inside = { section = "office-block", floor = 2 }
+models = [{ at = [34, 33] }, { at = [35.5, 33] }, { at = [35, 34.5] }]
+
+[[sides.forces.units]]
+id = "zugtrupp"
+name = "Zugtrupp (Lt Haferkamp)"
+type = "hq"
+inside = { section = "office-block", floor = 0 }
+models = [{ at = [34.5, 34] }, { at = [35.5, 35] }]
+
 [[sides.forces.units]]
 id = "flieger"
 name = "Luftwaffe liaison (Lt Ahrens)"
