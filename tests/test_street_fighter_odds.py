@@ -105,6 +105,14 @@ def test_assault_odds(points: int, chance: F) -> None:
     assert values["hit"] == float(chance) and values["hit_taken"] == 0.3
 
 
+@pytest.mark.parametrize(("points", "bonus"), [(0, 0), (9, 0), (10, 1), (26, 2), (35, 3)])
+def test_the_assault_bonus_shown_is_one_per_full_ten_points(points: int, bonus: int) -> None:
+    # the seed: the assault die is a d10 plus one for each 10 points on the assaulting side
+    report = assault_odds(AssaultQuestion(points=points))
+    assert report.values["bonus"] == bonus
+    assert dict(report.breakdown)["bonus"] == f"+{bonus} (1 per full 10 points)"
+
+
 def test_the_command_line() -> None:
     result = runner.invoke(app, ["odds", "street-fighter", "shoot", "--firer", "infantry",
                                  "--range", "12", "--firer-moved", "--target", "open",

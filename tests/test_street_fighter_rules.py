@@ -1025,3 +1025,16 @@ def test_the_moves_listed_go_eight_ways_at_the_full_allowance() -> None:
         headings = sorted(round(degrees(atan2(dy, dx))) % 360 for dx, dy in ends)
         assert headings == list(range(0, 360, 45))
         assert all(game.ruleset.allows(game.state, o) for o in listed)
+
+
+def test_a_units_status_says_what_it_carries_and_what_it_rides() -> None:
+    # the seed: a halftrack carries one infantry section; the status line a player reads
+    # names the section carried, and says nothing of a load an empty vehicle has not got
+    game = Game(make_scenario([unit("ht", "m3-halftrack", (71, 25)),
+                               unit("s2", "infantry-section", rides="ht"),
+                               unit("lo", "lorry", (75, 21))],
+                              [unit("r1", "infantry-section", (75, 80))]), 0)
+    status = {u["id"]: u["status"] for u in game.own_view("blue")}
+    assert status["ht"] == "1/1 hp, carrying s2, ready"
+    assert status["s2"] == "3/3 hp, in ht, ready"
+    assert status["lo"] == "1/1 hp, ready"
