@@ -257,7 +257,7 @@ def test_validate_says_why_a_file_cannot_be_read(tmp_path: Path, case: str) -> N
 
 def test_validate_lists_problems_of_every_kind(tmp_path: Path) -> None:
     raw_text = bundled_scenarios()["corner-shop"].read_text(encoding="utf-8")
-    text = raw_text.replace("turns = ", "turns = -", 1).replace('weapon = "rifle"',
+    text = raw_text.replace("\nturns = ", "\nturns = -", 1).replace('weapon = "rifle"',
                                                                   'weapon = "sling"', 1)
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
