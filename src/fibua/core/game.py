@@ -20,7 +20,7 @@ from fibua.core.errors import FibuaError, IllegalOrder, Refusal, RulesFault
 from fibua.core.events import Event
 from fibua.core.orderforms import ParamType
 from fibua.core.orders import Order
-from fibua.core.ruleset import Player, Preview, Result, RuleSet, Searcher, find_ruleset
+from fibua.core.ruleset import Player, Preview, Result, RuleSet, find_ruleset, is_searcher
 
 if TYPE_CHECKING:
     from fibua.scenario.schema import Scenario
@@ -383,7 +383,7 @@ def chosen(game: Game, side: str, player: Player) -> Order:
 def ask(game: Game, side: str, player: Player) -> Order:
     """A player's choice for `side` now: a searching player searches from the game."""
     legal = LegalOrders(game, side)
-    if isinstance(player, Searcher):
+    if is_searcher(player):
         return player.search(game.state, game.observe(side), legal)
     return player.choose(game.observe(side), legal)
 

@@ -21,7 +21,15 @@ from typing import Any
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, Player, RuleSet, Searcher, Seat, commands, own_computer
+from fibua.core.ruleset import (
+    Notes,
+    Player,
+    RuleSet,
+    Seat,
+    commands,
+    is_searcher,
+    own_computer,
+)
 from fibua.core.search import Budget, WorldLegal, search_player
 
 
@@ -117,7 +125,7 @@ def seat_computers(rules: RuleSet[Any], seats: Sequence[Seat], game_seed: int,
 def looks_ahead(player: Player) -> bool:
     """Whether the player searches from the game (a hard computer's decision takes about
     a second of CPU; any other's a few milliseconds)."""
-    return isinstance(player, Searcher)
+    return is_searcher(player)
 
 
 def decision_apart(game: Game, side: str, player: Player) -> Callable[[], Order]:
@@ -132,7 +140,7 @@ def decision_apart(game: Game, side: str, player: Player) -> Callable[[], Order]
     def decide() -> Order:
         legal = WorldLegal(rules, state, side)
         view = rules.observe(state, side)
-        if isinstance(player, Searcher):
+        if is_searcher(player):
             return player.search(state, view, legal)
         return player.choose(view, legal)
 
