@@ -10,9 +10,11 @@ import pytest
 from fibua.core.dice import derive_seed
 from fibua.core.game import Game, play_out
 from fibua.core.orders import Order
+from fibua.core.search import Budget
 from fibua.lab.engine import computers
+from fibua.lab.ladder import LADDER_BUDGET
 from fibua.lab.records import count_rolls
-from fibua.lab.seats import PLAYERS
+from fibua.lab.seats import PLAYERS, Seats
 from fibua.lab.store import read_info, read_rows
 from fibua.scenario.loader import load_scenario
 from lab_helpers import lab, six_games
@@ -66,6 +68,24 @@ def test_the_run_says_what_was_played(one_job: Path) -> None:
     assert info.name == "corner-shop"
     assert info.seats == {"british": "computer", "germans": "computer"}
     assert (info.seed_start, info.games, info.overrides) == (40, 6, [])
+    assert info.budget is None  # a hard computer would weigh the play budget
+
+
+def test_a_budget_is_what_the_hard_seats_weigh(tmp_path: Path) -> None:
+    """`--budget` sets what a hard computer's decision weighs, kept with the run (so a
+    resumed run weighs it too); the fields left out keep the lab budget's."""
+    result = lab("run", "corner-shop", "--games", "1", "--seed-start", "3",
+                 "--seat", "british=hard", "--budget", "worlds=1,horizon=4",
+                 "--out", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    weighed = Budget(candidates=LADDER_BUDGET.candidates, worlds=1, horizon=4)
+    assert read_info(tmp_path / "r").budget == weighed
+    row = next(iter(read_rows(tmp_path / "r")))
+    game = Game(load_scenario("corner-shop"), 3)
+    seats = Seats({"british": "hard", "germans": "computer"}, budget=weighed)
+    played = play_out(game, seats(game, 3))
+    assert (row.winner, row.reason, row.orders) == (played.winner, played.reason,
+                                                    len(game.orders))
 
 
 def test_seats_choose_the_players(tmp_path: Path) -> None:
@@ -94,6 +114,8 @@ def test_seats_choose_the_players(tmp_path: Path) -> None:
     (["corner-shop", "--games", "0"], "--games"),
     (["corner-shop", "--jobs", "0"], "--jobs"),
     (["corner-shop", "--frobnicate"], "--frobnicate"),
+    (["corner-shop", "--budget", "worlds=0"], "is not NAME=COUNT"),
+    (["corner-shop", "--budget", "depth=3"], "is not NAME=COUNT"),
 ])
 def test_bad_input_is_refused_with_a_message(args: list[str], message: str,
                                              tmp_path: Path) -> None:

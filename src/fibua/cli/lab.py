@@ -52,12 +52,17 @@ def run(
     ] = False,
     ray_address: Annotated[str | None, typer.Option(
         help="play on the Ray cluster at this address (HOST:PORT); implies --ray")] = None,
+    budget: Annotated[str | None, typer.Option(
+        help="what a hard computer's decision weighs: candidates=C,worlds=W,horizon=H "
+             "(those left out keep the lab budget's 2, 2, 16; without it, the play "
+             "budget)")] = None,
 ) -> None:
     """Play many games of a scenario and store one row a game (games.sqlite in --out)."""
     from fibua.cli.lab_play import free_folder, play_into, tell_done
     from fibua.cli.warmup import preparing, warm_up
     from fibua.core.game import Game
     from fibua.lab.cluster import RayCluster, import_ray
+    from fibua.lab.ladder import parse_budget
     from fibua.lab.overrides import with_house_rules
     from fibua.lab.seats import parse_seats
     from fibua.lab.store import RunInfo, RunWriter, code_digest
@@ -70,10 +75,11 @@ def run(
         base = load_scenario(scenario)
         played = with_house_rules(base, set_ or [], overlay or [])
         seats = parse_seats(played, seat or [])
+        weighed = parse_budget(budget) if budget is not None else None
         warm_up(Game(played, seed_start))
     folder = out if out is not None else free_folder(played.name)
     overrides = [*(f"--overlay {p}" for p in overlay or []), *(f"--set {s}" for s in set_ or [])]
-    info = RunInfo(played.raw, seats, overrides, seed_start, games, code_digest())
+    info = RunInfo(played.raw, seats, overrides, seed_start, games, code_digest(), weighed)
     with contextlib.ExitStack() as stack:
         # the cluster is reached before anything is written, and let go after
         cluster = stack.enter_context(RayCluster(ray_address)) if on_ray else None

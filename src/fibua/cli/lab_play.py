@@ -99,7 +99,7 @@ def play_into(writer: RunWriter, folder: Path, played: Scenario, info: RunInfo,
                 progress.advance(task, n)
                 progress.refresh()
 
-            batches = (cluster.play_rows(played, info.seats, seeds, advance) if cluster
+            batches = (cluster.play_rows(played, info.seats, seeds, advance, info.budget) if cluster
                        else play_rows(played, info.seats, seeds, jobs, advance,
                                       info.budget))
             for batch in batches:

@@ -23,6 +23,7 @@ from typing import Any
 
 import fibua
 from fibua.core.errors import FibuaError
+from fibua.core.search import Budget
 from fibua.lab.records import GameRow
 from fibua.lab.runner import Advance, GameFailed, GameSeries, chunks
 from fibua.scenario.loader import scenario_from_dict
@@ -53,6 +54,8 @@ class _Job:
     scenario: dict[str, Any]
     source: str
     seats: dict[str, str]
+    #: what a hard computer's decision weighs (None: the default `Budget`)
+    budget: Budget | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def _series_for(job: _Job) -> GameSeries:
         if _worker_series is not None:
             _worker_series.close()
         scenario = scenario_from_dict(job.scenario, job.source)
-        _worker_series = GameSeries(scenario, job.seats)
+        _worker_series = GameSeries(scenario, job.seats, job.budget)
         _worker_run = job.run
     return _worker_series
 
@@ -125,13 +128,14 @@ class RayCluster:
         return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
 
     def play_rows(self, scenario: Scenario, seats: Mapping[str, str], seeds: Sequence[int],
-                  advance: Advance | None = None) -> Iterator[list[GameRow]]:
+                  advance: Advance | None = None,
+                  budget: Budget | None = None) -> Iterator[list[GameRow]]:
         """The rows of the games of these seeds, a batch at a time, in seed order;
         `advance` is told of each chunk as it is done, in whatever order they finish."""
         tell = advance or (lambda n: None)
         ray = self._ray
         remote = ray.remote(num_cpus=1)(play_chunk)
-        job = ray.put(_Job(uuid.uuid4().hex, scenario.raw, scenario.name, dict(seats)))
+        job = ray.put(_Job(uuid.uuid4().hex, scenario.raw, scenario.name, dict(seats), budget))
         parts = chunks(seeds, self.cpus())
         pending: list[Any] = [remote.remote(job, list(part)) for part in parts]
         order = {ref: index for index, ref in enumerate(pending)}
