@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from math import dist
+from typing import Any
 
 from fibua.battlefield.model import Position, SectionState, TerrainKind
 from fibua.rulesets.buildings.blast import (
@@ -246,11 +247,37 @@ def _from(state: BuildingsState, here: Position, aims: Aims,
             if near[aims.kind(w)] <= WEAPONS[w].range][:room]
 
 
+#: the rules' memo entry (`SightEngine.memo`) of `_nearest_seen`, and its size at most
+NEAREST = "buildings.firing.nearest"
+NEAREST_LIMIT = 50_000
+
+
 def _nearest_seen(state: BuildingsState, heres: list[Position], aims: list[Position]
-                  ) -> list[float]:
+                  ) -> tuple[float, ...]:
     """How far each place is from the nearest aim it sees (infinity: it sees none), the
     sight of every pair asked in one call; fire into or out of a bunker only through the
-    slit it is aimed from or at (`_by_slit`)."""
+    slit it is aimed from or at (`_by_slit`).
+
+    Kept in the rules' own memo of the sight engine by the places asked: the answer
+    depends on nothing else but the map and the sections' present states, and the engine
+    starts another memo when one of those changes (see knowledge.py). A unit's fire is
+    weighed by the rules' check and again when carried out, and most shooters and their
+    targets stand still from one order to the next."""
+    memo: dict[Any, Any] = state.sight.memo
+    known: dict[tuple[tuple[Position, ...], tuple[Position, ...]], tuple[float, ...]] | None \
+        = memo.get(NEAREST)
+    if known is None or len(known) >= NEAREST_LIMIT:
+        known = memo[NEAREST] = {}
+    key = (tuple(heres), tuple(aims))
+    found = known.get(key)
+    if found is None:
+        found = known[key] = tuple(_nearest_seen_now(state, heres, aims))
+    return found
+
+
+def _nearest_seen_now(state: BuildingsState, heres: list[Position], aims: list[Position]
+                      ) -> list[float]:
+    """`_nearest_seen`, worked out."""
     if not heres:
         return []
     seen = state.sight.visible_matrix(heres, aims).tolist()
