@@ -203,6 +203,9 @@ class Control:
         self._spreads: dict[tuple[float, float, tuple[float, ...]], _Spread] = {}
         self._gaps: dict[tuple[float, float], float] = {}
         self._zones: list[ShapelyPolygon] = []
+        #: each unit's orders as last weighed, with what they were weighed from and
+        #: whether that took in its side's other units (`_choices`)
+        self._weighed: dict[str, tuple[Unit, _Basis, bool, list[Choice]]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         end = Order(self.side, "end")
@@ -247,7 +250,31 @@ class Control:
     # -- one unit's orders ----------------------------------------------------------------
 
     def _choices(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
+        """The unit's orders and their worth (`_weigh`), weighed again only when the unit
+        or anything of the view they are weighed from has changed since the unit's last
+        (`_Basis`): a unit waiting for its die is weighed at every draw of its side's, and
+        most draws leave it and what it knows as they were. The same list, of immutable
+        choices and orders nothing changes, is what weighing again would make. Its side's
+        other units (and the log's losses) count only when the weighing read them
+        (`_Decision.touched`): most orders are weighed without, and a friend moves
+        between most of a side's draws."""
+        basis = decision.basis()
+        last = self._weighed.get(unit.id)
+        if last is not None and (last[0] is unit or last[0] == unit) \
+                and last[1].same(basis, last[2]):
+            return last[3]
+        decision.touched = False
+        out = self._weigh(view, unit, decision)
+        self._weighed[unit.id] = (unit, basis, decision.touched, out)
+        return out
+
+    def _weigh(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
+        # what reads the side's other units beyond `decision` (see `_choices`): an
+        # artillery observer's barrages (its friends near the point), a tank's rams (the
+        # sections its side holds), a garrison's climb (the floors its friends hold)
+        if unit.observer is ObserverKind.ARTILLERY or unit.vehicle is not None:
+            decision.touched = True
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
         fire = self._fire(view, unit, seen)
@@ -271,6 +298,7 @@ class Control:
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
+            decision.touched = True
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
             out += self._moves(view, unit, best_fire, seen, decision)
@@ -462,6 +490,7 @@ class Control:
             return []
         within = group_of(view, unit.section) if unit.section in _my_sections(view) else None
         enemy_at = _enemy_places(view)
+        decision.touched = True
         friends = occupied(u for u in view.own if u.id != unit.id)
         # the turns after this one, the extra turn counted in: to get there, then assault
         left = view.turns + 1 - view.turn
@@ -750,8 +779,45 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Seen,
     gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
-    return good or (view.turn >= view.turns and not winning(view) and gain > 0
+    return good or (view.turn >= view.turns and not decision.winning() and gain > 0
                     and odds >= DESPERATE_ODDS)
+
+
+class _Basis(NamedTuple):
+    """What of a side's view the worth of a unit's orders depends on, the unit itself
+    apart (`Control._choices`): the enemies as known (what the weighing reads of each
+    sighting: not the turn it was made, nor any order it was seen spending but a Down,
+    which change far more often than the rest), the goal field, the turn, the sections'
+    states, where its side's units stand and how many models each has (its orders read
+    nothing else of them: no friend's order or pins), and the units the log tells
+    destroyed (the reckoning's tie-break); these last two only for a unit whose weighing
+    read them. The rest of the view (the map, the objectives) is the game's and never
+    changes."""
+
+    enemies: tuple[tuple[object, ...], ...]
+    goal: object
+    turn: int
+    turns: int
+    sections: tuple[tuple[str, str], ...]
+    friends: tuple[tuple[object, ...], ...]
+    fallen: tuple[object, ...]
+
+    @staticmethod
+    def of(view: SideView) -> _Basis:
+        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
+                         *((u.models[0].x, u.models[0].y) if u.models else ()))
+                        for u in view.own)
+        fallen = tuple(e.data.get("unit") for e in view.log if e.kind == "destroyed")
+        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
+                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
+        return _Basis(enemies, view.goal, view.turn, view.turns, view.sections,
+                      friends, fallen)
+
+    def same(self, other: _Basis, friends: bool) -> bool:
+        """Whether the units' orders weigh the same from either (`friends`: the side's
+        units and the units destroyed counted)."""
+        return self.goal is other.goal and self.enemies == other.enemies \
+            and self[2:5] == other[2:5] and (not friends or self[5:] == other[5:])
 
 
 class _Decision:
@@ -764,17 +830,34 @@ class _Decision:
         self.view = view
         self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
         self._zone_held: bool | None = None
+        self._basis: _Basis | None = None
+        #: whether the unit being weighed has read its side's other units or the log
+        #: (`Control._choices`): set by whatever reads them
+        self.touched = False
 
     def standing(self, dead: frozenset[str] = frozenset(),
                  moved: tuple[str, Position] | None = None) -> float:
+        self.touched = True
         key = (dead, moved)
         found = self._standing.get(key)
         if found is None:
             found = self._standing[key] = standing(self.view, dead, moved)
         return found
 
+    def basis(self) -> _Basis:
+        """What of the view the units' orders are weighed from (`_Basis`)."""
+        if self._basis is None:
+            self._basis = _Basis.of(self.view)
+        return self._basis
+
+    def winning(self) -> bool:
+        """`winning` of the view."""
+        self.touched = True
+        return winning(self.view)
+
     def zone_held(self) -> bool:
         """Whether a unit of the side stands in one of its reach zones."""
+        self.touched = True
         if self._zone_held is None:
             self._zone_held = any(_in_zone(self.view, u) for u in self.view.own if u.alive)
         return self._zone_held
