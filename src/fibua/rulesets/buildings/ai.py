@@ -69,7 +69,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import cos, dist, inf, pi, sin
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -203,9 +203,10 @@ class Control:
         self._spreads: dict[tuple[float, float, tuple[float, ...]], _Spread] = {}
         self._gaps: dict[tuple[float, float], float] = {}
         self._zones: list[ShapelyPolygon] = []
-        #: each unit's orders as last weighed, with what they were weighed from and
-        #: whether that took in its side's other units (`_choices`)
-        self._weighed: dict[str, tuple[Unit, _Basis, bool, list[Choice]]] = {}
+        #: each unit's orders as last weighed, with what they were weighed from and how
+        #: much of its side's other units that took in (`_choices`)
+        self._weighed: dict[str, tuple[Unit, _Basis, int, tuple[_Asked, ...],
+                                       list[Choice]]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         end = Order(self.side, "end")
@@ -255,26 +256,31 @@ class Control:
         (`_Basis`): a unit waiting for its die is weighed at every draw of its side's, and
         most draws leave it and what it knows as they were. The same list, of immutable
         choices and orders nothing changes, is what weighing again would make. Its side's
-        other units (and the log's losses) count only when the weighing read them
-        (`_Decision.touched`): most orders are weighed without, and a friend moves
-        between most of a side's draws."""
+        other units (and the log's losses) count only as far as the weighing read them
+        (`_Decision.touched`), and how the game stands only as the decision answers what
+        the weighing asked of it (`_Decision.asked`): most orders are weighed without,
+        and a friend moves between most of a side's draws."""
         basis = decision.basis()
         last = self._weighed.get(unit.id)
         if last is not None and (last[0] is unit or last[0] == unit) \
-                and last[1].same(basis, last[2]):
-            return last[3]
-        decision.touched = False
+                and last[1].same(basis, last[2]) and decision.answers(last[3]):
+            return last[4]
+        decision.touched, decision.asked = NOTHING, []
         out = self._weigh(view, unit, decision)
-        self._weighed[unit.id] = (unit, basis, decision.touched, out)
+        self._weighed[unit.id] = (unit, basis, decision.touched, tuple(decision.asked), out)
         return out
 
     def _weigh(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
         # what reads the side's other units beyond `decision` (see `_choices`): an
-        # artillery observer's barrages (its friends near the point), a tank's rams (the
-        # sections its side holds), a garrison's climb (the floors its friends hold)
-        if unit.observer is ObserverKind.ARTILLERY or unit.vehicle is not None:
-            decision.touched = True
+        # artillery observer's barrages (its friends near the point, and their models), a
+        # tank's rams (the sections its side holds), a garrison's climb (the floors its
+        # friends hold)
+        if unit.observer is ObserverKind.ARTILLERY and any(
+                s.section in _contested(view) for _, s in view.visible_enemies()):
+            decision.read(WHOLE)  # (`_barrages` weighs nothing else)
+        if unit.vehicle is not None:
+            decision.read(PLACES)
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
         fire = self._fire(view, unit, seen)
@@ -298,7 +304,7 @@ class Control:
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
-            decision.touched = True
+            decision.read(PLACES)
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
             out += self._moves(view, unit, best_fire, seen, decision)
@@ -490,7 +496,7 @@ class Control:
             return []
         within = group_of(view, unit.section) if unit.section in _my_sections(view) else None
         enemy_at = _enemy_places(view)
-        decision.touched = True
+        decision.read(PLACES)
         friends = occupied(u for u in view.own if u.id != unit.id)
         # the turns after this one, the extra turn counted in: to get there, then assault
         left = view.turns + 1 - view.turn
@@ -783,27 +789,34 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Seen,
                     and odds >= DESPERATE_ODDS)
 
 
+#: how much of its side's other units the weighing of a unit's orders read (see
+#: `_Basis`): nothing, the sections and floors they are in, or all of it
+NOTHING, PLACES, WHOLE = 0, 1, 2
+
+
 class _Basis(NamedTuple):
     """What of a side's view the worth of a unit's orders depends on, the unit itself
     apart (`Control._choices`): the enemies as known (what the weighing reads of each
     sighting: not the turn it was made, nor any order it was seen spending but a Down,
     which change far more often than the rest), the goal field, the turn, the sections'
-    states, where its side's units stand and how many models each has (its orders read
-    nothing else of them: no friend's order or pins), and the units the log tells
-    destroyed (the reckoning's tie-break); these last two only for a unit whose weighing
-    read them. The rest of the view (the map, the objectives) is the game's and never
-    changes."""
+    states, the sections and floors of its side's units (`places`), where they stand
+    and how many models each has (`friends`: its orders read nothing else of them, no
+    friend's order or pins), and the units the log tells destroyed (the reckoning's
+    tie-break); these last three only as far as the unit's weighing read them. The rest
+    of the view (the map, the objectives) is the game's and never changes."""
 
     enemies: tuple[tuple[object, ...], ...]
     goal: object
     turn: int
     turns: int
     sections: tuple[tuple[str, str], ...]
+    places: tuple[tuple[object, ...], ...]
     friends: tuple[tuple[object, ...], ...]
     fallen: tuple[object, ...]
 
     @staticmethod
     def of(view: SideView) -> _Basis:
+        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
         friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
                          *((u.models[0].x, u.models[0].y) if u.models else ()))
                         for u in view.own)
@@ -811,13 +824,27 @@ class _Basis(NamedTuple):
         enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
                          s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
         return _Basis(enemies, view.goal, view.turn, view.turns, view.sections,
-                      friends, fallen)
+                      places, friends, fallen)
 
-    def same(self, other: _Basis, friends: bool) -> bool:
-        """Whether the units' orders weigh the same from either (`friends`: the side's
-        units and the units destroyed counted)."""
+    def same(self, other: _Basis, touched: int) -> bool:
+        """Whether the units' orders weigh the same from either, its side's units counted
+        as far as `touched` (`_Decision.touched`)."""
         return self.goal is other.goal and self.enemies == other.enemies \
-            and self[2:5] == other[2:5] and (not friends or self[5:] == other[5:])
+            and self[2:5] == other[2:5] \
+            and (touched < PLACES or self.places == other.places) \
+            and (touched < WHOLE or self[6:] == other[6:])
+
+
+#: what a weighing asks of its decision (`_Asked`)
+STANDING, ZONE_HELD, WINNING = "standing", "zone held", "winning"
+
+
+class _Asked(NamedTuple):
+    """A question a unit's weighing asked of its decision, and the answer."""
+
+    what: str
+    key: Any  # `standing`'s arguments (STANDING)
+    answer: object
 
 
 class _Decision:
@@ -831,18 +858,43 @@ class _Decision:
         self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
         self._zone_held: bool | None = None
         self._basis: _Basis | None = None
-        #: whether the unit being weighed has read its side's other units or the log
-        #: (`Control._choices`): set by whatever reads them
-        self.touched = False
+        #: how much of its side's other units (and the log) the unit being weighed has
+        #: read (`Control._choices`): raised by whatever reads them
+        self.touched = NOTHING
+        #: what the unit being weighed has asked of the decision, with the answers
+        #: (`Control._choices`): the side's units and the log are read through these too
+        self.asked: list[_Asked] = []
+
+    def read(self, level: int) -> None:
+        """The unit being weighed reads its side's other units this far."""
+        self.touched = max(self.touched, level)
 
     def standing(self, dead: frozenset[str] = frozenset(),
                  moved: tuple[str, Position] | None = None) -> float:
-        self.touched = True
-        key = (dead, moved)
+        found = self._standing_of((dead, moved))
+        self.asked.append(_Asked(STANDING, (dead, moved), found))
+        return found
+
+    def _standing_of(self, key: tuple[frozenset[str], tuple[str, Position] | None]
+                     ) -> float:
         found = self._standing.get(key)
         if found is None:
-            found = self._standing[key] = standing(self.view, dead, moved)
+            found = self._standing[key] = standing(self.view, *key)
         return found
+
+    def answers(self, asked: tuple[_Asked, ...]) -> bool:
+        """Whether this decision answers each question as it was answered (in another
+        decision: see `Control._choices`)."""
+        for question in asked:
+            if question.what == STANDING:
+                now: object = self._standing_of(question.key)
+            elif question.what == ZONE_HELD:
+                now = self._zone()
+            else:
+                now = winning(self.view)
+            if now != question.answer:
+                return False
+        return True
 
     def basis(self) -> _Basis:
         """What of the view the units' orders are weighed from (`_Basis`)."""
@@ -852,12 +904,17 @@ class _Decision:
 
     def winning(self) -> bool:
         """`winning` of the view."""
-        self.touched = True
-        return winning(self.view)
+        found = winning(self.view)
+        self.asked.append(_Asked(WINNING, None, found))
+        return found
 
     def zone_held(self) -> bool:
         """Whether a unit of the side stands in one of its reach zones."""
-        self.touched = True
+        found = self._zone()
+        self.asked.append(_Asked(ZONE_HELD, None, found))
+        return found
+
+    def _zone(self) -> bool:
         if self._zone_held is None:
             self._zone_held = any(_in_zone(self.view, u) for u in self.view.own if u.alive)
         return self._zone_held
