@@ -603,6 +603,7 @@ class Control:
                 out.append(Choice(worth, Order(side, kind, uid, params), refused))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
+                held: set[str] | None = None  # (read only when a section is worth it)
                 for sid in field.section_ids:
                     section = field.section(sid)
                     c = centroid(section)
@@ -616,7 +617,10 @@ class Control:
                     elif sid in wanted:
                         worth += OBJECTIVE_WORTH / 2
                     if worth > 0:
-                        out.append(Choice(worth, Order(side, "run", uid, {"enter": sid})))
+                        if held is None:
+                            held = _ground_held(view, decision)
+                        out.append(Choice(worth, Order(side, "run", uid, {"enter": sid}),
+                                          sid in held))
             return out
         section = field.section(unit.section)
         building = field.building_of(unit.section)
@@ -927,6 +931,16 @@ def _assault_odds(unit: Unit, s: Seen) -> float:
     return melee_odds(len(unit.models), max(1, models_seen(s)),
                       hit_chance(INFANTRY_DAMAGE[Quality.REGULAR]),
                       hit_chance(INFANTRY_DAMAGE[unit.quality]), together)
+
+
+def _ground_held(view: SideView, decision: _Decision) -> set[str]:
+    """The sections whose ground floor holds a unit the side knows of there now: one of
+    its own, or an enemy it sees now. The rules refuse a Run into them (`_check_enter`:
+    one unit a floor, judged on what the side knows), so the computer does not ask."""
+    decision.read(PLACES)
+    return {u.section for u in view.own if u.alive and u.section is not None
+            and u.floor == 0} | {s.section for _, s in view.enemies if s.alive and s.visible
+                                 and s.section is not None and s.floor == 0}
 
 
 def _enemy_places(view: SideView) -> set[Place]:
