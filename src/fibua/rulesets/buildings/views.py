@@ -55,8 +55,7 @@ def observe(state: BuildingsState, side: str) -> SideView:
         own=own,
         # sightings are immutable: views share them with the state
         enemies=state.knowledge[side].listed(),
-        sections=tuple((sid, str(st)) for sid, st in sorted(
-            state.sight.section_states.items())),
+        sections=_sections(state),
         bag=state.bag().dice,
         log=tuple(state.logs.of(side)),
         objectives=tuple(state.scenario.victory),
@@ -65,6 +64,22 @@ def observe(state: BuildingsState, side: str) -> SideView:
         goal=goal_field(state.scenario, side, state.enemy_of(side), state.sight, _passable,
                         "buildings-goals"),
     )
+
+
+#: the rules' memo entry (`SightEngine.memo`) of the sections' states as views hold them
+SECTIONS = "buildings.views.sections"
+
+
+def _sections(state: BuildingsState) -> tuple[tuple[str, str], ...]:
+    """(section, state) pairs in order of id, made once for each set of the sections'
+    states: the rules' memo of the sight engine is one per set (it starts another when a
+    section's state changes), and every view of every order holds them."""
+    memo: dict[Any, Any] = state.sight.memo
+    found: tuple[tuple[str, str], ...] | None = memo.get(SECTIONS)
+    if found is None:
+        found = memo[SECTIONS] = tuple((sid, str(st)) for sid, st in sorted(
+            state.sight.section_states.items()))
+    return found
 
 
 def _passable(sight: SightEngine, a: Position, b: Position) -> bool:
