@@ -283,7 +283,9 @@ class Control:
             decision.read(PLACES)
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
-        fire = self._fire(view, unit, seen)
+        # each seen enemy as a mark for the unit's fire, now and on an Advance
+        marks = [_mark(view, unit, s) for _, s in seen]
+        fire = self._fire(view, unit, seen, marks)
         out += fire
         best_fire = max((c.worth for c in fire), default=0.0)
         need = unit.morale - unit.pins
@@ -307,7 +309,7 @@ class Control:
             decision.read(PLACES)
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
-            out += self._moves(view, unit, best_fire, seen, decision)
+            out += self._moves(view, unit, best_fire, seen, marks, decision)
         out += self._rams(view, unit)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
@@ -319,15 +321,14 @@ class Control:
                 Choice(passing * c.worth + (1 - passing) * down_worth, c.order, c.refused)
                 for c in out]
 
-    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
-              ) -> list[Choice]:
+    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+              marks: list[Mark]) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
         arms = weapons_of(unit, advanced=False)
         flame = any(WEAPONS[w].flame for w in arms)
         wanted = _contested(view)
-        for eid, s in seen:
-            mark = _mark(view, unit, s)
+        for (eid, s), mark in zip(seen, marks, strict=True):
             losses = unit_losses(arms, mark, unit.quality, unit.pins,
                                  inside=unit.section is not None)
             pins = pin_chance(arms, mark, unit.quality, unit.pins)
@@ -452,14 +453,13 @@ class Control:
                                                 "call": True})))
         return out
 
-    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
+    def _advance_target(self, unit: Unit, seen: list[tuple[str, Seen]], marks: list[Mark]
                         ) -> tuple[str, float] | None:
         """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
         arms = weapons_of(unit, advanced=True)
         best: tuple[str, float] | None = None
-        for eid, s in seen:
-            worth = 2.0 * unit_losses(arms, _mark(view, unit, s), unit.quality, unit.pins,
-                                      advanced=True)
+        for (eid, _), mark in zip(seen, marks, strict=True):
+            worth = 2.0 * unit_losses(arms, mark, unit.quality, unit.pins, advanced=True)
             if worth > 0.1 and (best is None or worth > best[1]):
                 best = (eid, worth)
         return best
@@ -541,13 +541,14 @@ class Control:
         return out
 
     def _moves(self, view: SideView, unit: Unit, best_fire: float,
-               seen: list[tuple[str, Seen]], decision: _Decision) -> list[Choice]:
+               seen: list[tuple[str, Seen]], marks: list[Mark], decision: _Decision
+               ) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
         # the objectives weigh more as the turns run out
         per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
-        aim = self._advance_target(view, unit, seen)
+        aim = self._advance_target(unit, seen, marks)
         rates = {kind: allowance(unit.mobility, order) for kind, order in
                  (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
         run = rates["run"] or rates["advance"] or 1.0
