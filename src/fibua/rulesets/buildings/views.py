@@ -4,7 +4,8 @@ plain to all), the dice left in the bag, its log. Nothing unobserved is reachabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from fibua.battlefield.model import Position, SectionState
@@ -30,9 +31,19 @@ class SideView(BaseView[Unit, Seen]):
     goal: DistanceField | None = None
 
 
+#: a unit's fields in the order its class takes them (all set by __init__), and where
+#: its lists are among them: `_copy` makes `replace`'s copy without its reading of the
+#: class's fields each time (a view copies every unit that changed since the last)
+_FIELDS = tuple(f.name for f in fields(Unit))
+_VALUES = attrgetter(*_FIELDS)
+_MODELS, _SPENT = _FIELDS.index("models"), _FIELDS.index("spent")
+
+
 def _copy(u: Unit) -> Unit:
-    return replace(u, models=[Model(m.x, m.y, m.weapon) for m in u.models],
-                   spent=list(u.spent))
+    values = list(_VALUES(u))
+    values[_MODELS] = [Model(m.x, m.y, m.weapon) for m in u.models]
+    values[_SPENT] = list(u.spent)
+    return Unit(*values)
 
 
 def _same_lists(copy: Unit, unit: Unit) -> bool:
