@@ -69,7 +69,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import cos, dist, inf, pi, sin
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -203,6 +203,10 @@ class Control:
         self._spreads: dict[tuple[float, float, tuple[float, ...]], _Spread] = {}
         self._gaps: dict[tuple[float, float], float] = {}
         self._zones: list[ShapelyPolygon] = []
+        #: each unit's orders as last weighed, with what they were weighed from and how
+        #: much of its side's other units that took in (`_choices`)
+        self._weighed: dict[str, tuple[Unit, _Basis, int, tuple[_Asked, ...],
+                                       list[Choice]]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         end = Order(self.side, "end")
@@ -247,10 +251,41 @@ class Control:
     # -- one unit's orders ----------------------------------------------------------------
 
     def _choices(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
+        """The unit's orders and their worth (`_weigh`), weighed again only when the unit
+        or anything of the view they are weighed from has changed since the unit's last
+        (`_Basis`): a unit waiting for its die is weighed at every draw of its side's, and
+        most draws leave it and what it knows as they were. The same list, of immutable
+        choices and orders nothing changes, is what weighing again would make. Its side's
+        other units (and the log's losses) count only as far as the weighing read them
+        (`_Decision.touched`), and how the game stands only as the decision answers what
+        the weighing asked of it (`_Decision.asked`): most orders are weighed without,
+        and a friend moves between most of a side's draws."""
+        basis = decision.basis()
+        last = self._weighed.get(unit.id)
+        if last is not None and (last[0] is unit or last[0] == unit) \
+                and last[1].same(basis, last[2]) and decision.answers(last[3]):
+            return last[4]
+        decision.touched, decision.asked = NOTHING, []
+        out = self._weigh(view, unit, decision)
+        self._weighed[unit.id] = (unit, basis, decision.touched, tuple(decision.asked), out)
+        return out
+
+    def _weigh(self, view: SideView, unit: Unit, decision: _Decision) -> list[Choice]:
         side, uid = self.side, unit.id
+        # what reads the side's other units beyond `decision` (see `_choices`): an
+        # artillery observer's barrages (its friends near the point, and their models), a
+        # tank's rams (the sections its side holds), a garrison's climb (the floors its
+        # friends hold)
+        if unit.observer is ObserverKind.ARTILLERY and any(
+                s.section in _contested(view) for _, s in view.visible_enemies()):
+            decision.read(WHOLE)  # (`_barrages` weighs nothing else)
+        if unit.vehicle is not None:
+            decision.read(PLACES)
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
-        fire = self._fire(view, unit, seen)
+        # each seen enemy as a mark for the unit's fire, now and on an Advance
+        marks = [_mark(view, unit, s) for _, s in seen]
+        fire = self._fire(view, unit, seen, marks)
         out += fire
         best_fire = max((c.worth for c in fire), default=0.0)
         need = unit.morale - unit.pins
@@ -271,9 +306,10 @@ class Control:
         holding = (unit.section is not None and unit.section in _my_sections(view)) or (
             unit.section is None and _in_zone(view, unit))
         if holding:
+            decision.read(PLACES)
             out += self._garrison(view, unit)
         elif not _stays(unit) and not _mortar_in_range(view, unit):
-            out += self._moves(view, unit, best_fire, seen, decision)
+            out += self._moves(view, unit, best_fire, seen, marks, decision)
         out += self._rams(view, unit)
         out.append(Choice(0.3 if seen or holding else 0.05, Order(side, "ambush", uid)))
         # a pinned unit carries out any order but Down only if it passes its order test,
@@ -285,15 +321,14 @@ class Control:
                 Choice(passing * c.worth + (1 - passing) * down_worth, c.order, c.refused)
                 for c in out]
 
-    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
-              ) -> list[Choice]:
+    def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+              marks: list[Mark]) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
         arms = weapons_of(unit, advanced=False)
         flame = any(WEAPONS[w].flame for w in arms)
         wanted = _contested(view)
-        for eid, s in seen:
-            mark = _mark(view, unit, s)
+        for (eid, s), mark in zip(seen, marks, strict=True):
             losses = unit_losses(arms, mark, unit.quality, unit.pins,
                                  inside=unit.section is not None)
             pins = pin_chance(arms, mark, unit.quality, unit.pins)
@@ -418,14 +453,13 @@ class Control:
                                                 "call": True})))
         return out
 
-    def _advance_target(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]]
+    def _advance_target(self, unit: Unit, seen: list[tuple[str, Seen]], marks: list[Mark]
                         ) -> tuple[str, float] | None:
         """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
         arms = weapons_of(unit, advanced=True)
         best: tuple[str, float] | None = None
-        for eid, s in seen:
-            worth = 2.0 * unit_losses(arms, _mark(view, unit, s), unit.quality, unit.pins,
-                                      advanced=True)
+        for (eid, _), mark in zip(seen, marks, strict=True):
+            worth = 2.0 * unit_losses(arms, mark, unit.quality, unit.pins, advanced=True)
             if worth > 0.1 and (best is None or worth > best[1]):
                 best = (eid, worth)
         return best
@@ -462,6 +496,7 @@ class Control:
             return []
         within = group_of(view, unit.section) if unit.section in _my_sections(view) else None
         enemy_at = _enemy_places(view)
+        decision.read(PLACES)
         friends = occupied(u for u in view.own if u.id != unit.id)
         # the turns after this one, the extra turn counted in: to get there, then assault
         left = view.turns + 1 - view.turn
@@ -506,13 +541,14 @@ class Control:
         return out
 
     def _moves(self, view: SideView, unit: Unit, best_fire: float,
-               seen: list[tuple[str, Seen]], decision: _Decision) -> list[Choice]:
+               seen: list[tuple[str, Seen]], marks: list[Mark], decision: _Decision
+               ) -> list[Choice]:
         side, uid = self.side, unit.id
         here = _position(unit)
         now = _distance(view, here)
         # the objectives weigh more as the turns run out
         per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
-        aim = self._advance_target(view, unit, seen)
+        aim = self._advance_target(unit, seen, marks)
         rates = {kind: allowance(unit.mobility, order) for kind, order in
                  (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
         run = rates["run"] or rates["advance"] or 1.0
@@ -568,6 +604,7 @@ class Control:
                 out.append(Choice(worth, Order(side, kind, uid, params), refused))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
+                held: set[str] | None = None  # (read only when a section is worth it)
                 for sid in field.section_ids:
                     section = field.section(sid)
                     c = centroid(section)
@@ -581,7 +618,10 @@ class Control:
                     elif sid in wanted:
                         worth += OBJECTIVE_WORTH / 2
                     if worth > 0:
-                        out.append(Choice(worth, Order(side, "run", uid, {"enter": sid})))
+                        if held is None:
+                            held = _ground_held(view, decision)
+                        out.append(Choice(worth, Order(side, "run", uid, {"enter": sid}),
+                                          sid in held))
             return out
         section = field.section(unit.section)
         building = field.building_of(unit.section)
@@ -750,8 +790,66 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Seen,
     gain = odds * won + (1 - odds) * lost - now
     if gain < 0:
         return False
-    return good or (view.turn >= view.turns and not winning(view) and gain > 0
+    return good or (view.turn >= view.turns and not decision.winning() and gain > 0
                     and odds >= DESPERATE_ODDS)
+
+
+#: how much of its side's other units the weighing of a unit's orders read (see
+#: `_Basis`): nothing, the sections and floors they are in, or all of it
+NOTHING, PLACES, WHOLE = 0, 1, 2
+
+
+class _Basis(NamedTuple):
+    """What of a side's view the worth of a unit's orders depends on, the unit itself
+    apart (`Control._choices`): the enemies as known (what the weighing reads of each
+    sighting: not the turn it was made, nor any order it was seen spending but a Down,
+    which change far more often than the rest), the goal field, the turn, the sections'
+    states, the sections and floors of its side's units (`places`), where they stand
+    and how many models each has (`friends`: its orders read nothing else of them, no
+    friend's order or pins), and the units the log tells destroyed (the reckoning's
+    tie-break); these last three only as far as the unit's weighing read them. The rest
+    of the view (the map, the objectives) is the game's and never changes."""
+
+    enemies: tuple[tuple[object, ...], ...]
+    goal: object
+    turn: int
+    turns: int
+    sections: tuple[tuple[str, str], ...]
+    places: tuple[tuple[object, ...], ...]
+    friends: tuple[tuple[object, ...], ...]
+    fallen: tuple[object, ...]
+
+    @staticmethod
+    def of(view: SideView) -> _Basis:
+        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
+        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
+                         *((u.models[0].x, u.models[0].y) if u.models else ()))
+                        for u in view.own)
+        fallen = tuple(e.data.get("unit") for e in view.log if e.kind == "destroyed")
+        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
+                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
+        return _Basis(enemies, view.goal, view.turn, view.turns, view.sections,
+                      places, friends, fallen)
+
+    def same(self, other: _Basis, touched: int) -> bool:
+        """Whether the units' orders weigh the same from either, its side's units counted
+        as far as `touched` (`_Decision.touched`)."""
+        return self.goal is other.goal and self.enemies == other.enemies \
+            and self[2:5] == other[2:5] \
+            and (touched < PLACES or self.places == other.places) \
+            and (touched < WHOLE or self[6:] == other[6:])
+
+
+#: what a weighing asks of its decision (`_Asked`)
+STANDING, ZONE_HELD, WINNING = "standing", "zone held", "winning"
+
+
+class _Asked(NamedTuple):
+    """A question a unit's weighing asked of its decision, and the answer."""
+
+    what: str
+    key: Any  # `standing`'s arguments (STANDING)
+    answer: object
 
 
 class _Decision:
@@ -764,17 +862,64 @@ class _Decision:
         self.view = view
         self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
         self._zone_held: bool | None = None
+        self._basis: _Basis | None = None
+        #: how much of its side's other units (and the log) the unit being weighed has
+        #: read (`Control._choices`): raised by whatever reads them
+        self.touched = NOTHING
+        #: what the unit being weighed has asked of the decision, with the answers
+        #: (`Control._choices`): the side's units and the log are read through these too
+        self.asked: list[_Asked] = []
+
+    def read(self, level: int) -> None:
+        """The unit being weighed reads its side's other units this far."""
+        self.touched = max(self.touched, level)
 
     def standing(self, dead: frozenset[str] = frozenset(),
                  moved: tuple[str, Position] | None = None) -> float:
-        key = (dead, moved)
+        found = self._standing_of((dead, moved))
+        self.asked.append(_Asked(STANDING, (dead, moved), found))
+        return found
+
+    def _standing_of(self, key: tuple[frozenset[str], tuple[str, Position] | None]
+                     ) -> float:
         found = self._standing.get(key)
         if found is None:
-            found = self._standing[key] = standing(self.view, dead, moved)
+            found = self._standing[key] = standing(self.view, *key)
+        return found
+
+    def answers(self, asked: tuple[_Asked, ...]) -> bool:
+        """Whether this decision answers each question as it was answered (in another
+        decision: see `Control._choices`)."""
+        for question in asked:
+            if question.what == STANDING:
+                now: object = self._standing_of(question.key)
+            elif question.what == ZONE_HELD:
+                now = self._zone()
+            else:
+                now = winning(self.view)
+            if now != question.answer:
+                return False
+        return True
+
+    def basis(self) -> _Basis:
+        """What of the view the units' orders are weighed from (`_Basis`)."""
+        if self._basis is None:
+            self._basis = _Basis.of(self.view)
+        return self._basis
+
+    def winning(self) -> bool:
+        """`winning` of the view."""
+        found = winning(self.view)
+        self.asked.append(_Asked(WINNING, None, found))
         return found
 
     def zone_held(self) -> bool:
         """Whether a unit of the side stands in one of its reach zones."""
+        found = self._zone()
+        self.asked.append(_Asked(ZONE_HELD, None, found))
+        return found
+
+    def _zone(self) -> bool:
         if self._zone_held is None:
             self._zone_held = any(_in_zone(self.view, u) for u in self.view.own if u.alive)
         return self._zone_held
@@ -787,6 +932,16 @@ def _assault_odds(unit: Unit, s: Seen) -> float:
     return melee_odds(len(unit.models), max(1, models_seen(s)),
                       hit_chance(INFANTRY_DAMAGE[Quality.REGULAR]),
                       hit_chance(INFANTRY_DAMAGE[unit.quality]), together)
+
+
+def _ground_held(view: SideView, decision: _Decision) -> set[str]:
+    """The sections whose ground floor holds a unit the side knows of there now: one of
+    its own, or an enemy it sees now. The rules refuse a Run into them (`_check_enter`:
+    one unit a floor, judged on what the side knows), so the computer does not ask."""
+    decision.read(PLACES)
+    return {u.section for u in view.own if u.alive and u.section is not None
+            and u.floor == 0} | {s.section for _, s in view.enemies if s.alive and s.visible
+                                 and s.section is not None and s.floor == 0}
 
 
 def _enemy_places(view: SideView) -> set[Place]:
@@ -994,9 +1149,14 @@ class _Spread:
         return self.inside
 
     def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
-        """`_gap` of every end to the targets."""
+        """`_gap` of every end to the targets: a zone's distances to all the ends in one
+        call to GEOS (the same distances as one point at a time)."""
         if self.gaps is None or not same_objects(targets, self.targets):
-            self.targets, self.gaps = tuple(targets), [_gap(targets, e) for e in self.ends]
+            rows = [shapely.distance(t, shapely.points(self.xy)).tolist()
+                    if isinstance(t, ShapelyPolygon)
+                    else [distance_to_section(e, t) for e in self.ends] for t in targets]
+            self.targets = tuple(targets)
+            self.gaps = [min(gaps) for gaps in zip(*rows, strict=True)]
         return self.gaps
 
     def hidden_from(self, view: SideView,

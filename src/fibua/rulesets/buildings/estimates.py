@@ -36,8 +36,9 @@ MEMO_LIMIT = 65536
 #: weapon_losses and pin_chance's per-weapon miss chance, by `_key`
 _LOSSES: dict[tuple[object, ...], float] = {}
 _MISSES: dict[tuple[object, ...], float] = {}
-#: unit_losses, by all it is given
+#: unit_losses and pin_chance, by all they are given
 _UNITS: dict[tuple[object, ...], float] = {}
+_PINS: dict[tuple[object, ...], float] = {}
 
 
 class Mark(NamedTuple):
@@ -152,6 +153,16 @@ def _unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality, pins: 
 def pin_chance(weapons: list[WeaponName], mark: Mark, quality: Quality = Quality.REGULAR,
                pins: int = 0) -> float:
     """Chance the fire puts at least one pin on the mark (at least one hit), roughly."""
+    # the whole answer kept too (as `unit_losses`): a squad's rifles each make a key
+    key = (tuple(weapons), mark, quality, pins)
+    found = _PINS.get(key)
+    if found is None:
+        found = _remember(_PINS, key, _pin_chance(weapons, mark, quality, pins))
+    return found
+
+
+def _pin_chance(weapons: list[WeaponName], mark: Mark, quality: Quality, pins: int
+                ) -> float:
     miss = 1.0
     for w in weapons:
         arms = WEAPONS[w]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from math import dist
+from typing import Any
 
 from fibua.battlefield.model import Position, SectionState, TerrainKind
 from fibua.rulesets.buildings.blast import (
@@ -92,12 +93,47 @@ def weapons_of(unit: Unit, advanced: bool) -> list[WeaponName]:
     return sorted(usable, key=lambda w: (WEAPONS[w].shots == 1 and WEAPONS[w].pen == 0,))
 
 
+#: the rules' memo entry (`SightEngine.memo`) of `firers`, and its size at most
+FIRERS = "buildings.firing.firers"
+FIRERS_LIMIT = 50_000
+
+
 def firers(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
            spent: frozenset[int] = frozenset()) -> list[Firer]:
     """The weapons that can fire at the target now (in sight and in range): small arms and
     flamethrowers need an opening of the target's floor, heavy weapons only a wall of it
     (`aims`). A unit inside fires from one side of its section, not one of the `spent`
-    sides (those that fired at another target this order)."""
+    sides (those that fired at another target this order).
+
+    Kept in the rules' own memo of the sight engine (as `_nearest_seen`) by all that the
+    answer reads of the two units (`_firing_key`): the rules check a fire order, then
+    carry it out, and the computer asks of every target in sight."""
+    memo: dict[Any, Any] = state.sight.memo
+    known: dict[tuple[object, ...], tuple[Firer, ...]] | None = memo.get(FIRERS)
+    if known is None or len(known) >= FIRERS_LIMIT:
+        known = memo[FIRERS] = {}
+    key = _firing_key(unit, target, advanced, spent)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = tuple(_firers_now(state, unit, target, advanced, spent))
+    return list(found)
+
+
+def _firing_key(unit: Unit, target: Unit, advanced: bool, spent: frozenset[int]
+                ) -> tuple[object, ...]:
+    """All that `firers` reads of the firer and the target: the firer's kind, place,
+    models (where, and armed with what), weapons spent, mounts and opening; the target's
+    place (its models' outside; off the table aboard a transport)."""
+    return (unit.kind, unit.section, unit.floor, unit.opening, unit.aboard,
+            tuple([(m.x, m.y, m.weapon) for m in unit.models]), tuple(unit.spent),
+            unit.mounts, target.aboard is not None, target.section, target.floor,
+            tuple([(m.x, m.y) for m in target.models]) if target.section is None else (),
+            advanced, spent)
+
+
+def _firers_now(state: BuildingsState, unit: Unit, target: Unit, advanced: bool,
+                spent: frozenset[int]) -> list[Firer]:
+    """`firers`, worked out."""
     aims = Aims(state, target)
     if not aims.any():
         return []
@@ -246,11 +282,37 @@ def _from(state: BuildingsState, here: Position, aims: Aims,
             if near[aims.kind(w)] <= WEAPONS[w].range][:room]
 
 
+#: the rules' memo entry (`SightEngine.memo`) of `_nearest_seen`, and its size at most
+NEAREST = "buildings.firing.nearest"
+NEAREST_LIMIT = 50_000
+
+
 def _nearest_seen(state: BuildingsState, heres: list[Position], aims: list[Position]
-                  ) -> list[float]:
+                  ) -> tuple[float, ...]:
     """How far each place is from the nearest aim it sees (infinity: it sees none), the
     sight of every pair asked in one call; fire into or out of a bunker only through the
-    slit it is aimed from or at (`_by_slit`)."""
+    slit it is aimed from or at (`_by_slit`).
+
+    Kept in the rules' own memo of the sight engine by the places asked: the answer
+    depends on nothing else but the map and the sections' present states, and the engine
+    starts another memo when one of those changes (see knowledge.py). A unit's fire is
+    weighed by the rules' check and again when carried out, and most shooters and their
+    targets stand still from one order to the next."""
+    memo: dict[Any, Any] = state.sight.memo
+    known: dict[tuple[tuple[Position, ...], tuple[Position, ...]], tuple[float, ...]] | None \
+        = memo.get(NEAREST)
+    if known is None or len(known) >= NEAREST_LIMIT:
+        known = memo[NEAREST] = {}
+    key = (tuple(heres), tuple(aims))
+    found = known.get(key)
+    if found is None:
+        found = known[key] = tuple(_nearest_seen_now(state, heres, aims))
+    return found
+
+
+def _nearest_seen_now(state: BuildingsState, heres: list[Position], aims: list[Position]
+                      ) -> list[float]:
+    """`_nearest_seen`, worked out."""
     if not heres:
         return []
     seen = state.sight.visible_matrix(heres, aims).tolist()

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fibua.battlefield.model import Position
-from fibua.core.knowledge import Briefed, Sure, knowledge_of
+from fibua.core.knowledge import Briefed, Sighting, Sure, knowledge_of
 from fibua.rulesets.buildings.forces import Forces
 from fibua.rulesets.buildings.geometry import port_places
 from fibua.rulesets.buildings.state import BuildingsState, Seen, Unit
@@ -251,8 +251,11 @@ def refresh(state: BuildingsState) -> None:
 
 
 def sighting(state: BuildingsState, enemy: Unit, sure: Sure = Sure.SEEN) -> Seen:
-    return Seen(enemy.id, enemy.name, enemy.kind, enemy.lead.x, enemy.lead.y, enemy.section,
-                enemy.floor, state.turn, sure, enemy.order, strength=len(enemy.models))
+    # made by the class itself, not the generic alias `Seen`: the same tuple, without
+    # typing's slow call through the alias (made for every enemy in sight every order)
+    return Sighting(enemy.id, enemy.name, enemy.kind, enemy.lead.x, enemy.lead.y,
+                    enemy.section, enemy.floor, state.turn, sure, enemy.order,
+                    strength=len(enemy.models))
 
 
 def sighting_snapshot(s: Seen) -> dict[str, Any]:

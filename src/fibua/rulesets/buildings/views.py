@@ -4,7 +4,8 @@ plain to all), the dice left in the bag, its log. Nothing unobserved is reachabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from fibua.battlefield.model import Position, SectionState
@@ -30,9 +31,19 @@ class SideView(BaseView[Unit, Seen]):
     goal: DistanceField | None = None
 
 
+#: a unit's fields in the order its class takes them (all set by __init__), and where
+#: its lists are among them: `_copy` makes `replace`'s copy without its reading of the
+#: class's fields each time (a view copies every unit that changed since the last)
+_FIELDS = tuple(f.name for f in fields(Unit))
+_VALUES = attrgetter(*_FIELDS)
+_MODELS, _SPENT = _FIELDS.index("models"), _FIELDS.index("spent")
+
+
 def _copy(u: Unit) -> Unit:
-    return replace(u, models=[Model(m.x, m.y, m.weapon) for m in u.models],
-                   spent=list(u.spent))
+    values = list(_VALUES(u))
+    values[_MODELS] = [Model(m.x, m.y, m.weapon) for m in u.models]
+    values[_SPENT] = list(u.spent)
+    return Unit(*values)
 
 
 def _same_lists(copy: Unit, unit: Unit) -> bool:
@@ -55,8 +66,7 @@ def observe(state: BuildingsState, side: str) -> SideView:
         own=own,
         # sightings are immutable: views share them with the state
         enemies=state.knowledge[side].listed(),
-        sections=tuple((sid, str(st)) for sid, st in sorted(
-            state.sight.section_states.items())),
+        sections=_sections(state),
         bag=state.bag().dice,
         log=tuple(state.logs.of(side)),
         objectives=tuple(state.scenario.victory),
@@ -65,6 +75,22 @@ def observe(state: BuildingsState, side: str) -> SideView:
         goal=goal_field(state.scenario, side, state.enemy_of(side), state.sight, _passable,
                         "buildings-goals"),
     )
+
+
+#: the rules' memo entry (`SightEngine.memo`) of the sections' states as views hold them
+SECTIONS = "buildings.views.sections"
+
+
+def _sections(state: BuildingsState) -> tuple[tuple[str, str], ...]:
+    """(section, state) pairs in order of id, made once for each set of the sections'
+    states: the rules' memo of the sight engine is one per set (it starts another when a
+    section's state changes), and every view of every order holds them."""
+    memo: dict[Any, Any] = state.sight.memo
+    found: tuple[tuple[str, str], ...] | None = memo.get(SECTIONS)
+    if found is None:
+        found = memo[SECTIONS] = tuple((sid, str(st)) for sid, st in sorted(
+            state.sight.section_states.items()))
+    return found
 
 
 def _passable(sight: SightEngine, a: Position, b: Position) -> bool:
