@@ -65,6 +65,10 @@ class CellGraph:
     into_start: npt.NDArray[np.int64]
     into_cell: npt.NDArray[np.int64]
     into_length: npt.NDArray[np.float64]
+    #: `out` flattened the same way, for `walks`
+    out_start: npt.NDArray[np.int64]
+    out_cell: npt.NDArray[np.int64]
+    out_length: npt.NDArray[np.float64]
 
     def cell(self, pos: Position) -> int:
         i = min(self.nx - 1, max(0, int(pos.x)))
@@ -91,13 +95,18 @@ def cell_graph(sight: SightEngine) -> CellGraph:
                     if leg_blocked(sight, positions[m], positions[k]) is None:
                         into[k].append((m, hypot(di, dj)))
                         out[m].append((k, hypot(di, dj)))
-    start = np.cumsum([0] + [len(steps) for steps in into], dtype=np.int64)
-    flat = [step for steps in into for step in steps]
     return CellGraph(nx, ny, positions, sight.position_arrays(list(positions)),
                      tuple(tuple(steps) for steps in into),
-                     tuple(tuple(steps) for steps in out), start,
-                     np.array([m for m, _ in flat], dtype=np.int64),
-                     np.array([length for _, length in flat], dtype=np.float64))
+                     tuple(tuple(steps) for steps in out), *_flat(into), *_flat(out))
+
+
+def _flat(steps: list[list[tuple[int, float]]]
+          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Steps by cell as three arrays: cell k's are rows start[k]..start[k+1], in order."""
+    start = np.cumsum([0] + [len(row) for row in steps], dtype=np.int64)
+    flat = [step for row in steps for step in row]
+    return (start, np.array([m for m, _ in flat], dtype=np.int64),
+            np.array([length for _, length in flat], dtype=np.float64))
 
 
 #: the cells seen from each place (`seen_cells`), kept by a computer from game to game
@@ -181,6 +190,9 @@ class Approach:
     #: inches of the way each cell is worth as a post: out of the gun's sight, watching a
     #: door of the objective (all zero once the posts are no longer wanted)
     post: npt.NDArray[np.float64]
+    #: `end_score` of every cell, worked out once for the plan (numpy's element-wise
+    #: sum in the same order, so each is the very float `end_score` gives)
+    scores: npt.NDArray[np.float64]
 
     def end_score(self, k: int) -> float:
         """How bad it is to end a move in cell k: the way left, the fire drawn there, less
@@ -195,7 +207,7 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
     weight = 1.0 + SIGHT_COST * risk
     inside = goal.distances(graph.places) == 0.0
     cost = _walk_costs(inside, weight, graph.into_start, graph.into_cell, graph.into_length)
-    return Approach(graph, cost.tolist(), risk, post)
+    return Approach(graph, cost.tolist(), risk, post, cost + END_COST * risk - post)
 
 
 @jit
@@ -225,23 +237,56 @@ def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) ->
 def walks(graph: CellGraph, pos: Position, reach: float) -> tuple[dict[int, float],
                                                                    dict[int, int]]:
     """The cells the figure can walk to within `reach` inches: the inches to each, and
-    the cell each is reached from."""
+    the cell each is reached from (in the order a search cell by cell finds them)."""
+    order, walked, came = walked_cells(graph, pos, reach)
+    cells = order.tolist()
+    return (dict(zip(cells, walked[order].tolist(), strict=True)),
+            dict(zip(cells[1:], came[order[1:]].tolist(), strict=True)))
+
+
+def walked_cells(graph: CellGraph, pos: Position, reach: float
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
+                            npt.NDArray[np.int64]]:
+    """`walks` as arrays: the cells reached in the order they are first reached (the
+    figure's own cell first), then the inches to every cell (inf where not reached) and
+    the cell each is reached from (-1 where none)."""
     start = graph.cell(pos)
     here = graph.positions[start]
-    walked = {start: hypot(pos.x - here.x, pos.y - here.y)}
-    came: dict[int, int] = {}
-    heap = [(walked[start], start)]
-    while heap:
+    first = hypot(pos.x - here.x, pos.y - here.y)
+    found: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]
+    found = _walks(start, first, reach, graph.out_start, graph.out_cell, graph.out_length)
+    return found
+
+
+@jit
+def _walks(start: Any, first: Any, reach: Any, out_start: Any, out_cell: Any,
+           out_length: Any) -> Any:
+    """Dijkstra from the figure's cell out to `reach`, compiled. The heap holds distinct
+    (inches, cell) pairs (a cell is pushed again only nearer), so the cells come off it
+    in the order Python's heapq gives, and each sum is the one the plain loop made."""
+    n = out_start.shape[0] - 1
+    walked = np.full(n, np.inf)
+    came = np.full(n, -1, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    walked[start] = first
+    order[0] = start
+    count = 1
+    heap = [(first, start)]
+    while len(heap) > 0:
         d, k = heapq.heappop(heap)
         if d > walked[k]:
             continue
-        for m, length in graph.out[k]:
-            nd = d + length
-            if nd <= reach and nd < walked.get(m, inf):
+        for r in range(out_start[k], out_start[k + 1]):
+            m = out_cell[r]
+            nd = d + out_length[r]
+            if nd <= reach and nd < walked[m]:
+                if walked[m] == np.inf:  # reached for the first time
+                    order[count] = m
+                    count += 1
                 walked[m] = nd
                 came[m] = k
                 heapq.heappush(heap, (nd, m))
-    return walked, came
+    return order[:count], walked, came
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position],
@@ -254,20 +299,19 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
     start = graph.cell(pos)
     if plan.cost[start] == inf:
         return None
-    walked, came = walks(graph, pos, reach)
-    stay = plan.end_score(start)
-    best, best_score = -1, stay - 0.5
-    for k in walked:
-        if k == start:
-            continue
-        score = plan.end_score(k)
-        b = graph.positions[k]
-        if score < best_score and not any(
-                abs(f.x - b.x) < CLEAR and abs(f.y - b.y) < CLEAR for f in friends):
-            best, best_score = k, score
-    if best < 0:
+    order, _, came = walked_cells(graph, pos, reach)
+    cells = order[1:]  # the figure's own cell is the first reached
+    scores = plan.scores[cells]
+    xy = graph.places.xy[cells]
+    free = np.ones(len(cells), dtype=np.bool_)
+    for f in friends:
+        free &= ~((np.abs(f.x - xy[:, 0]) < CLEAR) & (np.abs(f.y - xy[:, 1]) < CLEAR))
+    scores = np.where(free, scores, inf)
+    # the first cell found of those scoring least, as a scan keeping only a strictly
+    # lower score picks it; staying is better unless a cell beats it by half an inch
+    if len(cells) == 0 or not scores.min() < plan.scores[start] - 0.5:
         return None
-    cells = [best]
-    while cells[-1] != start:
-        cells.append(came[cells[-1]])
-    return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(cells)]
+    way = [int(cells[int(np.argmin(scores))])]
+    while way[-1] != start:
+        way.append(int(came[way[-1]]))
+    return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(way)]
