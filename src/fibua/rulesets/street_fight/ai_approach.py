@@ -46,6 +46,8 @@ REACH = MOVE_MAX - 0.05
 DOORSTEP = 1.5
 #: two friends cannot end within 1/4 in of each other; an end is kept clear of friends
 CLEAR = 0.3
+#: no friends' coordinates, for `_best_end`
+NO_FRIENDS = np.zeros(0, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,18 +302,38 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
     if plan.cost[start] == inf:
         return None
     order, _, came = walked_cells(graph, pos, reach)
-    cells = order[1:]  # the figure's own cell is the first reached
-    scores = plan.scores[cells]
-    xy = graph.places.xy[cells]
-    free = np.ones(len(cells), dtype=np.bool_)
-    for f in friends:
-        free &= ~((np.abs(f.x - xy[:, 0]) < CLEAR) & (np.abs(f.y - xy[:, 1]) < CLEAR))
-    scores = np.where(free, scores, inf)
-    # the first cell found of those scoring least, as a scan keeping only a strictly
-    # lower score picks it; staying is better unless a cell beats it by half an inch
-    if len(cells) == 0 or not scores.min() < plan.scores[start] - 0.5:
+    if len(friends):
+        fx = np.array([f.x for f in friends], dtype=np.float64)
+        fy = np.array([f.y for f in friends], dtype=np.float64)
+    else:
+        fx = fy = NO_FRIENDS
+    best = _best_end(order, plan.scores, graph.places.xy, fx, fy,
+                     plan.scores[start] - 0.5)
+    if best < 0:
         return None
-    way = [int(cells[int(np.argmin(scores))])]
+    way = [best]
     while way[-1] != start:
         way.append(int(came[way[-1]]))
     return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(way)]
+
+
+@jit
+def _best_end(order: Any, scores: Any, xy: Any, fx: Any, fy: Any, stay: Any) -> int:
+    """`bound`'s choice, compiled: of the cells reached after the first (the figure's
+    own), in the order reached, the first scoring strictly less than every one before
+    it and than `stay`, none within `CLEAR` of a friend in both x and y; -1 if none.
+    Only comparisons and the same subtractions, so the very cell the loop picked."""
+    best, best_score = -1, stay
+    for r in range(1, order.shape[0]):
+        k = order[r]
+        score = scores[k]
+        if score < best_score:
+            bx, by = xy[k, 0], xy[k, 1]
+            clear = True
+            for q in range(fx.shape[0]):
+                if abs(fx[q] - bx) < CLEAR and abs(fy[q] - by) < CLEAR:
+                    clear = False
+                    break
+            if clear:
+                best, best_score = k, score
+    return best
