@@ -172,6 +172,12 @@ class ApproachNotes:
     plans: dict[tuple[DistanceField, bytes, bytes], Approach] = field(default_factory=dict)
 
 
+#: what an approach under a fixed gun is worked out from: the objective (its field and
+#: sections), whether the posts are given up, the guns' and the defenders' places and arms
+PlanKey = tuple[DistanceField, tuple[str, ...], bool,
+                tuple[tuple[Position, WeaponName], ...], tuple[tuple[Position, WeaponName], ...]]
+
+
 def approach_notes(notes: Notes | None) -> ApproachNotes:
     """The approach notes kept in a side's `notes`, new ones if there are none yet."""
     return kept_notes(notes, NOTES_KEY, ApproachNotes)
@@ -194,6 +200,8 @@ class Tactician:
         #: the approach under a fixed gun, with the view's news it was worked out from
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
         self._notes = notes if notes is not None else ApproachNotes()
+        #: `_plan_for`'s fire and approach by what they are worked out from (a game's few)
+        self._plans_kept: dict[PlanKey, tuple[npt.NDArray[np.float64], Approach]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -340,17 +348,31 @@ class Tactician:
         sections = set(view.goal_sections)
         fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
         if view.goal is not None and any(t.pos.section in sections for t in fixed):
-            graph = cell_graph(view.sight)
-            # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
-            # and ground they see is where the attack can hit them: the gun's sight is
-            # shunned, and that of the defenders seen in the objective, who stay put
-            seen = self._notes.seen
-            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed], seen)
-            gun = _together(gun, _held_fire(view, graph, threats, seen))
-            self._seen_fire = gun
-            found = self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
+            # news often leaves the guns and the defenders seen inside where they were:
+            # the plan is a function of them, the objective, the posts and the map alone
+            key = (view.goal, view.goal_sections, news[1],
+                   tuple((t.pos, t.weapon) for t in fixed), _held(view, threats))
+            kept = self._plans_kept.get(key)
+            if kept is None:
+                if len(self._plans_kept) >= PLANS_LIMIT:
+                    self._plans_kept.clear()
+                kept = self._plans_kept[key] = self._plan_for(view, fixed, threats)
+            self._seen_fire, found = kept
         self._approach = (news, found)
         return found
+
+    def _plan_for(self, view: SideView, fixed: list[Threat], threats: Threats
+                  ) -> tuple[npt.NDArray[np.float64], Approach]:
+        """The fire on each cell and the approach under it (see `_approach_plan`)."""
+        assert view.goal is not None
+        graph = cell_graph(view.sight)
+        # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
+        # and ground they see is where the attack can hit them: the gun's sight is
+        # shunned, and that of the defenders seen in the objective, who stay put
+        seen = self._notes.seen
+        gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed], seen)
+        gun = _together(gun, _held_fire(view, graph, threats, seen))
+        return gun, self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
 
     def _planned(self, graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64],
                  post: npt.NDArray[np.float64]) -> Approach:
@@ -698,12 +720,17 @@ def _held_fire(view: SideView, graph: CellGraph, threats: Threats,
     remove a figure standing there: they hold their rooms, so the ground their windows
     and doors look on is as deadly up close as the gun's is far off. Inside, the storm
     meets them anyway (see ai_storm)."""
-    held = [(t.pos, t.weapon) for t in threats
-            if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires]
-    fire = danger(view.sight, graph, held, kept)
+    fire = danger(view.sight, graph, _held(view, threats), kept)
     if view.goal is not None:
         fire[view.goal.distances(graph.places) == 0] = 0.0
     return fire
+
+
+def _held(view: SideView, threats: Threats) -> tuple[tuple[Position, WeaponName], ...]:
+    """The places and weapons of the defenders seen in the objective that can move and
+    fire (those `_held_fire` counts), in the side's order of its sightings."""
+    return tuple((t.pos, t.weapon) for t in threats
+                 if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires)
 
 
 def _short_of_watch(view: SideView, overlooked: Overlook | None,
