@@ -201,6 +201,8 @@ class Tactician:
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
         self._notes = notes if notes is not None else ApproachNotes()
         #: `_plan_for`'s fire and approach by what they are worked out from (a game's few)
+        #: `_storm_time`'s answer, with the view it was given for
+        self._storm: tuple[SideView, bool] | None = None
         self._plans_kept: dict[PlanKey, tuple[npt.NDArray[np.float64], Approach]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
@@ -452,10 +454,16 @@ class Tactician:
         hand, takes some turns to clear every room)."""
         if view.goal is None or view.turn >= view.turns - STORM_TURNS:
             return True
+        # asked for each figure weighed, and again for its bound: a view is immutable
+        if self._storm is not None and self._storm[0] is view:
+            return self._storm[1]
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
-        near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
-        inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
-        return inside > 0 or near >= max(2, (len(alive) + 1) // 2)
+        left = [view.goal.distance(g.pos) for g in alive]
+        near = sum(0 < d <= MOVE_MAX for d in left)
+        inside = sum(d == 0 for d in left)
+        storming = inside > 0 or near >= max(2, (len(alive) + 1) // 2)
+        self._storm = (view, storming)
+        return storming
 
     @staticmethod
     def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
