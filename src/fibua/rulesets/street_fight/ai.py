@@ -40,6 +40,7 @@ from fibua.rulesets.street_fight.ai_approach import (
     cell_graph,
     danger,
     door_watch,
+    goal_distances,
 )
 from fibua.rulesets.street_fight.ai_storm import charge_route
 from fibua.rulesets.street_fight.cover import position_cover
@@ -396,7 +397,7 @@ class Tactician:
         their building (the first turns): out of the gun's fire, watching its doors."""
         if view.goal is None or view.turn > POST_TURNS:
             return np.zeros(len(gun))
-        outside = view.goal.distances(graph.places) > 0
+        outside = goal_distances(view.sight, graph, view.goal) > 0
         watching = door_watch(view.sight, graph, view.goal) & (gun < POST_DANGER) & outside
         return np.where(watching, POST_WORTH, 0.0)
 
@@ -730,7 +731,7 @@ def _held_fire(view: SideView, graph: CellGraph, threats: Threats,
     meets them anyway (see ai_storm)."""
     fire = danger(view.sight, graph, _held(view, threats), kept)
     if view.goal is not None:
-        fire[view.goal.distances(graph.places) == 0] = 0.0
+        fire[goal_distances(view.sight, graph, view.goal) == 0] = 0.0
     return fire
 
 

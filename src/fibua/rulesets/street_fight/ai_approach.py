@@ -124,16 +124,37 @@ def danger(sight: SightEngine, graph: CellGraph,
     likely to stay a turn or more: the posts and the gathering wait). The cells each gun
     sees are looked up in `kept` first, and kept there."""
     spared = np.ones(len(graph.positions), dtype=np.float64)
-    xy = graph.places.xy
     for pos, weapon in guns:
         seen = _seen_kept(kept, sight, pos, graph)
         if not seen.any():
             continue
-        ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
-        chance = chances(weapon)
-        steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
-        spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
+        spared[seen] *= gun_spares(sight, pos, weapon, graph, seen)
     found: npt.NDArray[np.float64] = 1.0 - spared
+    return found
+
+
+# the plan is made anew at each news, mostly with the same guns where they were
+@per_query(limit=SEEN_LIMIT, key=lambda pos, weapon, graph, seen: (pos, weapon))
+def gun_spares(sight: SightEngine, pos: Position, weapon: WeaponName, graph: CellGraph,
+               seen: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """For each cell a gun at `pos` sees (`seen`, its `seen_cells`, in their order), the
+    chance that the gun leaves a figure standing there (read-only): `danger`'s factor."""
+    xy = graph.places.xy
+    ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
+    chance = chances(weapon)
+    steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
+    spares: npt.NDArray[np.float64] = 1.0 - chance[steps[seen].astype(np.int64)]
+    spares.flags.writeable = False
+    return spares
+
+
+@per_map(key=lambda graph, goal: id(goal))
+def goal_distances(sight: SightEngine, graph: CellGraph, goal: DistanceField
+                   ) -> npt.NDArray[np.float64]:
+    """The walking distance from each cell to the objective (read-only): the public map
+    only, kept like `door_watch` by the objective's identity."""
+    found = goal.distances(graph.places)
+    found.flags.writeable = False
     return found
 
 
