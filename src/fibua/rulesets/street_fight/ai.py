@@ -35,6 +35,7 @@ from fibua.rulesets.street_fight.ai_approach import (
     Approach,
     CellGraph,
     SeenCells,
+    WalksKept,
     approach,
     bound,
     cell_graph,
@@ -165,12 +166,15 @@ Option = tuple[Order | Callable[[], Order], float]
 @dataclass(slots=True)
 class ApproachNotes:
     """What the computer works out from the public map alone: the cells seen from each
-    place an enemy was seen at (`ai_approach.seen_cells`) and the approaches worked out
-    for a fire and posts on the cells (`Tactician._planned`). A side's computers of later
-    games of the scenario may be handed them (`RuleSet.computer`'s `notes`)."""
+    place an enemy was seen at (`ai_approach.seen_cells`), the approaches worked out
+    for a fire and posts on the cells (`Tactician._planned`) and the walks from the
+    places its figures bound from. A side's computers of later games of the scenario
+    may be handed them (`RuleSet.computer`'s `notes`)."""
 
     seen: SeenCells = field(default_factory=dict)
     plans: dict[tuple[DistanceField, bytes, bytes], Approach] = field(default_factory=dict)
+    #: the walks from each place a bound or a charge started from (`ai_approach.walks`)
+    walks: WalksKept = field(default_factory=WalksKept)
 
 
 #: what an approach under a fixed gun is worked out from: the objective (its field and
@@ -201,9 +205,11 @@ class Tactician:
         #: the approach under a fixed gun, with the view's news it was worked out from
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
         self._notes = notes if notes is not None else ApproachNotes()
-        #: `_plan_for`'s fire and approach by what they are worked out from (a game's few)
+        #: the walks of its figures' bounds and charges, by place and reach
+        self._walks = self._notes.walks
         #: `_storm_time`'s answer, with the view it was given for
         self._storm: tuple[SideView, bool] | None = None
+        #: `_plan_for`'s fire and approach by what they are worked out from (a game's few)
         self._plans_kept: dict[PlanKey, tuple[npt.NDArray[np.float64], Approach]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
@@ -412,7 +418,8 @@ class Tactician:
         storming = self._storm_time(view)
         if storming:
             inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
-            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
+            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends,
+                                  self._walks)
             if charge is not None:
                 options.append((partial(self._move_along, f.id, charge), STORM_CHARGE))
         if route is not None and (storming or not self._firing_post(view, f, plan, threats)):
@@ -428,12 +435,12 @@ class Tactician:
         it. Storming, it goes at a walk: a figure that walks in may still fight or fire
         that turn, one that runs in may not (see ai_storm for the charge itself)."""
         goal = view.goal
-        route = bound(plan, f.pos, friends)
+        route = bound(plan, f.pos, friends, kept=self._walks)
         if goal is None or route is None or goal.distance(Position(*route[-1])) > 0:
             return route
         if not self._storm_time(view):
             return None
-        return bound(plan, f.pos, friends, STORM_WALK)
+        return bound(plan, f.pos, friends, STORM_WALK, self._walks)
 
     def _firing_post(self, view: SideView, f: Figure, plan: Approach, threats: Threats
                      ) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from math import hypot, inf
 from typing import Any
@@ -257,27 +257,65 @@ def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) ->
     return cost
 
 
-def walks(graph: CellGraph, pos: Position, reach: float) -> tuple[dict[int, float],
-                                                                   dict[int, int]]:
+#: `walked_cells`' answer: the cells in the order reached, the inches to each cell and
+#: the cell each is reached from
+Walked = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]
+
+
+@dataclass(slots=True)
+class WalksKept:
+    """`walked_cells`' answers on one graph, by the place and the reach: a computer's
+    own, kept for its game (its figures bound from the same places turn after turn)."""
+
+    graph: CellGraph | None = None
+    found: dict[tuple[float, float, float], Walked] = field(default_factory=dict)
+
+    def on(self, graph: CellGraph) -> WalksKept:
+        """These answers, started afresh for another graph."""
+        if self.graph is not graph:
+            self.graph, self.found = graph, {}
+        return self
+
+
+WALKS_LIMIT = 4096  # answers a `WalksKept` keeps before it starts afresh
+
+
+def walks(graph: CellGraph, pos: Position, reach: float, kept: WalksKept | None = None
+          ) -> tuple[dict[int, float], dict[int, int]]:
     """The cells the figure can walk to within `reach` inches: the inches to each, and
     the cell each is reached from (in the order a search cell by cell finds them)."""
-    order, walked, came = walked_cells(graph, pos, reach)
+    order, walked, came = walked_cells(graph, pos, reach, kept)
     cells = order.tolist()
     return (dict(zip(cells, walked[order].tolist(), strict=True)),
             dict(zip(cells[1:], came[order[1:]].tolist(), strict=True)))
 
 
-def walked_cells(graph: CellGraph, pos: Position, reach: float
-                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
-                            npt.NDArray[np.int64]]:
-    """`walks` as arrays: the cells reached in the order they are first reached (the
-    figure's own cell first), then the inches to every cell (inf where not reached) and
-    the cell each is reached from (-1 where none)."""
+def walked_cells(graph: CellGraph, pos: Position, reach: float,
+                 kept: WalksKept | None = None) -> Walked:
+    """`walks` as arrays (read-only): the cells reached in the order they are first
+    reached (the figure's own cell first), then the inches to every cell (inf where not
+    reached) and the cell each is reached from (-1 where none). Looked up in `kept`
+    first, and kept there: the answer depends on the graph, the point and the reach."""
+    if kept is None:
+        return _walked_cells(graph, pos, reach)
+    memo = kept.on(graph).found
+    key = (pos.x, pos.y, reach)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= WALKS_LIMIT:
+            memo.clear()
+        found = memo[key] = _walked_cells(graph, pos, reach)
+    return found
+
+
+def _walked_cells(graph: CellGraph, pos: Position, reach: float) -> Walked:
     start = graph.cell(pos)
     here = graph.positions[start]
     first = hypot(pos.x - here.x, pos.y - here.y)
-    found: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]
-    found = _walks(start, first, reach, graph.out_start, graph.out_cell, graph.out_length)
+    found: Walked = _walks(start, first, reach, graph.out_start, graph.out_cell,
+                           graph.out_length)
+    for array in found:
+        array.flags.writeable = False
     return found
 
 
@@ -313,7 +351,8 @@ def _walks(start: Any, first: Any, reach: Any, out_start: Any, out_cell: Any,
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position],
-          reach: float = REACH) -> list[tuple[float, float]] | None:
+          reach: float = REACH, kept: WalksKept | None = None
+          ) -> list[tuple[float, float]] | None:
     """The figure's next bound: of the cells it can walk to in one move of `reach`
     inches (a run unless told), the one where the fire it draws and the way still left
     weigh least together, and the walk there as cell centres; None when it does better
@@ -322,7 +361,7 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
     start = graph.cell(pos)
     if plan.cost[start] == inf:
         return None
-    order, _, came = walked_cells(graph, pos, reach)
+    order, _, came = walked_cells(graph, pos, reach, kept)
     if len(friends):
         fx = np.array([f.x for f in friends], dtype=np.float64)
         fy = np.array([f.y for f in friends], dtype=np.float64)
