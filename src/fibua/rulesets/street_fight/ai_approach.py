@@ -257,8 +257,8 @@ def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) ->
     return cost
 
 
-#: `walked_cells`' answer: the cells in the order reached, the inches to each cell and
-#: the cell each is reached from
+#: `walked_cells`' answer: the cells in the order reached, and for each of them the
+#: inches to it and the cell it is reached from (-1 for the first, the figure's own)
 Walked = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]
 
 
@@ -277,7 +277,7 @@ class WalksKept:
         return self
 
 
-WALKS_LIMIT = 4096  # answers a `WalksKept` keeps before it starts afresh
+WALKS_LIMIT = 2048  # answers a `WalksKept` keeps before it starts afresh (a few KB each)
 
 
 def walks(graph: CellGraph, pos: Position, reach: float, kept: WalksKept | None = None
@@ -286,16 +286,16 @@ def walks(graph: CellGraph, pos: Position, reach: float, kept: WalksKept | None 
     the cell each is reached from (in the order a search cell by cell finds them)."""
     order, walked, came = walked_cells(graph, pos, reach, kept)
     cells = order.tolist()
-    return (dict(zip(cells, walked[order].tolist(), strict=True)),
-            dict(zip(cells[1:], came[order[1:]].tolist(), strict=True)))
+    return (dict(zip(cells, walked.tolist(), strict=True)),
+            dict(zip(cells[1:], came[1:].tolist(), strict=True)))
 
 
 def walked_cells(graph: CellGraph, pos: Position, reach: float,
                  kept: WalksKept | None = None) -> Walked:
     """`walks` as arrays (read-only): the cells reached in the order they are first
-    reached (the figure's own cell first), then the inches to every cell (inf where not
-    reached) and the cell each is reached from (-1 where none). Looked up in `kept`
-    first, and kept there: the answer depends on the graph, the point and the reach."""
+    reached (the figure's own cell first), then in that order the inches to each and the
+    cell each is reached from (-1 for the first). Looked up in `kept` first, and kept
+    there: the answer depends on the graph, the point and the reach."""
     if kept is None:
         return _walked_cells(graph, pos, reach)
     memo = kept.on(graph).found
@@ -347,7 +347,8 @@ def _walks(start: Any, first: Any, reach: Any, out_start: Any, out_cell: Any,
                 walked[m] = nd
                 came[m] = k
                 heapq.heappush(heap, (nd, m))
-    return order[:count], walked, came
+    reached = order[:count]
+    return reached, walked[reached], came[reached]
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position],
@@ -371,9 +372,10 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
                      plan.scores[start] - 0.5)
     if best < 0:
         return None
+    came_from = dict(zip(order.tolist(), came.tolist(), strict=True))
     way = [best]
     while way[-1] != start:
-        way.append(int(came[way[-1]]))
+        way.append(came_from[way[-1]])
     return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(way)]
 
 
