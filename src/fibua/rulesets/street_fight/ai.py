@@ -35,11 +35,13 @@ from fibua.rulesets.street_fight.ai_approach import (
     Approach,
     CellGraph,
     SeenCells,
+    WalksKept,
     approach,
     bound,
     cell_graph,
     danger,
     door_watch,
+    goal_distances,
 )
 from fibua.rulesets.street_fight.ai_storm import charge_route
 from fibua.rulesets.street_fight.cover import position_cover
@@ -164,12 +166,21 @@ Option = tuple[Order | Callable[[], Order], float]
 @dataclass(slots=True)
 class ApproachNotes:
     """What the computer works out from the public map alone: the cells seen from each
-    place an enemy was seen at (`ai_approach.seen_cells`) and the approaches worked out
-    for a fire and posts on the cells (`Tactician._planned`). A side's computers of later
-    games of the scenario may be handed them (`RuleSet.computer`'s `notes`)."""
+    place an enemy was seen at (`ai_approach.seen_cells`), the approaches worked out
+    for a fire and posts on the cells (`Tactician._planned`) and the walks from the
+    places its figures bound from. A side's computers of later games of the scenario
+    may be handed them (`RuleSet.computer`'s `notes`)."""
 
     seen: SeenCells = field(default_factory=dict)
     plans: dict[tuple[DistanceField, bytes, bytes], Approach] = field(default_factory=dict)
+    #: the walks from each place a bound or a charge started from (`ai_approach.walks`)
+    walks: WalksKept = field(default_factory=WalksKept)
+
+
+#: what an approach under a fixed gun is worked out from: the objective (its field and
+#: sections), whether the posts are given up, the guns' and the defenders' places and arms
+PlanKey = tuple[DistanceField, tuple[str, ...], bool,
+                tuple[tuple[Position, WeaponName], ...], tuple[tuple[Position, WeaponName], ...]]
 
 
 def approach_notes(notes: Notes | None) -> ApproachNotes:
@@ -194,6 +205,12 @@ class Tactician:
         #: the approach under a fixed gun, with the view's news it was worked out from
         self._approach: tuple[tuple[int, bool], Approach | None] | None = None
         self._notes = notes if notes is not None else ApproachNotes()
+        #: the walks of its figures' bounds and charges, by place and reach
+        self._walks = self._notes.walks
+        #: `_storm_time`'s answer, with the view it was given for
+        self._storm: tuple[SideView, bool] | None = None
+        #: `_plan_for`'s fire and approach by what they are worked out from (a game's few)
+        self._plans_kept: dict[PlanKey, tuple[npt.NDArray[np.float64], Approach]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """Orders figures one at a time: the best allowed order of the next figure."""
@@ -340,17 +357,31 @@ class Tactician:
         sections = set(view.goal_sections)
         fixed = [t for t in threats if not WEAPONS[t.weapon].moves_and_fires]
         if view.goal is not None and any(t.pos.section in sections for t in fixed):
-            graph = cell_graph(view.sight)
-            # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
-            # and ground they see is where the attack can hit them: the gun's sight is
-            # shunned, and that of the defenders seen in the objective, who stay put
-            seen = self._notes.seen
-            gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed], seen)
-            gun = _together(gun, _held_fire(view, graph, threats, seen))
-            self._seen_fire = gun
-            found = self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
+            # news often leaves the guns and the defenders seen inside where they were:
+            # the plan is a function of them, the objective, the posts and the map alone
+            key = (view.goal, view.goal_sections, news[1],
+                   tuple((t.pos, t.weapon) for t in fixed), _held(view, threats))
+            kept = self._plans_kept.get(key)
+            if kept is None:
+                if len(self._plans_kept) >= PLANS_LIMIT:
+                    self._plans_kept.clear()
+                kept = self._plans_kept[key] = self._plan_for(view, fixed, threats)
+            self._seen_fire, found = kept
         self._approach = (news, found)
         return found
+
+    def _plan_for(self, view: SideView, fixed: list[Threat], threats: Threats
+                  ) -> tuple[npt.NDArray[np.float64], Approach]:
+        """The fire on each cell and the approach under it (see `_approach_plan`)."""
+        assert view.goal is not None
+        graph = cell_graph(view.sight)
+        # the gun fires where it sees, at whoever stays; riflemen out in the yard move,
+        # and ground they see is where the attack can hit them: the gun's sight is
+        # shunned, and that of the defenders seen in the objective, who stay put
+        seen = self._notes.seen
+        gun = danger(view.sight, graph, [(t.pos, t.weapon) for t in fixed], seen)
+        gun = _together(gun, _held_fire(view, graph, threats, seen))
+        return gun, self._planned(graph, view.goal, gun, self._posts(view, graph, gun))
 
     def _planned(self, graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64],
                  post: npt.NDArray[np.float64]) -> Approach:
@@ -372,7 +403,7 @@ class Tactician:
         their building (the first turns): out of the gun's fire, watching its doors."""
         if view.goal is None or view.turn > POST_TURNS:
             return np.zeros(len(gun))
-        outside = view.goal.distances(graph.places) > 0
+        outside = goal_distances(view.sight, graph, view.goal) > 0
         watching = door_watch(view.sight, graph, view.goal) & (gun < POST_DANGER) & outside
         return np.where(watching, POST_WORTH, 0.0)
 
@@ -387,7 +418,8 @@ class Tactician:
         storming = self._storm_time(view)
         if storming:
             inside = [t.pos for t in threats if t.pos.section in view.goal_sections]
-            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends)
+            charge = charge_route(view.sight, plan.graph, f.pos, inside, friends,
+                                  self._walks)
             if charge is not None:
                 options.append((partial(self._move_along, f.id, charge), STORM_CHARGE))
         if route is not None and (storming or not self._firing_post(view, f, plan, threats)):
@@ -403,12 +435,12 @@ class Tactician:
         it. Storming, it goes at a walk: a figure that walks in may still fight or fire
         that turn, one that runs in may not (see ai_storm for the charge itself)."""
         goal = view.goal
-        route = bound(plan, f.pos, friends)
+        route = bound(plan, f.pos, friends, kept=self._walks)
         if goal is None or route is None or goal.distance(Position(*route[-1])) > 0:
             return route
         if not self._storm_time(view):
             return None
-        return bound(plan, f.pos, friends, STORM_WALK)
+        return bound(plan, f.pos, friends, STORM_WALK, self._walks)
 
     def _firing_post(self, view: SideView, f: Figure, plan: Approach, threats: Threats
                      ) -> bool:
@@ -430,10 +462,16 @@ class Tactician:
         hand, takes some turns to clear every room)."""
         if view.goal is None or view.turn >= view.turns - STORM_TURNS:
             return True
+        # asked for each figure weighed, and again for its bound: a view is immutable
+        if self._storm is not None and self._storm[0] is view:
+            return self._storm[1]
         alive = [g for g in view.own if g.alive and commands(self.units, g.id)]
-        near = sum(0 < view.goal.distance(g.pos) <= MOVE_MAX for g in alive)
-        inside = sum(view.goal.distance(g.pos) == 0 for g in alive)
-        return inside > 0 or near >= max(2, (len(alive) + 1) // 2)
+        left = [view.goal.distance(g.pos) for g in alive]
+        near = sum(0 < d <= MOVE_MAX for d in left)
+        inside = sum(d == 0 for d in left)
+        storming = inside > 0 or near >= max(2, (len(alive) + 1) // 2)
+        self._storm = (view, storming)
+        return storming
 
     @staticmethod
     def _staged(view: SideView, f: Figure, overlooked: Overlook | None) -> bool:
@@ -698,12 +736,17 @@ def _held_fire(view: SideView, graph: CellGraph, threats: Threats,
     remove a figure standing there: they hold their rooms, so the ground their windows
     and doors look on is as deadly up close as the gun's is far off. Inside, the storm
     meets them anyway (see ai_storm)."""
-    held = [(t.pos, t.weapon) for t in threats
-            if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires]
-    fire = danger(view.sight, graph, held, kept)
+    fire = danger(view.sight, graph, _held(view, threats), kept)
     if view.goal is not None:
-        fire[view.goal.distances(graph.places) == 0] = 0.0
+        fire[goal_distances(view.sight, graph, view.goal) == 0] = 0.0
     return fire
+
+
+def _held(view: SideView, threats: Threats) -> tuple[tuple[Position, WeaponName], ...]:
+    """The places and weapons of the defenders seen in the objective that can move and
+    fire (those `_held_fire` counts), in the side's order of its sightings."""
+    return tuple((t.pos, t.weapon) for t in threats
+                 if t.pos.section in view.goal_sections and WEAPONS[t.weapon].moves_and_fires)
 
 
 def _short_of_watch(view: SideView, overlooked: Overlook | None,

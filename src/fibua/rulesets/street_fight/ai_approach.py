@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from math import hypot, inf
 from typing import Any
@@ -46,6 +46,8 @@ REACH = MOVE_MAX - 0.05
 DOORSTEP = 1.5
 #: two friends cannot end within 1/4 in of each other; an end is kept clear of friends
 CLEAR = 0.3
+#: no friends' coordinates, for `_best_end`
+NO_FRIENDS = np.zeros(0, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,10 @@ class CellGraph:
     into_start: npt.NDArray[np.int64]
     into_cell: npt.NDArray[np.int64]
     into_length: npt.NDArray[np.float64]
+    #: `out` flattened the same way, for `walks`
+    out_start: npt.NDArray[np.int64]
+    out_cell: npt.NDArray[np.int64]
+    out_length: npt.NDArray[np.float64]
 
     def cell(self, pos: Position) -> int:
         i = min(self.nx - 1, max(0, int(pos.x)))
@@ -91,13 +97,18 @@ def cell_graph(sight: SightEngine) -> CellGraph:
                     if leg_blocked(sight, positions[m], positions[k]) is None:
                         into[k].append((m, hypot(di, dj)))
                         out[m].append((k, hypot(di, dj)))
-    start = np.cumsum([0] + [len(steps) for steps in into], dtype=np.int64)
-    flat = [step for steps in into for step in steps]
     return CellGraph(nx, ny, positions, sight.position_arrays(list(positions)),
                      tuple(tuple(steps) for steps in into),
-                     tuple(tuple(steps) for steps in out), start,
-                     np.array([m for m, _ in flat], dtype=np.int64),
-                     np.array([length for _, length in flat], dtype=np.float64))
+                     tuple(tuple(steps) for steps in out), *_flat(into), *_flat(out))
+
+
+def _flat(steps: list[list[tuple[int, float]]]
+          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Steps by cell as three arrays: cell k's are rows start[k]..start[k+1], in order."""
+    start = np.cumsum([0] + [len(row) for row in steps], dtype=np.int64)
+    flat = [step for row in steps for step in row]
+    return (start, np.array([m for m, _ in flat], dtype=np.int64),
+            np.array([length for _, length in flat], dtype=np.float64))
 
 
 #: the cells seen from each place (`seen_cells`), kept by a computer from game to game
@@ -113,16 +124,37 @@ def danger(sight: SightEngine, graph: CellGraph,
     likely to stay a turn or more: the posts and the gathering wait). The cells each gun
     sees are looked up in `kept` first, and kept there."""
     spared = np.ones(len(graph.positions), dtype=np.float64)
-    xy = graph.places.xy
     for pos, weapon in guns:
         seen = _seen_kept(kept, sight, pos, graph)
         if not seen.any():
             continue
-        ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
-        chance = chances(weapon)
-        steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
-        spared[seen] *= 1.0 - chance[steps[seen].astype(np.int64)]
+        spared[seen] *= gun_spares(sight, pos, weapon, graph, seen)
     found: npt.NDArray[np.float64] = 1.0 - spared
+    return found
+
+
+# the plan is made anew at each news, mostly with the same guns where they were
+@per_query(limit=SEEN_LIMIT, key=lambda pos, weapon, graph, seen: (pos, weapon))
+def gun_spares(sight: SightEngine, pos: Position, weapon: WeaponName, graph: CellGraph,
+               seen: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """For each cell a gun at `pos` sees (`seen`, its `seen_cells`, in their order), the
+    chance that the gun leaves a figure standing there (read-only): `danger`'s factor."""
+    xy = graph.places.xy
+    ranges = np.hypot(xy[:, 0] - pos.x, xy[:, 1] - pos.y)
+    chance = chances(weapon)
+    steps = np.minimum(np.ceil(ranges / WEAPONS[weapon].increment), len(chance) - 1)
+    spares: npt.NDArray[np.float64] = 1.0 - chance[steps[seen].astype(np.int64)]
+    spares.flags.writeable = False
+    return spares
+
+
+@per_map(key=lambda graph, goal: id(goal))
+def goal_distances(sight: SightEngine, graph: CellGraph, goal: DistanceField
+                   ) -> npt.NDArray[np.float64]:
+    """The walking distance from each cell to the objective (read-only): the public map
+    only, kept like `door_watch` by the objective's identity."""
+    found = goal.distances(graph.places)
+    found.flags.writeable = False
     return found
 
 
@@ -181,6 +213,9 @@ class Approach:
     #: inches of the way each cell is worth as a post: out of the gun's sight, watching a
     #: door of the objective (all zero once the posts are no longer wanted)
     post: npt.NDArray[np.float64]
+    #: `end_score` of every cell, worked out once for the plan (numpy's element-wise
+    #: sum in the same order, so each is the very float `end_score` gives)
+    scores: npt.NDArray[np.float64]
 
     def end_score(self, k: int) -> float:
         """How bad it is to end a move in cell k: the way left, the fire drawn there, less
@@ -195,7 +230,7 @@ def approach(graph: CellGraph, goal: DistanceField, risk: npt.NDArray[np.float64
     weight = 1.0 + SIGHT_COST * risk
     inside = goal.distances(graph.places) == 0.0
     cost = _walk_costs(inside, weight, graph.into_start, graph.into_cell, graph.into_length)
-    return Approach(graph, cost.tolist(), risk, post)
+    return Approach(graph, cost.tolist(), risk, post, cost + END_COST * risk - post)
 
 
 @jit
@@ -222,30 +257,103 @@ def _walk_costs(inside: Any, weight: Any, start: Any, cell: Any, length: Any) ->
     return cost
 
 
-def walks(graph: CellGraph, pos: Position, reach: float) -> tuple[dict[int, float],
-                                                                   dict[int, int]]:
+#: `walked_cells`' answer: the cells in the order reached, and for each of them the
+#: inches to it and the cell it is reached from (-1 for the first, the figure's own)
+Walked = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]
+
+
+@dataclass(slots=True)
+class WalksKept:
+    """`walked_cells`' answers on one graph, by the place and the reach: a computer's
+    own, kept for its game (its figures bound from the same places turn after turn)."""
+
+    graph: CellGraph | None = None
+    found: dict[tuple[float, float, float], Walked] = field(default_factory=dict)
+
+    def on(self, graph: CellGraph) -> WalksKept:
+        """These answers, started afresh for another graph."""
+        if self.graph is not graph:
+            self.graph, self.found = graph, {}
+        return self
+
+
+WALKS_LIMIT = 2048  # answers a `WalksKept` keeps before it starts afresh (a few KB each)
+
+
+def walks(graph: CellGraph, pos: Position, reach: float, kept: WalksKept | None = None
+          ) -> tuple[dict[int, float], dict[int, int]]:
     """The cells the figure can walk to within `reach` inches: the inches to each, and
-    the cell each is reached from."""
+    the cell each is reached from (in the order a search cell by cell finds them)."""
+    order, walked, came = walked_cells(graph, pos, reach, kept)
+    cells = order.tolist()
+    return (dict(zip(cells, walked.tolist(), strict=True)),
+            dict(zip(cells[1:], came[1:].tolist(), strict=True)))
+
+
+def walked_cells(graph: CellGraph, pos: Position, reach: float,
+                 kept: WalksKept | None = None) -> Walked:
+    """`walks` as arrays (read-only): the cells reached in the order they are first
+    reached (the figure's own cell first), then in that order the inches to each and the
+    cell each is reached from (-1 for the first). Looked up in `kept` first, and kept
+    there: the answer depends on the graph, the point and the reach."""
+    if kept is None:
+        return _walked_cells(graph, pos, reach)
+    memo = kept.on(graph).found
+    key = (pos.x, pos.y, reach)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= WALKS_LIMIT:
+            memo.clear()
+        found = memo[key] = _walked_cells(graph, pos, reach)
+    return found
+
+
+def _walked_cells(graph: CellGraph, pos: Position, reach: float) -> Walked:
     start = graph.cell(pos)
     here = graph.positions[start]
-    walked = {start: hypot(pos.x - here.x, pos.y - here.y)}
-    came: dict[int, int] = {}
-    heap = [(walked[start], start)]
-    while heap:
+    first = hypot(pos.x - here.x, pos.y - here.y)
+    found: Walked = _walks(start, first, reach, graph.out_start, graph.out_cell,
+                           graph.out_length)
+    for array in found:
+        array.flags.writeable = False
+    return found
+
+
+@jit
+def _walks(start: Any, first: Any, reach: Any, out_start: Any, out_cell: Any,
+           out_length: Any) -> Any:
+    """Dijkstra from the figure's cell out to `reach`, compiled. The heap holds distinct
+    (inches, cell) pairs (a cell is pushed again only nearer), so the cells come off it
+    in the order Python's heapq gives, and each sum is the one the plain loop made."""
+    n = out_start.shape[0] - 1
+    walked = np.full(n, np.inf)
+    came = np.full(n, -1, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    walked[start] = first
+    order[0] = start
+    count = 1
+    heap = [(first, start)]
+    while len(heap) > 0:
         d, k = heapq.heappop(heap)
         if d > walked[k]:
             continue
-        for m, length in graph.out[k]:
-            nd = d + length
-            if nd <= reach and nd < walked.get(m, inf):
+        for r in range(out_start[k], out_start[k + 1]):
+            m = out_cell[r]
+            nd = d + out_length[r]
+            if nd <= reach and nd < walked[m]:
+                if walked[m] == np.inf:  # reached for the first time
+                    order[count] = m
+                    count += 1
                 walked[m] = nd
                 came[m] = k
                 heapq.heappush(heap, (nd, m))
-    return walked, came
+    reached = order[:count]
+    return reached, walked[reached], came[reached]
 
 
 def bound(plan: Approach, pos: Position, friends: Sequence[Position],
-          reach: float = REACH) -> list[tuple[float, float]] | None:
+          reach: float = REACH, kept: WalksKept | None = None
+          ) -> list[tuple[float, float]] | None:
     """The figure's next bound: of the cells it can walk to in one move of `reach`
     inches (a run unless told), the one where the fire it draws and the way still left
     weigh least together, and the walk there as cell centres; None when it does better
@@ -254,20 +362,40 @@ def bound(plan: Approach, pos: Position, friends: Sequence[Position],
     start = graph.cell(pos)
     if plan.cost[start] == inf:
         return None
-    walked, came = walks(graph, pos, reach)
-    stay = plan.end_score(start)
-    best, best_score = -1, stay - 0.5
-    for k in walked:
-        if k == start:
-            continue
-        score = plan.end_score(k)
-        b = graph.positions[k]
-        if score < best_score and not any(
-                abs(f.x - b.x) < CLEAR and abs(f.y - b.y) < CLEAR for f in friends):
-            best, best_score = k, score
+    order, _, came = walked_cells(graph, pos, reach, kept)
+    if len(friends):
+        fx = np.array([f.x for f in friends], dtype=np.float64)
+        fy = np.array([f.y for f in friends], dtype=np.float64)
+    else:
+        fx = fy = NO_FRIENDS
+    best = _best_end(order, plan.scores, graph.places.xy, fx, fy,
+                     plan.scores[start] - 0.5)
     if best < 0:
         return None
-    cells = [best]
-    while cells[-1] != start:
-        cells.append(came[cells[-1]])
-    return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(cells)]
+    came_from = dict(zip(order.tolist(), came.tolist(), strict=True))
+    way = [best]
+    while way[-1] != start:
+        way.append(came_from[way[-1]])
+    return [(graph.positions[k].x, graph.positions[k].y) for k in reversed(way)]
+
+
+@jit
+def _best_end(order: Any, scores: Any, xy: Any, fx: Any, fy: Any, stay: Any) -> int:
+    """`bound`'s choice, compiled: of the cells reached after the first (the figure's
+    own), in the order reached, the first scoring strictly less than every one before
+    it and than `stay`, none within `CLEAR` of a friend in both x and y; -1 if none.
+    Only comparisons and the same subtractions, so the very cell the loop picked."""
+    best, best_score = -1, stay
+    for r in range(1, order.shape[0]):
+        k = order[r]
+        score = scores[k]
+        if score < best_score:
+            bx, by = xy[k, 0], xy[k, 1]
+            clear = True
+            for q in range(fx.shape[0]):
+                if abs(fx[q] - bx) < CLEAR and abs(fy[q] - by) < CLEAR:
+                    clear = False
+                    break
+            if clear:
+                best, best_score = k, score
+    return best

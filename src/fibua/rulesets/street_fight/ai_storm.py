@@ -12,7 +12,7 @@ from math import hypot
 from fibua.battlefield.model import Position
 from fibua.battlefield.sight import SightEngine
 from fibua.rulesets.street_fight.actions import leg_blocked
-from fibua.rulesets.street_fight.ai_approach import CLEAR, CellGraph, walks
+from fibua.rulesets.street_fight.ai_approach import CLEAR, CellGraph, WalksKept, walks
 from fibua.rulesets.street_fight.tables import MOVE_NORMAL
 
 #: the longest storming move: a walk, so the figure that charges may still be ordered on
@@ -24,12 +24,12 @@ CROWD = 1.5
 
 
 def charge_route(sight: SightEngine, graph: CellGraph, pos: Position,
-                 defenders: Sequence[Position], friends: Sequence[Position]
-                 ) -> list[tuple[float, float]] | None:
+                 defenders: Sequence[Position], friends: Sequence[Position],
+                 kept: WalksKept | None = None) -> list[tuple[float, float]] | None:
     """A walk ending in contact with one of the defenders (on the ground floor): of those
     it reaches, the nearest, each counted dearer for friends already at it; the way as
     cell centres then the spot beside the defender. None if it reaches none."""
-    walked, came = walks(graph, pos, WALK)
+    walked, came = walks(graph, pos, WALK, kept)
     best: tuple[float, int, tuple[float, float]] | None = None
     for target in defenders:
         if target.floor != 0:
