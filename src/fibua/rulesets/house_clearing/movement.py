@@ -60,9 +60,17 @@ class LegCost:
 
 
 
+_STANCE_OF = {s.value: s for s in Stance}
+
+
 def parse_stance(value: Any, default: Stance) -> Stance:
     if value is None:
         return default
+    # a stance's own name, as every computer writes it: the member at once (the Enum call
+    # costs more than the rest of a move's check of its stance)
+    found = _STANCE_OF.get(value) if type(value) is str else None
+    if found is not None:
+        return found
     try:
         return Stance(value)
     except ValueError:
@@ -323,7 +331,9 @@ def path_spots(start: Position, plan: MovePlan,
                state: HouseClearingState) -> tuple[list[Position], list[Stance]]:
     """Where along the path the mover can be seen: every PATH_SAMPLE inches and where it
     stops. It moves upright and takes its new stance where it stops."""
-    spots: list[Position] = []
+    # the samples first, with the leg each lies on, then their sections in one compiled
+    # call (`sections_at`: `section_at` of each point, without a call from Python a point)
+    samples: list[tuple[float, float, Position, Position]] = []
     here = start
     walked = 0.0
     next_at = PATH_SAMPLE
@@ -336,13 +346,16 @@ def path_spots(start: Position, plan: MovePlan,
         while length > 0 and next_at < walked + length - SLACK:
             t = (next_at - walked) / length
             x, y = here.x + (leg.x - here.x) * t, here.y + (leg.y - here.y) * t
-            section = state.sight.section_at((x, y))
-            floor = leg.floor if section == leg.section else here.floor \
-                if section == here.section else 0
-            spots.append(Position(x, y, section, floor))
+            samples.append((x, y, here, leg))
             next_at += PATH_SAMPLE
         walked += length
         here = leg
+    sections = state.sight.sections_at([(x, y) for x, y, _, _ in samples])
+    spots: list[Position] = []
+    for (x, y, here, leg), section in zip(samples, sections, strict=True):
+        floor = leg.floor if section == leg.section else here.floor \
+            if section == here.section else 0
+        spots.append(Position(x, y, section, floor))
     spots.append(plan.legs[-1])
     stances = [Stance.STANDING] * (len(spots) - 1) + [plan.stance]
     return spots, stances
