@@ -22,7 +22,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from math import ceil, cos, hypot, pi, sin
 from typing import Any
 
@@ -256,10 +255,9 @@ class Sergeant:
         scores, stances = _place_scores(self, view, f, places,
                                         self._threat_arrays(view, threats),
                                         self._own_arrays(view))
-        # best first, the earlier place first among equals (a stable sort: numpy's stable
-        # argsort of the negated scores is the order `sorted` by `-score` gives, ties
-        # and all); the orders are made only as far as they are asked
-        for i in np.argsort(-scores, kind="stable").tolist():
+        # best first, the earlier place first among equals (a stable sort); the orders
+        # are made only as far as they are asked
+        for i in sorted(range(len(scores)), key=lambda k: -scores[k]):
             stance = stances[i]
             if i == 0:
                 if stance is f.stance:
@@ -312,13 +310,10 @@ class Sergeant:
             ys.append(f.pos.y)
             sections.append(sections[0])
             floors.append(n)
-        # (flat fromiter: a nested list costs numpy far more to read; the same floats)
-        n = len(xs)
-        head = np.fromiter(chain(xs, ys, sections, floors), np.float64, 4 * n).reshape(4, n)
+        head = np.array([xs, ys, sections, floors], dtype=np.float64)
         table = sight.battlefield.table
         angles, dists = self._headings(view, f)
-        cosines = np.fromiter(map(cos, angles), np.float64, len(angles))
-        sines = np.fromiter(map(sin, angles), np.float64, len(angles))
+        cosines, sines = np.array([cos(a) for a in angles]), np.array([sin(a) for a in angles])
         ring = _NO_RING
         for given in (False, True):
             xy, section, floor, exact = places_kernel(
@@ -503,7 +498,7 @@ _NO_RING = np.zeros((0, 2))
 
 def _place_scores(sergeant: Sergeant, view: SideView, f: Figure, spots: _Places,
                   threats: _ThreatArrays,
-                  own: _OwnArrays) -> tuple[FloatArray, list[Stance]]:
+                  own: _OwnArrays) -> tuple[list[float], list[Stance]]:
     """The best score of each place and the stance that gets it (the first place is where
     the figure stands), in one compiled call (see `estimates.place_scores_kernel`)."""
     sight = view.sight
@@ -527,7 +522,7 @@ def _place_scores(sergeant: Sergeant, view: SideView, f: Figure, spots: _Places,
         body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
         body.open_section, body.open_lean, body.group, body.mids, body.n_mids,
         sight.kernel_tables)
-    return scores, [STANCES[k] for k in chosen.tolist()]
+    return scores.tolist(), [STANCES[k] for k in chosen.tolist()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -331,9 +331,7 @@ def path_spots(start: Position, plan: MovePlan,
                state: HouseClearingState) -> tuple[list[Position], list[Stance]]:
     """Where along the path the mover can be seen: every PATH_SAMPLE inches and where it
     stops. It moves upright and takes its new stance where it stops."""
-    # the samples first, with the leg each lies on, then their sections in one compiled
-    # call (`sections_at`: `section_at` of each point, without a call from Python a point)
-    samples: list[tuple[float, float, Position, Position]] = []
+    spots: list[Position] = []
     here = start
     walked = 0.0
     next_at = PATH_SAMPLE
@@ -346,16 +344,13 @@ def path_spots(start: Position, plan: MovePlan,
         while length > 0 and next_at < walked + length - SLACK:
             t = (next_at - walked) / length
             x, y = here.x + (leg.x - here.x) * t, here.y + (leg.y - here.y) * t
-            samples.append((x, y, here, leg))
+            section = state.sight.section_at((x, y))
+            floor = leg.floor if section == leg.section else here.floor \
+                if section == here.section else 0
+            spots.append(Position(x, y, section, floor))
             next_at += PATH_SAMPLE
         walked += length
         here = leg
-    sections = state.sight.sections_at([(x, y) for x, y, _, _ in samples])
-    spots: list[Position] = []
-    for (x, y, here, leg), section in zip(samples, sections, strict=True):
-        floor = leg.floor if section == leg.section else here.floor \
-            if section == here.section else 0
-        spots.append(Position(x, y, section, floor))
     spots.append(plan.legs[-1])
     stances = [Stance.STANDING] * (len(spots) - 1) + [plan.stance]
     return spots, stances
