@@ -60,9 +60,17 @@ class LegCost:
 
 
 
+_STANCE_OF = {s.value: s for s in Stance}
+
+
 def parse_stance(value: Any, default: Stance) -> Stance:
     if value is None:
         return default
+    # a stance's own name, as every computer writes it: the member at once (the Enum call
+    # costs more than the rest of a move's check of its stance)
+    found = _STANCE_OF.get(value) if type(value) is str else None
+    if found is not None:
+        return found
     try:
         return Stance(value)
     except ValueError:
