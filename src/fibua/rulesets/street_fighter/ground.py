@@ -32,7 +32,9 @@ def memo(sight: SightEngine, name: str) -> dict[Any, Any]:
     return cache
 
 
-_WHOLE_MAP = frozenset({"grid", "routes"})
+#: asked with nothing of a game in the question: the spots of a building area are asked by
+#: its public name, and worked out from the map alone
+_WHOLE_MAP = frozenset({"grid", "routes", "spots"})
 
 
 def in_cover(sight: SightEngine, pos: Position) -> bool:
