@@ -10,8 +10,6 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fibua.battlefield.model import Position
 from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
 from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
@@ -91,85 +89,24 @@ def _picks_out(state: StreetFighterState, observer: Unit, target: Unit, sign: Si
 
 
 def visible_to(state: StreetFighterState, side: str) -> set[str]:
-    """Ids of the enemy units the side sees now.
-
-    Whether an observer picks out a target is a pure function of the observer's place,
-    whether it observes and its formation's die, and of the target's place, kind and
-    whether it fires or moves (its sign; the range and the line between them follow):
-    each pair's answer is kept (in the rules' engine's memo, with the keys it was worked
-    out for), and only the pairs of a unit whose key changed, or that is new to the
-    lists, are worked out again, so the set is the very one working out every pair
-    would give. After an order that is mostly one unit's row or column, or nothing."""
+    """Ids of the enemy units the side sees now."""
     eyes = observers(state, side)
     marks = targets(state, side)
     if not eyes or not marks:
         return set()
-    formations = state.formations
-    ids = (tuple(u.id for u in eyes), tuple(t.id for t in marks))
-    eye_keys = [(u.pos, u.activity is Activity.OBSERVING, formations[u.formation].die)
-                for u in eyes]
-    # of its activity a target shows only whether it fires or moves (`target_sign`): an
-    # order to observe changes nothing the enemy sees
-    mark_keys = [(t.pos, t.activity in FIRING, t.activity in MOVING, t.kind) for t in marks]
-    kept = memo(state.sight, "picks")
-    last = kept.get(side)
-    if last is None:
-        picks = _repick(state, side, eyes, marks, [[False] * len(eyes) for _ in marks],
-                        list(range(len(eyes))), list(range(len(marks))))
-    else:
-        old_eyes, old_marks, old_picks = last[1], last[2], last[3]
-        if ids != last[0]:  # someone came or went: the kept answers by unit
-            old_eyes, old_marks, old_picks = _by_unit(ids, last)
-        # keys compared by value: every answer is a function of the values alone
-        new_eyes = [i for i, (a, b) in enumerate(zip(eye_keys, old_eyes, strict=True))
-                    if a != b]
-        new_marks = [j for j, (a, b) in enumerate(zip(mark_keys, old_marks, strict=True))
-                     if a != b]
-        if not new_eyes and not new_marks and ids == last[0]:
-            return set(last[4])
-        picks = _repick(state, side, eyes, marks, old_picks, new_eyes, new_marks) \
-            if new_eyes or new_marks else old_picks
-    seen = {t.id for t, column in zip(marks, picks, strict=True) if True in column}
-    kept[side] = (ids, eye_keys, mark_keys, picks, seen)
-    return set(seen)
-
-
-def _by_unit(ids: tuple[tuple[str, ...], tuple[str, ...]], last: tuple[Any, ...]
-             ) -> tuple[list[Any], list[Any], list[list[bool]]]:
-    """The kept keys and answers laid out for the units `ids` (eyes, marks): a unit
-    new to the list has no key (None), so its answers are worked out."""
-    (eye_ids, mark_ids), old_eye_ids, old_mark_ids = ids, last[0][0], last[0][1]
-    row = {uid: i for i, uid in enumerate(old_eye_ids)}
-    col = {uid: j for j, uid in enumerate(old_mark_ids)}
-    rows = [row.get(uid) for uid in eye_ids]
-    cols = [col.get(uid) for uid in mark_ids]
-    eyes = [None if i is None else last[1][i] for i in rows]
-    marks = [None if j is None else last[2][j] for j in cols]
-    picks = [[False] * len(rows) if j is None else
-             [False if i is None else last[3][j][i] for i in rows] for j in cols]
-    return eyes, marks, picks
-
-
-def _repick(state: StreetFighterState, side: str, eyes: list[Unit], marks: list[Unit],
-            old: list[list[bool]], new_eyes: list[int],
-            new_marks: list[int]) -> list[list[bool]]:
-    """For each of `marks`, whether each of `eyes` picks it out: `old` with its rows
-    `new_eyes` and its columns `new_marks` worked out again."""
     lines = sight_lines(state, side, [u.pos for u in eyes], [t.pos for t in marks])
-    picks = [list(column) for column in old]
-    fresh = set(new_marks)
-    every = range(len(eyes))
-    for j in range(len(marks)) if new_eyes else new_marks:
-        in_sight, column, target = lines[j], picks[j], marks[j]
-        sign: Sign | None = None
-        for i in every if j in fresh else new_eyes:
-            if not in_sight[i]:
-                column[i] = False
-                continue
-            if sign is None:  # the same to every observer, and only wanted in sight
-                sign = target_sign(state, target)
-            column[i] = _picks_out(state, eyes[i], target, sign)
-    return picks
+    seen: set[str] = set()
+    # a target's sign is the same to every observer: worked out once, and only for a
+    # target some observer has a line of sight to
+    for target, in_sight in zip(marks, lines, strict=True):
+        if not any(in_sight):
+            continue
+        sign = target_sign(state, target)
+        for eye, sees in zip(eyes, in_sight, strict=True):
+            if sees and _picks_out(state, eye, target, sign):
+                seen.add(target.id)
+                break
+    return seen
 
 
 def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
@@ -207,6 +144,20 @@ def refresh(state: StreetFighterState) -> None:
     """Work out again what each side sees, and tell it what came into or left its view."""
     for side in state.sides:
         _update(state, side, visible_to(state, side))
+    state.spotted = state.version
+
+
+def refresh_after_observing(state: StreetFighterState, side: str) -> None:
+    """`refresh` after an order to observe given by `side` right after the last refresh
+    (`state.spotted` is the version before it): only that side looks again. The order
+    changed nothing but its unit's activity, from idle (an order goes to a unit that has
+    not acted this turn, and only a unit that acted has another activity) to observing,
+    and a target shows the enemy only whether it fires or moves (`target_sign`): the
+    enemy sees what it saw at the last refresh, which told it all of it, so its look
+    again would find the same and tell it nothing."""
+    assert state.spotted == state.version - 1
+    _update(state, side, visible_to(state, side))
+    state.spotted = state.version
 
 
 def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
