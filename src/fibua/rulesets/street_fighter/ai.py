@@ -179,6 +179,7 @@ class Tactics:
         self.threats = known.threats
         self.seen = known.seen
         self._seen_arrays = known.seen_arrays
+        self._shots_here: list[ShotChoice] | None = None
 
     def order(self, kind: str, **params: object) -> Order:
         return Order(self.view.side, kind, self.unit.id, dict(params))
@@ -259,7 +260,11 @@ class Tactics:
         return sorted(out, key=lambda s: (-s[0], s[1], s[2].id))
 
     def shoot_best(self, max_range: float = 1e9, floor: float = MIN_SHOT) -> Iterator[Order]:
-        for value, distance, t, extra in self.shots(self.unit.pos, moved=False):
+        # a unit's tactics may look for a shot from where it stands several times (a
+        # close one first, then any): worked out once, the view being the same
+        if self._shots_here is None:
+            self._shots_here = self.shots(self.unit.pos, moved=False)
+        for value, distance, t, extra in self._shots_here:
             if value >= floor and distance <= max_range:
                 yield self.order("shoot", target=t.id, **extra)
 

@@ -122,6 +122,9 @@ def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
         new_eyes = [i for i, (a, b) in enumerate(zip(eyes, old_eyes, strict=True)) if a is not b]
         new_marks = [j for j, (a, b) in enumerate(zip(marks, old_marks, strict=True))
                      if a is not b]
+        if not new_eyes and not new_marks:
+            same: list[list[bool]] = lines
+            return same  # read only: a change below is made to a copy
         if not new_eyes or not new_marks:
             lines = [list(column) for column in lines]
             if new_eyes:  # rows of the observers that moved
