@@ -81,11 +81,24 @@ def target_sign(state: StreetFighterState, target: Unit) -> Sign:
 def _picks_out(state: StreetFighterState, observer: Unit, target: Unit, sign: Sign) -> bool:
     die = state.formations[observer.formation].die
     observing = observer.activity is Activity.OBSERVING
-    need = spot_need(sign, observing, 0.0)
-    if need is not None and need <= 0 and spot_need(sign, observing, 1e9) == need:
-        return True  # seen at any range: no need to measure it
+    if _seen_at_any_range(sign, observing):
+        return True  # no need to measure it
     need = spot_need(sign, observing, range_between(state.sight, observer.pos, target.pos))
     return need is not None and die is not None and die >= need
+
+
+#: `_seen_at_any_range`'s answers: a reading of the observation tables
+_ANY_RANGE: dict[tuple[Sign, bool], bool] = {}
+
+
+def _seen_at_any_range(sign: Sign, observing: bool) -> bool:
+    """Whether the tables' row needs nothing of the die at every range (read once)."""
+    found = _ANY_RANGE.get((sign, observing))
+    if found is None:
+        need = spot_need(sign, observing, 0.0)
+        found = _ANY_RANGE[(sign, observing)] = need is not None and need <= 0 and \
+            spot_need(sign, observing, 1e9) == need
+    return found
 
 
 def visible_to(state: StreetFighterState, side: str) -> set[str]:

@@ -61,9 +61,7 @@ def observe(state: StreetFighterState, side: str) -> SideView:
         (str(k), m) for k, m in enumerate(m for m in state.markers if m.side == side))
     fields["turn"] = state.turn
     fields["to_act"] = state.acting_side
-    fields["formations"] = tuple(
-        OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
-        for f in state.formations.values() if f.side == side)
+    fields["formations"] = _formations(state, side)
     # the filter again is a second lock against showing a side what it did not see
     fields["log"] = tuple(state.logs.of(side))
     fields["artillery"] = state.artillery.get(side, 0)
@@ -94,6 +92,21 @@ def _fixed_fields(state: StreetFighterState, side: str) -> dict[str, Any]:
 #: view's copy still holds, a third fewer than all of them
 UNIT_CHANGES = ("pos", "hp", "activity", "acted", "pinned", "pinned_turn", "rides",
                 "passengers", "surrendered", "last_fired_turn")
+
+
+def _formations(state: StreetFighterState, side: str) -> tuple[OwnFormation, ...]:
+    """The side's formations as its views show them, made again only when one is
+    demoralised: their id, name, commander and units are set up once, and the tuple is
+    immutable (views share it)."""
+    mine = [f for f in state.formations.values() if f.side == side]
+    flags = [f.demoralised for f in mine]
+    kept: tuple[list[bool], tuple[OwnFormation, ...]] | None = \
+        state.view_copies.get((side, "formations"))
+    if kept is None or kept[0] != flags:
+        kept = state.view_copies[(side, "formations")] = (flags, tuple(
+            OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
+            for f in mine))
+    return kept[1]
 
 
 def _copy_unit(u: Unit) -> Unit:
