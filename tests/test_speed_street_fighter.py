@@ -51,3 +51,22 @@ def test_looking_again_only_after_observing_plays_the_same_game(
 
     monkeypatch.setattr(rules, "refresh_after_observing", everyone)
     assert _played(name, 3).state_hash() == quick
+
+
+def test_surely_beyond_only_where_the_distance_is_beyond() -> None:
+    from random import Random
+
+    from fibua.battlefield.model import Position
+    from fibua.rulesets.street_fighter.ground import distance_to_section, surely_beyond
+
+    state = Game(load_scenario("factory-district"), 1).state
+    sight, table, rng = state.sight, state.battlefield.table, Random(5)
+    said = 0
+    for _ in range(300):
+        pos = Position(rng.uniform(0, table.width), rng.uniform(0, table.height))
+        for section in state.battlefield.section_ids:
+            for reach in (0.0, 4.0, 15.0):
+                if surely_beyond(sight, pos, section, reach):
+                    said += 1
+                    assert distance_to_section(sight, pos, section) > reach
+    assert said > 0

@@ -31,6 +31,7 @@ from fibua.rulesets.street_fighter.ground import (
     in_cover,
     range_between,
     section_spots,
+    surely_beyond,
 )
 from fibua.rulesets.street_fighter.paths import Route, route
 from fibua.rulesets.street_fighter.shooting import Shot, band, hit_chance
@@ -335,7 +336,8 @@ class Tactics:
         """Go in together: wait a turn for friends still on their way unless enough
         points are at the door or time is short."""
         for section in self.to_take():
-            if distance_to_section(self.view.sight, self.unit.pos, section) > REACH:
+            if surely_beyond(self.view.sight, self.unit.pos, section, REACH) or \
+                    distance_to_section(self.view.sight, self.unit.pos, section) > REACH:
                 continue
             with_ = [u for u in self.assaulters(section, self.unit.spec.move) if u.rides is None]
             points = self.unit.spec.assault_points + sum(u.spec.assault_points for u in with_)

@@ -32,9 +32,9 @@ def memo(sight: SightEngine, name: str) -> dict[Any, Any]:
     return cache
 
 
-#: asked with nothing of a game in the question: the spots of a building area are asked by
-#: its public name, and worked out from the map alone
-_WHOLE_MAP = frozenset({"grid", "routes", "spots"})
+#: asked with nothing of a game in the question: the spots and the bounds of a building
+#: area are asked by its public name, and worked out from the map alone
+_WHOLE_MAP = frozenset({"grid", "routes", "spots", "boxes"})
 
 
 def in_cover(sight: SightEngine, pos: Position) -> bool:
@@ -126,6 +126,25 @@ def distance_to_section(sight: SightEngine, pos: Position, section_id: str) -> f
         footprint = sight.battlefield.section(section_id).footprint
         found = cache[key] = float(_polygon(footprint).distance(Point(pos.x, pos.y)))
     return found
+
+
+BOX_MARGIN = 1e-6  # cm: far more than the rounding of any distance on a table
+
+
+def surely_beyond(sight: SightEngine, pos: Position, section_id: str, reach: float) -> bool:
+    """Whether the place is surely farther than `reach` from the building area, judged
+    from the area's bounding box (no nearer than it) with a margin: True only where
+    `distance_to_section(...) > reach` is, at a small part of its cost."""
+    boxes = memo(sight, "boxes")
+    box = boxes.get(section_id)
+    if box is None:
+        footprint = sight.battlefield.section(section_id).footprint
+        xs, ys = [p[0] for p in footprint], [p[1] for p in footprint]
+        box = boxes[section_id] = (min(xs), min(ys), max(xs), max(ys))
+    x0, y0, x1, y1 = box
+    dx = max(x0 - pos.x, 0.0, pos.x - x1)
+    dy = max(y0 - pos.y, 0.0, pos.y - y1)
+    return hypot(dx, dy) > reach + BOX_MARGIN
 
 
 def section_spots(sight: SightEngine, section_id: str) -> list[tuple[float, float]]:
