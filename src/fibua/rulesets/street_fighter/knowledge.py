@@ -10,6 +10,8 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
+from operator import is_
+
 from fibua.battlefield.model import Position
 from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
 from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
@@ -125,35 +127,42 @@ def visible_to(state: StreetFighterState, side: str) -> set[str]:
 def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
                 marks: list[Position]) -> list[list[bool]]:
     """For each of `marks`, whether each of `eyes` has a line of sight to it. The map never
-    changes, so only the lines of places that changed since the side's last look are
-    worked out again: after an order, those of the unit that moved (the last look is
-    kept in the rules' engine's memo, and a place that changed is a new object)."""
+    changes, so only the lines of places new since the side's last look are worked out
+    again: after an order, those of the unit that moved (the last look is kept in the
+    rules' engine's memo, and a place that changed is a new object); a unit that came
+    into the lists or left them (going flat out, getting in or out of a vehicle, falling)
+    costs only its own lines."""
     kept = memo(state.sight, "sight-lines")
     last = kept.get(side)
-    if last is not None and len(last[0]) == len(eyes) and len(last[1]) == len(marks):
-        old_eyes, old_marks, lines = last
-        new_eyes = [i for i, (a, b) in enumerate(zip(eyes, old_eyes, strict=True)) if a is not b]
-        new_marks = [j for j, (a, b) in enumerate(zip(marks, old_marks, strict=True))
-                     if a is not b]
-        if not new_eyes and not new_marks:
-            same: list[list[bool]] = lines
-            return same  # read only: a change below is made to a copy
-        if not new_eyes or not new_marks:
-            lines = [list(column) for column in lines]
-            if new_eyes:  # rows of the observers that moved
-                found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
-                for i, row in zip(new_eyes, found.tolist(), strict=True):
-                    for column, value in zip(lines, row, strict=True):
-                        column[i] = value
-            if new_marks:  # columns of the targets that moved
-                found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
-                for j, column in zip(new_marks, found.T.tolist(), strict=True):
-                    lines[j] = column
-            kept[side] = (eyes, marks, lines)
-            return lines
-    fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
-    kept[side] = (eyes, marks, fresh)
-    return fresh
+    if last is None:
+        fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
+        kept[side] = (eyes, marks, fresh)
+        return fresh
+    old_eyes, old_marks, old = last
+    if len(eyes) == len(old_eyes) and len(marks) == len(old_marks) and \
+            all(map(is_, eyes, old_eyes)) and all(map(is_, marks, old_marks)):
+        same: list[list[bool]] = old
+        return same  # read only: a change below is made to a copy
+    # the kept lines by place (the places are held by the memo, so their ids stay theirs)
+    row_of = {id(p): i for i, p in enumerate(old_eyes)}
+    column_of = {id(p): j for j, p in enumerate(old_marks)}
+    rows = [row_of.get(id(p)) for p in eyes]
+    columns = [column_of.get(id(p)) for p in marks]
+    new_eyes = [i for i, r in enumerate(rows) if r is None]
+    new_marks = [j for j, c in enumerate(columns) if c is None]
+    lines = [[False] * len(eyes) if c is None else
+             [False if r is None else old[c][r] for r in rows] for c in columns]
+    if new_eyes:  # rows of the observers that moved or came
+        found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
+        for i, row in zip(new_eyes, found.tolist(), strict=True):
+            for column, value in zip(lines, row, strict=True):
+                column[i] = value
+    if new_marks:  # columns of the targets that moved or came
+        found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
+        for j, column in zip(new_marks, found.T.tolist(), strict=True):
+            lines[j] = column
+    kept[side] = (eyes, marks, lines)
+    return lines
 
 
 def refresh(state: StreetFighterState) -> None:
