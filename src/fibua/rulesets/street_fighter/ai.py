@@ -19,7 +19,7 @@ from math import atan2, cos, pi, sin
 from shapely.geometry import Point, Polygon
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import SightEngine, per_map
+from fibua.battlefield.sight import PositionArrays, SightEngine, per_map
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import allowed
 from fibua.core.orders import Order
@@ -31,10 +31,11 @@ from fibua.rulesets.street_fighter.ground import (
     in_cover,
     range_between,
     section_spots,
+    surely_beyond,
 )
 from fibua.rulesets.street_fighter.paths import Route, route
-from fibua.rulesets.street_fighter.shooting import Shot, hit_chance
-from fibua.rulesets.street_fighter.state import Unit
+from fibua.rulesets.street_fighter.shooting import Shot, band, hit_chance
+from fibua.rulesets.street_fighter.state import Seen, Unit
 from fibua.rulesets.street_fighter.tables import (
     CATALOGUE,
     FOOT_MOVE,
@@ -88,6 +89,7 @@ class Control:
         self.seed = seed  # the doctrine is deterministic: the same view, the same orders
         self._turn = -1
         self._done: set[str] = set()
+        self._known: Known | None = None
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         """The best allowed order for the next unit that has none yet."""
@@ -116,7 +118,10 @@ class Control:
         return sorted(mine, key=lambda u: (u.rides is None, VEHICLE[u.kind], u.id))
 
     def _orders(self, view: SideView, unit: Unit) -> Iterator[Order]:
-        brain = Tactics(view, unit)
+        known = self._known
+        if known is None or known.enemies is not view.enemies:
+            known = self._known = Known(view.enemies)
+        brain = Tactics(view, unit, known)
         if view.doctrine == "defend":
             yield from brain.defend()
         else:
@@ -124,15 +129,58 @@ class Control:
         yield brain.order("observe")
 
 
+class Known:
+    """The enemies of a view as the tactics read them: made once for all the units that
+    decide from the same sightings (a view shares its `enemies` until the side's memory
+    changes), where each unit's tactics made them again; read only."""
+
+    def __init__(self, enemies: tuple[tuple[str, Seen], ...]) -> None:
+        self.enemies = enemies  # held, so the identity the Control checks stays its own
+        self.threats = [Threat(i, s.kind, Position(s.x, s.y, s.section), s.visible, s.turn)
+                        for i, s in enemies if s.alive]
+        self.seen = [t for t in self.threats if t.visible]
+        self._arrays: PositionArrays | None = None
+
+    def seen_arrays(self, sight: SightEngine) -> PositionArrays:
+        """The places of the enemies in sight, as the compiled sight calls take them (the
+        view's map is the same for every unit: its side's own fork)."""
+        if self._arrays is None:
+            self._arrays = sight.position_arrays([t.pos for t in self.seen])
+        return self._arrays
+
+
+#: `_chance`'s answers: a table of the rules, nothing of a game
+_CHANCES: dict[tuple[Row, int, Cover, bool, bool], float | None] = {}
+
+
+def _chance(row: Row, distance: float, cover: Cover, moved: bool,
+            pinned: bool) -> float | None:
+    """`hit_chance` as a float, None where the row cannot fire at that range. It reads
+    the range only through its band, so it is kept by band: its Fractions cost more
+    than the rest of a unit's weighing of its shots."""
+    key = (row, band(distance), cover, moved, pinned)
+    if key in _CHANCES:
+        return _CHANCES[key]
+    try:
+        found: float | None = float(hit_chance(Shot(row, distance, cover, moved, pinned)))
+    except IllegalOrder:
+        found = None
+    _CHANCES[key] = found
+    return found
+
+
 class Tactics:
     """The choices for one unit, best first, from the side's view."""
 
-    def __init__(self, view: SideView, unit: Unit) -> None:
+    def __init__(self, view: SideView, unit: Unit, known: Known | None = None) -> None:
         self.view = view
         self.unit = unit
-        self.threats = [Threat(i, s.kind, Position(s.x, s.y, s.section), s.visible, s.turn)
-                        for i, s in view.enemies if s.alive]
-        self.seen = [t for t in self.threats if t.visible]
+        if known is None:
+            known = Known(view.enemies)
+        self.threats = known.threats
+        self.seen = known.seen
+        self._seen_arrays = known.seen_arrays
+        self._shots_here: list[ShotChoice] | None = None
 
     def order(self, kind: str, **params: object) -> Order:
         return Order(self.view.side, kind, self.unit.id, dict(params))
@@ -197,7 +245,7 @@ class Tactics:
         out = []
         sight = self.view.sight
         if len(self.seen) > 1:  # one compiled call for them all
-            found = sight.visible_row(at, sight.position_arrays([t.pos for t in self.seen]))
+            found = sight.visible_row(at, self._seen_arrays(sight))
             visible = found.tolist()
         else:
             visible = [sight.visible(at, t.pos) for t in self.seen]
@@ -206,16 +254,18 @@ class Tactics:
                 continue
             distance = range_between(self.view.sight, at, t.pos)
             for row, extra in self.rows(t):
-                try:
-                    p = hit_chance(Shot(row, distance, self.cover_of(t), moved,
-                                        self.unit.pinned))
-                except IllegalOrder:
+                p = _chance(row, distance, self.cover_of(t), moved, self.unit.pinned)
+                if p is None:
                     continue
-                out.append((float(p) * VALUE[t.body], distance, t, extra))
+                out.append((p * VALUE[t.body], distance, t, extra))
         return sorted(out, key=lambda s: (-s[0], s[1], s[2].id))
 
     def shoot_best(self, max_range: float = 1e9, floor: float = MIN_SHOT) -> Iterator[Order]:
-        for value, distance, t, extra in self.shots(self.unit.pos, moved=False):
+        # a unit's tactics may look for a shot from where it stands several times (a
+        # close one first, then any): worked out once, the view being the same
+        if self._shots_here is None:
+            self._shots_here = self.shots(self.unit.pos, moved=False)
+        for value, distance, t, extra in self._shots_here:
             if value >= floor and distance <= max_range:
                 yield self.order("shoot", target=t.id, **extra)
 
@@ -286,7 +336,8 @@ class Tactics:
         """Go in together: wait a turn for friends still on their way unless enough
         points are at the door or time is short."""
         for section in self.to_take():
-            if distance_to_section(self.view.sight, self.unit.pos, section) > REACH:
+            if surely_beyond(self.view.sight, self.unit.pos, section, REACH) or \
+                    distance_to_section(self.view.sight, self.unit.pos, section) > REACH:
                 continue
             with_ = [u for u in self.assaulters(section, self.unit.spec.move) if u.rides is None]
             points = self.unit.spec.assault_points + sum(u.spec.assault_points for u in with_)

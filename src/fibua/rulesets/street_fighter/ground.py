@@ -32,7 +32,9 @@ def memo(sight: SightEngine, name: str) -> dict[Any, Any]:
     return cache
 
 
-_WHOLE_MAP = frozenset({"grid", "routes"})
+#: asked with nothing of a game in the question: the spots and the bounds of a building
+#: area are asked by its public name, and worked out from the map alone
+_WHOLE_MAP = frozenset({"grid", "routes", "spots", "boxes"})
 
 
 def in_cover(sight: SightEngine, pos: Position) -> bool:
@@ -115,8 +117,34 @@ def _polygon(points: tuple[tuple[float, float], ...]) -> Polygon:
 
 
 def distance_to_section(sight: SightEngine, pos: Position, section_id: str) -> float:
-    footprint = sight.battlefield.section(section_id).footprint
-    return float(_polygon(footprint).distance(Point(pos.x, pos.y)))
+    # kept in the asking engine's memo (a question about a place): the computer asks it
+    # of every friend for every area to take, at every decision, and most stand still
+    cache = memo(sight, "to-section")
+    key = (pos.x, pos.y, section_id)
+    found: float | None = cache.get(key)
+    if found is None:
+        footprint = sight.battlefield.section(section_id).footprint
+        found = cache[key] = float(_polygon(footprint).distance(Point(pos.x, pos.y)))
+    return found
+
+
+BOX_MARGIN = 1e-6  # cm: far more than the rounding of any distance on a table
+
+
+def surely_beyond(sight: SightEngine, pos: Position, section_id: str, reach: float) -> bool:
+    """Whether the place is surely farther than `reach` from the building area, judged
+    from the area's bounding box (no nearer than it) with a margin: True only where
+    `distance_to_section(...) > reach` is, at a small part of its cost."""
+    boxes = memo(sight, "boxes")
+    box = boxes.get(section_id)
+    if box is None:
+        footprint = sight.battlefield.section(section_id).footprint
+        xs, ys = [p[0] for p in footprint], [p[1] for p in footprint]
+        box = boxes[section_id] = (min(xs), min(ys), max(xs), max(ys))
+    x0, y0, x1, y1 = box
+    dx = max(x0 - pos.x, 0.0, pos.x - x1)
+    dy = max(y0 - pos.y, 0.0, pos.y - y1)
+    return hypot(dx, dy) > reach + BOX_MARGIN
 
 
 def section_spots(sight: SightEngine, section_id: str) -> list[tuple[float, float]]:
@@ -152,16 +180,14 @@ def blocked_for(sight: SightEngine, a: Position, b: Position, foot: bool,
     """Why a straight leg from a to b is not a move, or None. Infantry pass walls by doors
     and windows, and enter only building areas named in `entering_ok`; vehicles keep to
     the streets; nobody climbs a high wall."""
-    check = sight.move_check(a, b, through_windows=True)
-    for obstacle, _ in check.obstacles:
-        if obstacle.kind is ObstacleKind.HIGH_WALL:
-            return f"the high wall {obstacle.id!r} cannot be crossed"
-    met = {c.section_id for c in check.walls}
+    high_wall, met, crosses_wall = _leg(sight, a, b)
+    if high_wall is not None:
+        return f"the high wall {high_wall!r} cannot be crossed"
     if not foot:
         if met or b.section is not None:
             return "vehicles cannot go into building areas"
         return None
-    if check.crosses_wall:
+    if crosses_wall:
         return "it goes through a wall (use doors and windows)"
     entered = (met | ({b.section} if b.section else set())) - {a.section}
     closed = sorted(s for s in entered if s not in entering_ok)
@@ -169,3 +195,21 @@ def blocked_for(sight: SightEngine, a: Position, b: Position, foot: bool,
         return (f"building area {closed[0]!r} must be cleared first: close assault it "
                 "(only areas your own troops hold can simply be walked into)")
     return None
+
+
+def _leg(sight: SightEngine, a: Position, b: Position
+         ) -> tuple[str | None, frozenset[str], bool]:
+    """What the map says of a straight leg: the first high wall it crosses, the building
+    areas whose walls it meets, whether it goes through a wall. A question about places,
+    kept in the asking engine's memo: the rules ask the same legs again (the order a
+    computer weighed, then gave; the streets every game's units walk)."""
+    cache = memo(sight, "legs")
+    key = (a.x, a.y, a.section, a.floor, b.x, b.y, b.section, b.floor)
+    found: tuple[str | None, frozenset[str], bool] | None = cache.get(key)
+    if found is None:
+        check = sight.move_check(a, b, through_windows=True)
+        high_wall = next((o.id for o, _ in check.obstacles
+                          if o.kind is ObstacleKind.HIGH_WALL), None)
+        found = cache[key] = (high_wall, frozenset(c.section_id for c in check.walls),
+                              check.crosses_wall)
+    return found

@@ -10,6 +10,8 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
+from operator import is_
+
 from fibua.battlefield.model import Position
 from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
 from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
@@ -81,11 +83,24 @@ def target_sign(state: StreetFighterState, target: Unit) -> Sign:
 def _picks_out(state: StreetFighterState, observer: Unit, target: Unit, sign: Sign) -> bool:
     die = state.formations[observer.formation].die
     observing = observer.activity is Activity.OBSERVING
-    need = spot_need(sign, observing, 0.0)
-    if need is not None and need <= 0 and spot_need(sign, observing, 1e9) == need:
-        return True  # seen at any range: no need to measure it
+    if _seen_at_any_range(sign, observing):
+        return True  # no need to measure it
     need = spot_need(sign, observing, range_between(state.sight, observer.pos, target.pos))
     return need is not None and die is not None and die >= need
+
+
+#: `_seen_at_any_range`'s answers: a reading of the observation tables
+_ANY_RANGE: dict[tuple[Sign, bool], bool] = {}
+
+
+def _seen_at_any_range(sign: Sign, observing: bool) -> bool:
+    """Whether the tables' row needs nothing of the die at every range (read once)."""
+    found = _ANY_RANGE.get((sign, observing))
+    if found is None:
+        need = spot_need(sign, observing, 0.0)
+        found = _ANY_RANGE[(sign, observing)] = need is not None and need <= 0 and \
+            spot_need(sign, observing, 1e9) == need
+    return found
 
 
 def visible_to(state: StreetFighterState, side: str) -> set[str]:
@@ -112,49 +127,79 @@ def visible_to(state: StreetFighterState, side: str) -> set[str]:
 def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
                 marks: list[Position]) -> list[list[bool]]:
     """For each of `marks`, whether each of `eyes` has a line of sight to it. The map never
-    changes, so only the lines of places that changed since the side's last look are
-    worked out again: after an order, those of the unit that moved (the last look is
-    kept in the rules' engine's memo, and a place that changed is a new object)."""
+    changes, so only the lines of places new since the side's last look are worked out
+    again: after an order, those of the unit that moved (the last look is kept in the
+    rules' engine's memo, and a place that changed is a new object); a unit that came
+    into the lists or left them (going flat out, getting in or out of a vehicle, falling)
+    costs only its own lines."""
     kept = memo(state.sight, "sight-lines")
     last = kept.get(side)
-    if last is not None and len(last[0]) == len(eyes) and len(last[1]) == len(marks):
-        old_eyes, old_marks, lines = last
-        new_eyes = [i for i, (a, b) in enumerate(zip(eyes, old_eyes, strict=True)) if a is not b]
-        new_marks = [j for j, (a, b) in enumerate(zip(marks, old_marks, strict=True))
-                     if a is not b]
-        if not new_eyes or not new_marks:
-            lines = [list(column) for column in lines]
-            if new_eyes:  # rows of the observers that moved
-                found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
-                for i, row in zip(new_eyes, found.tolist(), strict=True):
-                    for column, value in zip(lines, row, strict=True):
-                        column[i] = value
-            if new_marks:  # columns of the targets that moved
-                found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
-                for j, column in zip(new_marks, found.T.tolist(), strict=True):
-                    lines[j] = column
-            kept[side] = (eyes, marks, lines)
-            return lines
-    fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
-    kept[side] = (eyes, marks, fresh)
-    return fresh
+    if last is None:
+        fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
+        kept[side] = (eyes, marks, fresh)
+        return fresh
+    old_eyes, old_marks, old = last
+    if len(eyes) == len(old_eyes) and len(marks) == len(old_marks) and \
+            all(map(is_, eyes, old_eyes)) and all(map(is_, marks, old_marks)):
+        same: list[list[bool]] = old
+        return same  # read only: a change below is made to a copy
+    # the kept lines by place (the places are held by the memo, so their ids stay theirs)
+    row_of = {id(p): i for i, p in enumerate(old_eyes)}
+    column_of = {id(p): j for j, p in enumerate(old_marks)}
+    rows = [row_of.get(id(p)) for p in eyes]
+    columns = [column_of.get(id(p)) for p in marks]
+    new_eyes = [i for i, r in enumerate(rows) if r is None]
+    new_marks = [j for j, c in enumerate(columns) if c is None]
+    lines = [[False] * len(eyes) if c is None else
+             [False if r is None else old[c][r] for r in rows] for c in columns]
+    if new_eyes:  # rows of the observers that moved or came
+        found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
+        for i, row in zip(new_eyes, found.tolist(), strict=True):
+            for column, value in zip(lines, row, strict=True):
+                column[i] = value
+    if new_marks:  # columns of the targets that moved or came
+        found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
+        for j, column in zip(new_marks, found.T.tolist(), strict=True):
+            lines[j] = column
+    kept[side] = (eyes, marks, lines)
+    return lines
 
 
 def refresh(state: StreetFighterState) -> None:
     """Work out again what each side sees, and tell it what came into or left its view."""
     for side in state.sides:
         _update(state, side, visible_to(state, side))
+    state.spotted = state.version
+
+
+def refresh_after_observing(state: StreetFighterState, side: str) -> None:
+    """`refresh` after an order to observe given by `side` right after the last refresh
+    (`state.spotted` is the version before it): only that side looks again. The order
+    changed nothing but its unit's activity, from idle (an order goes to a unit that has
+    not acted this turn, and only a unit that acted has another activity) to observing,
+    and a target shows the enemy only whether it fires or moves (`target_sign`): the
+    enemy sees what it saw at the last refresh, which told it all of it, so its look
+    again would find the same and tell it nothing."""
+    assert state.spotted == state.version - 1
+    _update(state, side, visible_to(state, side))
+    state.spotted = state.version
 
 
 def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
     memory = state.knowledge[side]
-    for target in state.side_units(state.enemy_of(side)):
-        known = memory.get(target.id)
+    known_of = memory.sightings.get
+    enemy = state.enemy_of(side)
+    # `side_units(enemy)` and `Sighting.visible` written out: asked twice an order
+    for target in state.units.values():
+        if target.side != enemy or target.hp <= 0 or target.surrendered:
+            continue
+        known = known_of(target.id)
         if target.id in now:
-            if known is None or not known.visible or (known.x, known.y) != target.pos.point:
+            if known is None or known.sure is not Sure.SEEN or \
+                    (known.x, known.y) != target.pos.point:
                 memory.record(sighting(state, target))
                 state.emit("enemy-seen", seen_data(target), (side,))
-        elif known is not None and known.visible:
+        elif known is not None and known.sure is Sure.SEEN:
             memory.lose(target.id, state.turn)
             state.emit("enemy-lost", {"unit": target.id, "name": known.name,
                                       "last_x": known.x, "last_y": known.y}, (side,))

@@ -19,7 +19,7 @@ from fibua.rulesets.street_fighter import actions, codes, forecast, sampling, se
 from fibua.rulesets.street_fighter.counters import counters as side_counters
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
-from fibua.rulesets.street_fighter.knowledge import refresh
+from fibua.rulesets.street_fighter.knowledge import refresh, refresh_after_observing
 from fibua.rulesets.street_fighter.odds import ODDS_QUERIES
 from fibua.rulesets.street_fighter.orderforms import ORDER_KINDS
 from fibua.rulesets.street_fighter.report import after_action_report
@@ -63,7 +63,10 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
 
     def after_order(self, state: StreetFighterState, order: Order) -> None:
         if state.result is None and order.kind != "end":
-            refresh(state)
+            if order.kind == "observe" and state.spotted == state.version - 1:
+                refresh_after_observing(state, order.side)  # half an order's work
+            else:
+                refresh(state)
             _end_if_idle(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:

@@ -132,6 +132,9 @@ class StreetFighterState(BaseState[Options]):
     rolls: list[tuple[int, Roll]] = field(default_factory=list)  # every roll, for the report
     #: each side's last LOG_LENGTH events, only ones addressed to it
     logs: SideLogs = field(default_factory=lambda: SideLogs(LOG_LENGTH), kw_only=True)
+    #: the `version` at which what each side sees was last worked out (knowledge.refresh):
+    #: no part of the game, only of the rules' bookkeeping
+    spotted: int = field(default=-1, kw_only=True)
 
     def record(self, roll: Roll) -> Roll:
         self.rolls.append((self.turn, roll))

@@ -3,7 +3,7 @@ copy a player (person or computer) decides from. Nothing unobserved can be reach
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from fibua.battlefield.sight import SightEngine
@@ -52,7 +52,7 @@ def observe(state: StreetFighterState, side: str) -> SideView:
     # copies made again only of records that changed since the side's last view
     copies = state.view_copies
     fields["own"] = record_copies(copies, side, "own", Unit, _copy_unit,
-                                  _same_passengers).copies(
+                                  _same_passengers, UNIT_CHANGES).copies(
         (u.id, u) for u in state.units.values() if u.side == side)
     # sightings and reports are immutable: views share them with the state
     fields["enemies"] = state.knowledge[side].listed()
@@ -61,9 +61,7 @@ def observe(state: StreetFighterState, side: str) -> SideView:
         (str(k), m) for k, m in enumerate(m for m in state.markers if m.side == side))
     fields["turn"] = state.turn
     fields["to_act"] = state.acting_side
-    fields["formations"] = tuple(
-        OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
-        for f in state.formations.values() if f.side == side)
+    fields["formations"] = _formations(state, side)
     # the filter again is a second lock against showing a side what it did not see
     fields["log"] = tuple(state.logs.of(side))
     fields["artillery"] = state.artillery.get(side, 0)
@@ -89,8 +87,35 @@ def _fixed_fields(state: StreetFighterState, side: str) -> dict[str, Any]:
     return kept
 
 
+#: the fields of a unit the rules set once it is made (its id, name, side, formation,
+#: kind and starting hit points never change): only these are compared to tell whether a
+#: view's copy still holds, a third fewer than all of them
+UNIT_CHANGES = ("pos", "hp", "activity", "acted", "pinned", "pinned_turn", "rides",
+                "passengers", "surrendered", "last_fired_turn")
+
+
+def _formations(state: StreetFighterState, side: str) -> tuple[OwnFormation, ...]:
+    """The side's formations as its views show them, made again only when one is
+    demoralised: their id, name, commander and units are set up once, and the tuple is
+    immutable (views share it)."""
+    mine = [f for f in state.formations.values() if f.side == side]
+    flags = [f.demoralised for f in mine]
+    kept: tuple[list[bool], tuple[OwnFormation, ...]] | None = \
+        state.view_copies.get((side, "formations"))
+    if kept is None or kept[0] != flags:
+        kept = state.view_copies[(side, "formations")] = (flags, tuple(
+            OwnFormation(f.id, f.name, f.commander, tuple(f.units), f.demoralised)
+            for f in mine))
+    return kept[1]
+
+
 def _copy_unit(u: Unit) -> Unit:
-    return replace(u, passengers=list(u.passengers))
+    # every field by hand, as `replace` would set them, at a fraction of its cost (it
+    # reads the fields' list for every copy); tests/test_speed_street_fighter.py checks
+    # the copy has every field
+    return Unit(u.id, u.name, u.side, u.formation, u.kind, u.pos, u.hp, u.start_hp,
+                u.activity, u.acted, u.pinned, u.pinned_turn, u.rides, list(u.passengers),
+                u.surrendered, u.last_fired_turn)
 
 
 def _same_passengers(copy: Unit, unit: Unit) -> bool:
