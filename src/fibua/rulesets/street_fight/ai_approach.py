@@ -15,11 +15,11 @@ also holds the attack short of the objective until it goes in together).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from math import hypot, inf
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -158,16 +158,26 @@ def goal_distances(sight: SightEngine, graph: CellGraph, goal: DistanceField
     return found
 
 
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _kept_or_made(memo: dict[K, V], key: K, limit: int, make: Callable[[], V]) -> V:
+    """The memo's answer for `key`, made and kept if it has none; a memo grown to `limit`
+    answers is emptied first (a long series of games would otherwise grow it without end)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= limit:
+            memo.clear()
+        found = memo[key] = make()
+    return found
+
 def _seen_kept(kept: SeenCells | None, sight: SightEngine, pos: Position,
                graph: CellGraph) -> npt.NDArray[np.bool_]:
     if kept is None:
         return seen_cells(sight, pos, graph)
-    found = kept.get(pos)
-    if found is None:
-        if len(kept) >= SEEN_LIMIT:
-            kept.clear()
-        found = kept[pos] = seen_cells(sight, pos, graph)
-    return found
+    return _kept_or_made(kept, pos, SEEN_LIMIT, lambda: seen_cells(sight, pos, graph))
 
 
 # the same few enemy places are looked from again and again as the plan is made anew
@@ -298,14 +308,8 @@ def walked_cells(graph: CellGraph, pos: Position, reach: float,
     there: the answer depends on the graph, the point and the reach."""
     if kept is None:
         return _walked_cells(graph, pos, reach)
-    memo = kept.on(graph).found
-    key = (pos.x, pos.y, reach)
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= WALKS_LIMIT:
-            memo.clear()
-        found = memo[key] = _walked_cells(graph, pos, reach)
-    return found
+    return _kept_or_made(kept.on(graph).found, (pos.x, pos.y, reach), WALKS_LIMIT,
+                         lambda: _walked_cells(graph, pos, reach))
 
 
 def _walked_cells(graph: CellGraph, pos: Position, reach: float) -> Walked:
