@@ -42,6 +42,7 @@ from fibua.rulesets.street_fight.ai_approach import (
     danger,
     door_watch,
     goal_distances,
+    kept_or_made,
 )
 from fibua.rulesets.street_fight.ai_storm import charge_route
 from fibua.rulesets.street_fight.cover import position_cover
@@ -361,12 +362,9 @@ class Tactician:
             # the plan is a function of them, the objective, the posts and the map alone
             key = (view.goal, view.goal_sections, news[1],
                    tuple((t.pos, t.weapon) for t in fixed), _held(view, threats))
-            kept = self._plans_kept.get(key)
-            if kept is None:
-                if len(self._plans_kept) >= PLANS_LIMIT:
-                    self._plans_kept.clear()
-                kept = self._plans_kept[key] = self._plan_for(view, fixed, threats)
-            self._seen_fire, found = kept
+            self._seen_fire, found = kept_or_made(
+                self._plans_kept, key, PLANS_LIMIT,
+                lambda: self._plan_for(view, fixed, threats))
         self._approach = (news, found)
         return found
 
@@ -387,14 +385,8 @@ class Tactician:
                  post: npt.NDArray[np.float64]) -> Approach:
         """`approach`, worked out once for the same fire and posts: news of an enemy
         often leaves both as they were."""
-        plans = self._notes.plans
-        key = (goal, risk.tobytes(), post.tobytes())
-        found = plans.get(key)
-        if found is None:
-            if len(plans) >= PLANS_LIMIT:
-                plans.clear()
-            found = plans[key] = approach(graph, goal, risk, post)
-        return found
+        return kept_or_made(self._notes.plans, (goal, risk.tobytes(), post.tobytes()),
+                            PLANS_LIMIT, lambda: approach(graph, goal, risk, post))
 
     @staticmethod
     def _posts(view: SideView, graph: CellGraph, gun: npt.NDArray[np.float64]

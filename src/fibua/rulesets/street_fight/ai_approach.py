@@ -163,7 +163,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-def _kept_or_made(memo: dict[K, V], key: K, limit: int, make: Callable[[], V]) -> V:
+def kept_or_made(memo: dict[K, V], key: K, limit: int, make: Callable[[], V]) -> V:
     """The memo's answer for `key`, made and kept if it has none; a memo grown to `limit`
     answers is emptied first (a long series of games would otherwise grow it without end)."""
     found = memo.get(key)
@@ -177,7 +177,7 @@ def _seen_kept(kept: SeenCells | None, sight: SightEngine, pos: Position,
                graph: CellGraph) -> npt.NDArray[np.bool_]:
     if kept is None:
         return seen_cells(sight, pos, graph)
-    return _kept_or_made(kept, pos, SEEN_LIMIT, lambda: seen_cells(sight, pos, graph))
+    return kept_or_made(kept, pos, SEEN_LIMIT, lambda: seen_cells(sight, pos, graph))
 
 
 # the same few enemy places are looked from again and again as the plan is made anew
@@ -308,7 +308,7 @@ def walked_cells(graph: CellGraph, pos: Position, reach: float,
     there: the answer depends on the graph, the point and the reach."""
     if kept is None:
         return _walked_cells(graph, pos, reach)
-    return _kept_or_made(kept.on(graph).found, (pos.x, pos.y, reach), WALKS_LIMIT,
+    return kept_or_made(kept.on(graph).found, (pos.x, pos.y, reach), WALKS_LIMIT,
                          lambda: _walked_cells(graph, pos, reach))
 
 
