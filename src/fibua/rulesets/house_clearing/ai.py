@@ -199,13 +199,11 @@ class Sergeant:
     def _ready(self, view: SideView) -> list[Figure]:
         """The figures to order next, in order, but those done already this step."""
         done = self._done
-        # `Figure.in_action` and `Figure.step` written out: asked of every figure an order
         mine = [f for f in view.own
-                if f.initiative >= 0 and f.id not in done and commands(self.units, f.id)]
+                if f.in_action and f.id not in done and commands(self.units, f.id)]
         if view.reaction is not None:
             return [f for f in mine if f.id in view.reaction.firers]
-        step = view.step
-        mine = [f for f in mine if (0 if f.ducked else f.initiative) == step]
+        mine = [f for f in mine if f.step == view.step]
         if view.phase is Phase.FIRE:
             return [f for f in mine if not f.fired]
         stays = not view.options.move_after_reaction_fire
@@ -285,7 +283,7 @@ class Sergeant:
         same copies of them."""
         kept = self._own
         if kept is None or kept.own is not view.own:
-            figures = [g for g in view.own if g.initiative >= 0]  # in action
+            figures = [g for g in view.own if g.in_action]
             kept = self._own = _OwnArrays(
                 view.own, figures, view.sight.position_arrays([g.pos for g in figures]),
                 {g.id: k for k, g in enumerate(figures)})
@@ -360,8 +358,7 @@ class Sergeant:
         fields = [view.goal] if view.goal is not None else []
         if f.pos.section is None or f.pos.section not in view.goal_sections:
             return fields
-        held = {(g.pos.section, g.pos.floor) for g in view.own
-                if g.initiative >= 0 and g.id != f.id}  # in action
+        held = {(g.pos.section, g.pos.floor) for g in view.own if g.in_action and g.id != f.id}
         battlefield = view.sight.battlefield
         for section in view.goal_sections:
             levels = range(battlefield.section(section).levels)

@@ -64,7 +64,7 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | Non
     for enemy in team:
         state.exposure.pop((figure.id, enemy.id), None)
         state.exposure.pop((enemy.id, figure.id), None)
-    enemies = [e for e in team if e.initiative >= 0]  # in action (asked after every order)
+    enemies = [e for e in team if e.in_action]
     if not figure.in_action or not enemies:
         return
     if known is None:
@@ -98,7 +98,7 @@ def _update_side(state: HouseClearingState, side: str, figures: Iterable[Figure]
     in_sight = {b for a, b in state.exposure if a in watchers}
     memory = state.knowledge[side]
     for enemy in figures:
-        if enemy.initiative < 0:  # out of action
+        if not enemy.in_action:
             continue
         now = enemy.id in in_sight
         known = memory.get(enemy.id)

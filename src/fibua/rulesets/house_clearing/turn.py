@@ -89,9 +89,7 @@ def _open_step(state: HouseClearingState, start: int) -> bool:
 
 def can_act(state: HouseClearingState, figure: Figure) -> bool:
     """Whether the figure can still be given an order in the current step."""
-    # `Figure.in_action` and `Figure.step` written out: asked of every figure an order
-    initiative = figure.initiative
-    if initiative < 0 or (0 if figure.ducked else initiative) != state.step:
+    if not figure.in_action or figure.step != state.step:
         return False
     if state.phase is Phase.MOVE:
         reacted = figure.reacted and not state.options.move_after_reaction_fire
