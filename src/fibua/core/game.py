@@ -364,6 +364,11 @@ class LegalOrders(Sequence[Order]):
             return order in self._orders
         return order.side == self._side and self._game.ruleset.allows(self._game.state, order)
 
+    def forecast(self, order: Order) -> Preview | None:
+        """What one of these orders would do (`Game.forecast`): what a person may ask
+        before giving an order, a computer may ask too. None where it cannot be told."""
+        return self._game.forecast(order)
+
 
 def allowed(legal: Sequence[Order], order: Order) -> bool:
     """Whether `order` is among `legal`, asking a LegalOrders cheaply."""

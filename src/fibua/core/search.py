@@ -45,7 +45,15 @@ from fibua.core.dice import Rng
 from fibua.core.errors import IllegalOrder
 from fibua.core.game import LegalOrders, allowed
 from fibua.core.orders import Order
-from fibua.core.ruleset import Notes, Player, Result, RuleSet, commands, own_computer
+from fibua.core.ruleset import (
+    Notes,
+    Player,
+    Preview,
+    Result,
+    RuleSet,
+    commands,
+    own_computer,
+)
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,9 @@ class WorldLegal(LegalOrders):
             return order in self._orders
         return order.side == self._side and self._rules.allows(self._state, order)
 
+    def forecast(self, order: Order) -> Preview | None:
+        return self._rules.forecast(self._state, order)
+
 
 class Without(LegalOrders):
     """A side's legal orders less some (the ones ranked already): what a copy of the
@@ -134,6 +145,9 @@ class Without(LegalOrders):
 
     def allows(self, order: Order) -> bool:
         return order not in self._left_out and allowed(self._legal, order)
+
+    def forecast(self, order: Order) -> Preview | None:
+        return self._legal.forecast(order) if isinstance(self._legal, LegalOrders) else None
 
 
 def probe(player: Player) -> Player:

@@ -19,11 +19,12 @@ from enum import StrEnum
 from typing import Any
 
 from fibua.core.dice import derive_seed
-from fibua.core.game import Game
+from fibua.core.game import Game, LegalOrders
 from fibua.core.orders import Order
 from fibua.core.ruleset import (
     Notes,
     Player,
+    Risk,
     RuleSet,
     Seat,
     commands,
@@ -58,7 +59,8 @@ LAPSE = 0.3
 class Careless:
     """A computer that now and then gives a legal order of one of its units drawn at
     random instead of its own choice (never `end` unasked: a lapse is a poor order, not
-    giving up the phase)."""
+    giving up the phase; nor one whose forecast calls it hopeless: a lapse misjudges, it
+    does not fire at what it cannot hit)."""
 
     def __init__(self, player: Player, seed: int, units: frozenset[str] | None) -> None:
         self.player = player
@@ -68,9 +70,21 @@ class Careless:
     def choose(self, view: Any, legal: Sequence[Order]) -> Order:
         if self.rng.random() < LAPSE:
             mine = [o for o in legal if o.kind != "end" and commands(self.units, o.unit)]
-            if mine:
-                return self.rng.choice(mine)
+            while mine:
+                pick = self.rng.choice(mine)
+                if not hopeless(legal, pick):
+                    return pick
+                mine.remove(pick)
         return self.player.choose(view, legal)
+
+
+def hopeless(legal: Sequence[Order], order: Order) -> bool:
+    """Whether the order's forecast says no roll it makes can succeed (where the legal
+    orders can tell: a game's or a drawn world's)."""
+    if not isinstance(legal, LegalOrders):
+        return False
+    preview = legal.forecast(order)
+    return preview is not None and Risk.HOPELESS in preview.risks
 
 
 def leveled(rules: RuleSet[Any], side: str, seed: int, level: Level,

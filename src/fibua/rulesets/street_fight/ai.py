@@ -140,6 +140,7 @@ class Threat(NamedTuple):
     pos: Position
     visible: bool
     weapon: WeaponName
+    moving: bool  # counted as moving when last seen: harder to hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +292,10 @@ class Tactician:
         lines = [_line_of_fire(view, f.pos, t.pos) for t in visible]
         best = 0.0
         for t, (distance, cover) in zip(visible, lines, strict=True):
-            odds = _odds(f.weapon, distance, cover, False, f.counts_as_moving, f.aim)
+            odds = _odds(f.weapon, distance, cover, t.moving, f.counts_as_moving, f.aim)
             best = max(best, odds)
-            options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
+            if odds > 0:  # a shot none of whose rounds can hit does nothing
+                options.append((Order(self.side, "shoot", f.id, {"target": t.id}), 1 + odds))
         can_aim = f.arms.aims and not f.counts_as_moving and f.aim < 3
         if can_aim:
             aimed = max((_odds(f.weapon, distance, cover, False, False, f.aim + 1)
@@ -816,7 +818,7 @@ def _in_contact(view: SideView, a: Position, b: Position) -> bool:
 
 def _threats(view: SideView) -> Threats:
     known = [
-        Threat(enemy_id, s.pos, s.visible, s.kind or ENEMY_GUESS)
+        Threat(enemy_id, s.pos, s.visible, s.kind or ENEMY_GUESS, s.doing)
         for enemy_id, s in view.enemies
         if s.alive
     ]

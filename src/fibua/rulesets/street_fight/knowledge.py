@@ -85,6 +85,10 @@ def _update_side(state: StreetFightState, side: str) -> None:
             if known is None or not known.visible or _moved_since(known, enemy):
                 memory.record(_sighting(state, enemy))
                 state.emit("enemy-seen", _seen_data(enemy), (side,))
+            elif known.doing != enemy.counts_as_moving:
+                # standing where it was seen, it has stopped (or started) counting as
+                # moving: the sighting says so, nothing new to tell of it
+                memory.record(_sighting(state, enemy))
         elif known is not None and known.visible:
             memory.lose(eid, state.turn)
             state.emit("enemy-lost", {"figure": eid, "name": known.name,
@@ -108,7 +112,7 @@ def record_casualty(state: StreetFightState, casualty: Figure, witnesses: tuple[
 def _sighting(state: StreetFightState, enemy: Figure) -> Seen:
     p = enemy.pos
     return Seen(enemy.id, enemy.name, enemy.weapon, p.x, p.y, p.section, p.floor,
-                state.turn, Sure.SEEN, None)
+                state.turn, Sure.SEEN, enemy.counts_as_moving)
 
 
 def _seen_data(enemy: Figure) -> dict[str, object]:

@@ -135,6 +135,6 @@ def _knows_everything(world: StreetFightState, enemy: str, side: str) -> None:
     world.knowledge[enemy].reset(
         Seen(f.id, f.name, f.weapon, f.pos.x, f.pos.y, f.pos.section, f.pos.floor, turn,
              Sure.SEEN if any(world.can_see(e.id, f.id) for e in world.side_figures(enemy))
-             else Sure.LAST_SEEN, None)
+             else Sure.LAST_SEEN, f.counts_as_moving)
         for f in world.side_figures(side))
     world.logs.forget(enemy)

@@ -119,10 +119,10 @@ class Unit:
 
 
 #: a side's sighting of an enemy figure: the weapon it was seen to carry (None: not made
-#: out), nothing of what it was doing
-Seen = Sighting[WeaponName | None, None]
+#: out), and whether it counted as moving when last seen (a shot at it is harder)
+Seen = Sighting[WeaponName | None, bool]
 #: all a side knows of the enemy (core/knowledge.py)
-Known = SideKnowledge[WeaponName | None, None]
+Known = SideKnowledge[WeaponName | None, bool]
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ from fibua.core.dice import roll
 from fibua.core.ruleset import Result
 from fibua.rulesets.street_fight.combat import close_combat_phase
 from fibua.rulesets.street_fight.contact import engaged
+from fibua.rulesets.street_fight.knowledge import refresh_sight
 from fibua.rulesets.street_fight.morale import fall_back, morale_phase
 from fibua.rulesets.street_fight.state import Figure, Phase, StreetFightState
 from fibua.scenario.objectives import decide, victory_points
@@ -91,6 +92,8 @@ def end_turn(state: StreetFightState) -> None:
         figure.took_cover = False
         figure.charged = False
         figure.sheltering = max(0, figure.sheltering - 1)
+    # the enemies in sight that stopped moving are seen to have stopped
+    refresh_sight(state, [])
     if any(not state.side_figures(side) for side in state.sides):
         finish(state, "a side has no figures left")
         return

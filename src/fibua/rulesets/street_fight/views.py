@@ -186,4 +186,5 @@ def status(f: Figure, locked_with: list[str] | None = None) -> str:
 def _enemy(figure_id: str, s: Seen) -> dict[str, Any]:
     return {"id": figure_id, "name": s.name, "x": s.x, "y": s.y, "floor": s.floor,
             "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
-            "alive": s.alive, "weapon": str(s.kind) if s.kind else None}
+            "moving": s.doing, "alive": s.alive,
+            "weapon": str(s.kind) if s.kind else None}

@@ -72,6 +72,7 @@ class Threat:
     pos: Position
     visible: bool
     turn: int
+    flat_out: bool  # seen moving flat out: harder to hit
 
     @property
     def body(self) -> Body:
@@ -136,7 +137,8 @@ class Known:
 
     def __init__(self, enemies: tuple[tuple[str, Seen], ...]) -> None:
         self.enemies = enemies  # held, so the identity the Control checks stays its own
-        self.threats = [Threat(i, s.kind, Position(s.x, s.y, s.section), s.visible, s.turn)
+        self.threats = [Threat(i, s.kind, Position(s.x, s.y, s.section), s.visible, s.turn,
+                               s.doing)
                         for i, s in enemies if s.alive]
         self.seen = [t for t in self.threats if t.visible]
         self._arrays: PositionArrays | None = None
@@ -150,19 +152,20 @@ class Known:
 
 
 #: `_chance`'s answers: a table of the rules, nothing of a game
-_CHANCES: dict[tuple[Row, int, Cover, bool, bool], float | None] = {}
+_CHANCES: dict[tuple[Row, int, Cover, bool, bool, bool], float | None] = {}
 
 
 def _chance(row: Row, distance: float, cover: Cover, moved: bool,
-            pinned: bool) -> float | None:
+            pinned: bool, flat_out: bool) -> float | None:
     """`hit_chance` as a float, None where the row cannot fire at that range. It reads
     the range only through its band, so it is kept by band: its Fractions cost more
     than the rest of a unit's weighing of its shots."""
-    key = (row, band(distance), cover, moved, pinned)
+    key = (row, band(distance), cover, moved, pinned, flat_out)
     if key in _CHANCES:
         return _CHANCES[key]
     try:
-        found: float | None = float(hit_chance(Shot(row, distance, cover, moved, pinned)))
+        found: float | None = float(hit_chance(Shot(row, distance, cover, moved, pinned,
+                                                    flat_out)))
     except IllegalOrder:
         found = None
     _CHANCES[key] = found
@@ -254,7 +257,8 @@ class Tactics:
                 continue
             distance = range_between(self.view.sight, at, t.pos)
             for row, extra in self.rows(t):
-                p = _chance(row, distance, self.cover_of(t), moved, self.unit.pinned)
+                p = _chance(row, distance, self.cover_of(t), moved, self.unit.pinned,
+                            t.flat_out)
                 if p is None:
                     continue
                 out.append((p * VALUE[t.body], distance, t, extra))

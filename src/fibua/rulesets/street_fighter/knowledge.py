@@ -199,6 +199,10 @@ def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
                     (known.x, known.y) != target.pos.point:
                 memory.record(sighting(state, target))
                 state.emit("enemy-seen", seen_data(target), (side,))
+            elif known.doing != (target.activity is Activity.FLAT_OUT):
+                # in sight where it was, it has stopped (or started) moving flat out: the
+                # sighting says so, nothing new to tell of it
+                memory.record(sighting(state, target))
         elif known is not None and known.sure is Sure.SEEN:
             memory.lose(target.id, state.turn)
             state.emit("enemy-lost", {"unit": target.id, "name": known.name,
@@ -216,7 +220,7 @@ def reveal(state: StreetFighterState, side: str, unit: Unit) -> None:
 def sighting(state: StreetFighterState, unit: Unit) -> Seen:
     p = unit.pos
     return Seen(unit.id, unit.name, unit.kind, p.x, p.y, p.section, 0, state.turn, Sure.SEEN,
-                None)
+                unit.activity is Activity.FLAT_OUT)
 
 
 def seen_data(unit: Unit) -> dict[str, object]:

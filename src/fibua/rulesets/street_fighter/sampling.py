@@ -400,6 +400,6 @@ def _knows_everything(world: StreetFighterState, enemy: str, side: str) -> None:
     turn = world.turn
     world.knowledge[enemy].reset(
         Seen(u.id, u.name, u.kind, u.pos.x, u.pos.y, u.pos.section, 0, turn, Sure.LAST_SEEN,
-             None, u.alive)
+             u.activity is Activity.FLAT_OUT, u.alive)
         for u in world.units.values() if u.side == side)
     world.logs.forget(enemy)

@@ -110,11 +110,11 @@ class Marker:
     artillery: bool
 
 
-#: a side's sighting of an enemy unit: the kind of unit it was seen to be, nothing of
-#: what it was doing (sightings have no floor here: 0)
-Seen = Sighting[Kind, None]
+#: a side's sighting of an enemy unit: the kind of unit it was seen to be, and whether it
+#: was seen moving flat out (a shot at it is harder; sightings have no floor here: 0)
+Seen = Sighting[Kind, bool]
 #: all a side knows of the enemy, the reports of being fired on with it (core/knowledge.py)
-Known = SideKnowledge[Kind, None]
+Known = SideKnowledge[Kind, bool]
 
 
 @dataclass(slots=True)

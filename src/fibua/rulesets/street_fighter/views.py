@@ -179,4 +179,4 @@ def status(u: Unit) -> str:
 def _enemy(unit_id: str, s: Seen) -> dict[str, Any]:
     return {"id": unit_id, "name": s.name, "kind": str(s.kind), "x": s.x, "y": s.y,
             "floor": 0, "section": s.section, "seen_turn": s.turn, "visible_now": s.visible,
-            "alive": s.alive}
+            "flat_out": s.doing, "alive": s.alive}
