@@ -20,7 +20,7 @@ start, on two sides of the west hall so that its upper floor may divide its fire
 
 Every form of every kind in buildings/orderforms.py is given (FORMS: none is left out),
 each preview shows the rules' forecast, more than "allowed", and every risk a forecast
-names is shown on the page; one hopeless shot (small arms at the Sherman) is previewed,
+names is shown on the page; one harmless shot (small arms at the Sherman) is previewed,
 its risk seen, and cancelled. Optional parameters left as they are: `indirect` and a
 fire's `floor`, an assault's `take=false`, and an opening, section or shot given with a
 move (the forms are reached without them).
@@ -232,8 +232,8 @@ class Plan:
         elif want in (("advance", "to"), ("run", "to"), ("fire", "call at")):
             yield from self.places(want)
         elif want == ("fire", "target"):
-            shots = [o for o in self.legal(want) if Risk.HOPELESS not in
-                     self.game.forecast(o).risks]
+            shots = [o for o in self.legal(want) if not {Risk.HOPELESS, Risk.HARMLESS}
+                     & set(self.game.forecast(o).risks)]
             yield from sorted(shots, key=lambda o: -(self.game.forecast(o).chance or 0))
         elif want == ("fire", "call section"):
             yield from sorted(self.legal(want), key=self.friends_in)
@@ -365,7 +365,7 @@ class Table:
     answers: list[str] = field(default_factory=list)
     risks_shown: set[str] = field(default_factory=set)
     previews: int = 0
-    hopeless_shown: bool = False
+    harmless_shown: bool = False
     holds: int = 0  # dice given up with End phase (not an answer)
     picks: int = 0
     map_picks: int = 0  # units picked by their counter on the map
@@ -537,19 +537,19 @@ class Table:
         self.sync()
         self.covered.add(("end", ""))
 
-    def show_hopeless(self) -> None:
-        """Once: a shot that cannot harm (small arms at the Sherman) is previewed, its risk
-        seen, and cancelled."""
+    def show_harmless(self) -> None:
+        """Once: a shot that cannot harm (small arms at the Sherman: a hit only pins it)
+        is previewed, its risk seen, and cancelled."""
         shots = [o for o in self.game.legal_orders(ME) if o.kind == "fire"
                  and o.params.get("target") == "sherman" and form_of(o) == ("fire", "target")]
-        hopeless = next((o for o in shots if Risk.HOPELESS in self.game.forecast(o).risks), None)
-        if hopeless is None:
+        harmless = next((o for o in shots if Risk.HARMLESS in self.game.forecast(o).risks), None)
+        if harmless is None:
             return
-        self.compose(hopeless)
-        assert self.page.locator("#preview .risk-hopeless").is_visible()
+        self.compose(harmless)
+        assert self.page.locator("#preview .risk-harmless").is_visible()
         self.page.click("#cancel")
         assert self.page.is_hidden("#preview")
-        self.hopeless_shown = True
+        self.harmless_shown = True
 
     # -- a decision
 
@@ -570,8 +570,8 @@ class Table:
     def play_one(self) -> None:
         if self.game.view(ME)["shot_at"] is not None:
             return self.answer()
-        if not self.hopeless_shown:
-            self.show_hopeless()
+        if not self.harmless_shown:
+            self.show_harmless()
         plan = Plan(self.game)
         for want in WANTED:
             if want in self.covered:
@@ -626,5 +626,5 @@ def test_buildings_played_by_clicking_with_every_order(tmp_path: Path) -> None:
     assert table.game.state.turn >= 1 + TURNS and f"Turn {table.game.state.turn}/" in turn_shown
     assert table.covered == FORMS, sorted(FORMS - table.covered)
     assert table.answers[:2] == ["down", "end"] and table.holds
-    assert table.hopeless_shown and table.map_picks
-    assert table.risks_shown >= {str(Risk.FRIENDLY_FIRE), str(Risk.HOPELESS)}
+    assert table.harmless_shown and table.map_picks
+    assert table.risks_shown >= {str(Risk.FRIENDLY_FIRE), str(Risk.HARMLESS)}

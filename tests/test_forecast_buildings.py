@@ -80,29 +80,31 @@ def test_a_target_already_down_is_hit_at_minus_two() -> None:
     assert "target down -2" in f.text and "goes Down in answer" not in f.text
 
 
-def test_a_weapon_that_cannot_harm_armour_is_hopeless_and_says_why() -> None:
+def test_a_weapon_that_cannot_harm_armour_is_harmless_and_says_why() -> None:
     # a heavy tank's damage value is 10: rifles, an LMG and an SMG with no penetration
-    # need 10 on a D6 and never damage it; a hit still pins it
+    # need 10 on a D6 and never damage it; a hit still pins it ("a unit hit by an attack
+    # takes one pin"), so the shot is harmless, not hopeless: its rolls to hit can succeed
     axis = [unit("tank", [{"at": [20.0, 5.0]}], type="heavy-tank", facing=180)]
     g = game(axis=axis)
     f = said(g, "allies", "fire", "rifles", target="tank")
-    assert Risk.HOPELESS in f.risks and f.chance == 0.0
+    assert f.risks == (Risk.HARMLESS,) and f.chance == 0.0
     assert "no hit can penetrate its armour" in f.text and "heavy-tank damage value 10" in f.text
     assert "only pins it" in f.text
     tidy(f)
 
 
 def test_the_tiger_and_the_section_in_the_village_street() -> None:
-    # village-street: 7 Section's LMG cannot hurt the Tiger (hopeless, and why); the
+    # village-street: 7 Section's LMG cannot hurt the Tiger (harmless, and why); the
     # Tiger's heavy gun fires HE at 7 Section in the cafe: D6 hits in the building, each
     # removing a model on 2+ (HE ignores the extra protection), so it is no zero
     g = Game(load_scenario("village-street"), 7)
     draw_for(g, "british")
     lmg = said(g, "british", "fire", "seven-section", target="tiger")
-    assert Risk.HOPELESS in lmg.risks and "no hit can penetrate" in lmg.text
+    assert Risk.HARMLESS in lmg.risks and "no hit can penetrate" in lmg.text
+    assert Risk.HOPELESS not in lmg.risks
     draw_for(g, "germans")
     gun = said(g, "germans", "fire", "tiger", target="seven-section")
-    assert Risk.HOPELESS not in gun.risks and gun.chance is not None and gun.chance > 0.1
+    assert not gun.risks and gun.chance is not None and gun.chance > 0.1
     assert "D6 HE hits in the building" in gun.text and "expected models removed 0.00" \
         not in gun.text
     tidy(lmg)

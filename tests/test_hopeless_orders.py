@@ -4,9 +4,11 @@ hopeless (`Risk.HOPELESS`: no roll the order makes can succeed, such as a shot t
 
 Where the computers did: Street Fight's and Street Fighter's weighed a shot as if the
 target stood still when the rules count it moving (a figure that moved or ran, a unit
-moving flat out), though a side sees that as it sees the target; Buildings' weighed a
-volley at a tank by the pins its hits put on it, where the forecast calls a volley that
-cannot harm its target hopeless; an easy computer's lapse was any legal order.
+moving flat out), though a side sees that as it sees the target; an easy computer's
+lapse was any legal order. Buildings' fires at a tank it cannot harm on purpose: every
+hit pins, a tank too, and the forecast calls such a volley harmless (`Risk.HARMLESS`),
+not hopeless; without those volleys the British won 39.5% of 1,000 village-street games
+on seeds 100,000-100,999, against 48.3% with them (the scenario file's figure).
 """
 
 from __future__ import annotations

@@ -132,6 +132,9 @@ class Risk(StrEnum):
     FRIENDLY_FIRE = "friendly-fire"
     #: no roll the order makes can succeed (a shot that needs 0 or less)
     HOPELESS = "hopeless"
+    #: its rolls may succeed but cannot harm the target: a hit only pins it (small arms
+    #: at a tank)
+    HARMLESS = "harmless"
     #: the order uses up something (an order die) and may do nothing
     WASTED = "wasted"
 

@@ -85,12 +85,7 @@ from fibua.core.game import allowed
 from fibua.core.orders import Order
 from fibua.core.ruleset import commands
 from fibua.core.views import same_objects
-from fibua.rulesets.buildings.estimates import (
-    Mark,
-    harms_from_above,
-    pin_chance,
-    unit_losses,
-)
+from fibua.rulesets.buildings.estimates import Mark, pin_chance, unit_losses
 from fibua.rulesets.buildings.firing import weapons_of
 from fibua.rulesets.buildings.geometry import centroid, distance_to_section, ground_doors
 from fibua.rulesets.buildings.morale import order_need, pass_chance
@@ -336,8 +331,6 @@ class Control:
         for (eid, s), mark in zip(seen, marks, strict=True):
             losses = unit_losses(arms, mark, unit.quality, unit.pins,
                                  inside=unit.section is not None)
-            if mark.vehicle and losses <= 0:
-                continue  # its hits could only pin it: the forecast calls that hopeless
             pins = pin_chance(arms, mark, unit.quality, unit.pins)
             worth = 2.0 * losses + 0.5 * pins
             if s.section is not None and s.section in wanted:
@@ -363,12 +356,8 @@ class Control:
             return out
         wanted = _contested(view)
         carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
-        mortars = [w for w in carried
-                   if WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0]
-        if mortars:
+        if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0 for w in carried):
             for eid, s in known:
-                if s.kind is UnitKind.VEHICLE and not any(harms_from_above(w) for w in mortars):
-                    continue  # a hit could only pin it: the forecast calls that hopeless
                 worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * models_seen(s)
                 out.append(Choice(worth, Order(side, "fire", uid,
                                                {"target": eid, "indirect": True})))

@@ -17,7 +17,6 @@ from fibua.rulesets.buildings.tables import (
     POINT_BLANK,
     WEAPONS,
     Cover,
-    Facing,
     Quality,
     VehicleKind,
     WeaponName,
@@ -116,16 +115,6 @@ def _weapon_losses(weapon: WeaponName, mark: Mark, quality: Quality, pins: int,
     p_dmg = float(damage_chance(Hit(arms.pen, long_range=mark.distance > arms.range / 2),
                                 target))
     return arms.shots * p_hit * p_dmg
-
-
-def harms_from_above(weapon: WeaponName) -> bool:
-    """Whether the weapon's HE, falling on a vehicle of a kind the view does not tell,
-    can harm it (on its top armour)."""
-    size = WEAPONS[weapon].he
-    if size is None:
-        return False
-    made = Hit(HE_TEMPLATES[size].pen, he=True, facing=Facing.TOP)
-    return damage_chance(made, Target(None, UNKNOWN_VEHICLE)) > 0
 
 
 def unit_losses(weapons: list[WeaponName], mark: Mark, quality: Quality = Quality.REGULAR,

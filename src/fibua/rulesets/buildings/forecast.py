@@ -26,6 +26,7 @@ from fibua.rulesets.buildings.forecast_fire import (
     call,
     fire_at_section,
     fire_at_units,
+    futile,
     indirect_at_section,
     indirect_at_unit,
     summary,
@@ -245,7 +246,7 @@ def _advance_shot(state: BuildingsState, unit: Unit, plan: Plan) -> Said:
     v = volley(state, moved, target, True)
     text = (f"; then, if {target.name} stays where it is, it fires at it at -1 for advancing "
             f"(not assault weapons; fixed weapons not at all): {v.words}; {summary(state, v)}")
-    return Said(text, some(v.removed), (Risk.HOPELESS,) if some(v.removed) == 0 else ())
+    return Said(text, some(v.removed), futile(v.hits, some(v.removed)))
 
 
 def _will_know(state: BuildingsState, unit: Unit, moved: Unit, target: Unit) -> bool:

@@ -263,7 +263,7 @@ def summary(state: BuildingsState, v: Volley) -> str:
 def fire_at_units(state: BuildingsState, unit: Unit, ids: list[str]) -> Said:
     """Direct fire at a unit, or divided between units from the sides of a section."""
     lines: list[str] = []
-    none, risks = 1.0, set()
+    none, missed, risks = 1.0, 1.0, set()
     spent: frozenset[int] = frozenset()
     for tid in ids:
         target = state.units[tid]
@@ -277,10 +277,10 @@ def fire_at_units(state: BuildingsState, unit: Unit, ids: list[str]) -> Said:
             risks.add(Risk.FRIENDLY_FIRE)
         lines.append(line)
         none *= 1 - some(v.removed)
+        missed *= 1 - float(v.hits)
         if unit.section is not None:
             spent = sides_used(state, unit, target, False, spent)
-    if none == 1.0:
-        risks.add(Risk.HOPELESS)
+    risks.update(futile(1.0 - missed, 1.0 - none))
     text = f"{unit.name} fires " + "; then ".join(lines)
     return Said(text, 1.0 - none, tuple(sorted(risks)))
 
@@ -412,7 +412,7 @@ def he_landing(state: BuildingsState, side: str, target: Unit, seen: Seen, size:
         text = (f"a hit strikes its top armour at +{HE_TEMPLATES[size].pen}, penetrating "
                 f"{pct(harm)} ({need_words(damage_basis(made, Target(None, target.vehicle)))}"
                 f"), knocked out {pct(ko)}; a hit pins it")
-        return Said(text, float(hit * harm), _hopeless(hit * harm))
+        return Said(text, float(hit * harm), futile(hit, hit * harm))
     # out of sight, how its models stand is not known: all of them, at the most
     under = models_under(target, float(size)) if in_sight(state, side, target.id) else \
         models_seen(seen)
@@ -424,7 +424,7 @@ def he_landing(state: BuildingsState, side: str, target: Unit, seen: Seen, size:
     if may_go_down(state, side, target):
         low = either(hit, he_kills(size, None, target.quality, True, under).kills)
         text += f"; if it goes Down in answer, hits halved: expected {expected(low):.2f}"
-    return Said(text, some(die), _hopeless(some(die)))
+    return Said(text, some(die), futile(hit, some(die)))
 
 
 def _burst_on_unit(state: BuildingsState, side: str, target: Unit, seen: Seen, size: int,
@@ -445,7 +445,7 @@ def _burst_on_unit(state: BuildingsState, side: str, target: Unit, seen: Seen, s
         text += f"; the section collapses {pct(hit * he.collapse)}, everyone inside destroyed"
     text += f": expected models removed {expected(die):.2f}, at least one {pct(some(die))}"
     own = [u for u in state.side_units(side) if u.section == seen.section]
-    risks: set[Risk] = set(_hopeless(some(die)))
+    risks: set[Risk] = set(futile(hit, some(die)))
     if own:
         risks.add(Risk.FRIENDLY_FIRE)
         text += "; whatever unit is on the floor it bursts on is hit, yours too: " + ", ".join(
@@ -462,8 +462,12 @@ def _falls(floors: dict[int, Fraction]) -> str:
     return f"a hit bursts on the top floor on a 4+, else a floor lower ({where})"
 
 
-def _hopeless(chance: Fraction | float) -> tuple[Risk, ...]:
-    return (Risk.HOPELESS,) if chance == 0 else ()
+def futile(hit: Fraction | float, harm: Fraction | float) -> tuple[Risk, ...]:
+    """The risk of an attack that hits with chance `hit` and harms with chance `harm`:
+    hopeless when nothing can hit, harmless when a hit can only pin (every hit pins)."""
+    if hit == 0:
+        return (Risk.HOPELESS,)
+    return (Risk.HARMLESS,) if harm == 0 else ()
 
 
 def indirect_at_section(state: BuildingsState, unit: Unit, sid: str) -> Said:

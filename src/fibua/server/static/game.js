@@ -227,6 +227,7 @@ async function chosen(order) {
 const RISK_WORDS = {
   "friendly-fire": "Risk: your own troops may be hit.",
   hopeless: "No roll can succeed: this order cannot do what it is meant to.",
+  harmless: "It cannot harm the target: a hit only pins it.",
   wasted: "Risk: the order is used up and may do nothing.",
 };
 
