@@ -151,5 +151,6 @@ def test_an_easy_lapse_is_never_a_hopeless_order() -> None:
         assert careless.choose(None, _Judged(orders, set(orders[:6]))).unit == "own"
 
 
-if __name__ == "__main__":  # a look at one game: python tests/test_hopeless_orders.py NAME LEVEL SEED
+# a look at one game: python tests/test_hopeless_orders.py NAME LEVEL SEED
+if __name__ == "__main__":
     print("\n".join(hopeless_orders(sys.argv[1], sys.argv[2], int(sys.argv[3]))))
