@@ -24,9 +24,15 @@ from fibua.core.ruleset import Preview, Risk
 from fibua.lab.seats import Seats
 from fibua.rulesets.street_fight.ai import Tactician
 from fibua.rulesets.street_fight.state import Phase
+from fibua.rulesets.street_fighter.ai import VALUE, Tactics
+from fibua.rulesets.street_fighter.knowledge import refresh
+from fibua.rulesets.street_fighter.state import Activity
 from fibua.scenario.loader import bundled_scenarios, load_scenario
 from fibua.session.computers import Careless
 from sf_helpers import figure, forced_game, make_scenario
+from sfr_helpers import forced_game as sfr_game
+from sfr_helpers import make_scenario as sfr_scenario
+from sfr_helpers import unit
 
 #: seeds on which the computers as they were gave hopeless orders (corner-shop,
 #: village-street and normandy-village among them); any seed should do now
@@ -110,6 +116,33 @@ def test_a_side_sees_an_enemy_in_sight_stop_moving_when_the_turn_ends() -> None:
     seen = dict(game.observe("blue").enemies)["r1"]
     assert seen.visible and seen.doing is False
     assert next(e for e in game.view("blue")["enemies"] if e["id"] == "r1")["moving"] is False
+
+
+# ------------------------------------------------------------------ Street Fighter
+
+
+def test_street_fighter_weighs_a_shot_at_a_unit_moving_flat_out_as_the_rules_do() -> None:
+    """Seed: a target moving flat out is -1 to hit; the side sees what a unit does until
+    its next action, so its sighting says so, and the computer's chance is the rules'."""
+    game = sfr_game(sfr_scenario([unit("b1", "sherman", (75, 25))],
+                                 [unit("r1", "infantry-section", (75, 40))]), [9, 0])
+    chances = {}
+    for activity in (Activity.FLAT_OUT, Activity.IDLE):
+        game.state.units["r1"].activity = activity
+        refresh(game.state)
+        view = game.observe("blue")
+        flat_out = activity is Activity.FLAT_OUT
+        assert dict(view.enemies)["r1"].doing is flat_out
+        assert next(e for e in game.view("blue")["enemies"]
+                    if e["id"] == "r1")["flat_out"] is flat_out
+        (shot,) = [s for s in Tactics(view, view.unit("b1")).shots(view.unit("b1").pos, False)
+                   if s[2].id == "r1"]
+        chance = game.forecast(Order("blue", "shoot", "b1", {"target": "r1"})).chance
+        assert chance is not None
+        chances[activity] = chance
+        # the computer's value of the shot: its chance to hit times a hit's worth
+        assert shot[0] == pytest.approx(chance * VALUE[shot[2].body])
+    assert chances[Activity.FLAT_OUT] < chances[Activity.IDLE]
 
 
 # ------------------------------------------------------------------ easy's lapses
