@@ -60,6 +60,7 @@ GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
 COVER_HEADINGS = 16  # directions searched for a place in cover
 SCOUT_SHOT = 0.3  # expected value worth a scout car's stopping to fire
+HQ_BEHIND = 5.0  # cm of route a headquarters keeps behind the side's foremost unit
 
 
 VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
@@ -332,6 +333,8 @@ class Tactics:
         if goal is not None and unit.kind is not Kind.MORTAR:
             r, _ = goal
             stop = STANDOFF if unit.spec.vehicle else 0.0
+            if unit.kind is Kind.HQ:
+                stop = max(stop, self.behind_the_lead(r))
             if r.distance(unit.pos) > stop:
                 yield from self.advance(r, stop)
         yield from self.shoot_best()
@@ -416,9 +419,24 @@ class Tactics:
         goal = self.nearest_goal()
         if self.unit.passengers and goal is not None:
             r, _ = goal
-            if r.distance(self.unit.pos) > 0:
-                yield from self.advance(r)
+            stop = self.behind_the_lead(r) if self.carries_hq() else 0.0
+            if r.distance(self.unit.pos) > stop:
+                yield from self.advance(r, stop)
         yield from self.shoot_best()
+
+    def carries_hq(self, unit: Unit | None = None) -> bool:
+        carrier = unit or self.unit
+        return any(self.view.unit(p).kind is Kind.HQ for p in carrier.passengers)
+
+    def behind_the_lead(self, r: Route) -> float:
+        """How far along the route a headquarters stops: `HQ_BEHIND` behind the foremost
+        of the side's other units (a headquarters that leads finds the enemy's ambush
+        with its own men: its loss costs the side its command), nought with none."""
+        mine = self.unit.id
+        lead = [r.distance(u.pos) for u in self.view.own
+                if u.alive and u.id != mine and u.rides is None
+                and u.kind not in (Kind.HQ, Kind.MORTAR) and not self.carries_hq(u)]
+        return min(lead) + HQ_BEHIND if lead else 0.0
 
     # ------------------------------------------------------------ defend
 
