@@ -149,6 +149,18 @@ def _tobacco_factory(raw: Raw) -> None:
          "models": [{"at": [34.5, 34]}, {"at": [35.5, 35]}]}])
 
 
+def _normandy_village(raw: Raw) -> None:
+    raw["scenario"]["description"] = raw["scenario"]["description"].replace(
+        "are is for you to find out. Clear both building areas and hold them at the end of "
+        "turn 12.", "are is for you to find out. An assault gun is somewhere behind. Clear "
+        "both building areas and hold them at the end of turn 14.")
+    _side(raw, "germans")["forces"]["formations"].append({
+        "id": "stug", "name": "StuG Zug", "commander": "Leutnant Kroll", "units": [
+            {"id": "stug-1", "name": "StuG III Gerlach", "kind": "assault-gun",
+             "candidates": [[60, 94], [110, 80]]}]})
+    raw["scenario"]["turns"] = 14
+
+
 def _turns(turns: int) -> Callable[[Raw], None]:
     def put_back(raw: Raw) -> None:
         raw["scenario"]["turns"] = turns
@@ -177,6 +189,7 @@ RESTORE: dict[str, Callable[[Raw], None]] = {
     "farm-compound": _farm_compound,
     "anti-tank-screen": _all(_turns(12), _points(3, 1)),
     "factory-district": _factory_district,
+    "normandy-village": _normandy_village,
     "beach-exit": _beach_exit,
     "village-street": _village_street,
     "oosterbeek-crossroads": _oosterbeek_crossroads,

@@ -16,11 +16,12 @@ says more than "allowed", and shows every risk its forecast holds (wasted, hopel
 friendly fire each come up).
 
 The variant (`EDITS`): the British formations under one commander, so one person gives
-every order from one page, and the StuG swapped for an empty German halftrack parked south
-of the houses on the Route de Caen, in sight of the British start. The bundled scenarios
+every order from one page, and an empty German halftrack parked south of the houses on
+the Route de Caen, in sight of the British start, in a formation of its own (where the
+file as first written had its StuG, which the balancing left out). The bundled scenarios
 put no enemy vehicle within a rocket's 10 cm of infantry in three turns (the rocket fires
 at vehicles alone); fire at an empty halftrack does nothing, so it stays a target all game;
-and the StuG, which would sweep the Rue de l'Eglise from the north, makes the computer's
+and the StuG, which would sweep the Rue de l'Eglise from the north, made the computer's
 choice of target hang on where exactly a click put a halftrack. The seed is fixed, and
 `PLAN` was worked out for it: with it, the computer's replies and the dice are the same each
 run, and the same with every place clicked up to a quarter of a centimetre off (with some
@@ -63,9 +64,11 @@ EDITS = [
     ('title = "Clearing Le Mesnil-Patry"', 'title = "Le Mesnil-Patry: the Hanomag"'),
     ('commander = "Lieutenant Price"', 'commander = "Major Hartley"'),
     ('commander = "Lieutenant Fairlie"', 'commander = "Major Hartley"'),
-    ('id = "stug-1"\nname = "StuG III Gerlach"\nkind = "assault-gun"\n'
-     'candidates = [[60, 94], [110, 80]]',
-     'id = "hanomag"\nname = "Schuetzenpanzer Hanomag"\nkind = "m3-halftrack"\nat = [49, 18]'),
+    ('# -- the problem Control sets',
+     '[[sides.forces.formations]]\nid = "stug"\nname = "StuG Zug"\n'
+     'commander = "Leutnant Kroll"\n\n[[sides.forces.formations.units]]\nid = "hanomag"\n'
+     'name = "Schuetzenpanzer Hanomag"\nkind = "m3-halftrack"\nat = [49, 18]\n\n'
+     '# -- the problem Control sets'),
 ]
 
 

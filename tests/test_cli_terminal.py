@@ -187,7 +187,7 @@ def test_street_fighter_briefing_lists_the_units_to_destroy() -> None:
 
 @pytest.mark.parametrize(("name", "words"), [
     ("corner-shop", ["turn 1 of 13", "move phase"]),
-    ("normandy-village", ["turn 1 of 14", "orders phase", "you hold no objective"]),
+    ("normandy-village", ["turn 1 of 12", "orders phase", "you hold no objective"]),
     ("ramp-houses", ["turn 1 of 12", "move phase, step 1"]),
 ])
 def test_status_line(name: str, words: list[str]) -> None:

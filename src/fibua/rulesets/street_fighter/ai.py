@@ -465,12 +465,19 @@ class Tactics:
     def screen(self, revealed: bool) -> Iterator[Order]:
         """An anti-tank gun keeps its screen hidden: it holds its fire at vehicles until
         they are within ambush range (unless already revealed), and meanwhile gets behind
-        cover, since a silent gun in cover cannot be seen at all."""
+        cover, since a silent gun in cover cannot be seen at all. With no cover within a
+        move it fires at vehicles at any range: in the open it is seen whether it fires
+        or not, and a gun that waits is knocked out without having fired."""
         reach = 1e9 if revealed else AMBUSH_RANGE
-        yield from (o for o in self.shoot_best(max_range=reach) if self._is_vehicle(o))
+        yield from self.vehicle_shots(reach)
         yield from self.shoot_best(max_range=10.0)
         if not in_cover(self.view.sight, self.unit.pos):
             yield from self.take_cover()
+            if reach < 1e9:
+                yield from self.vehicle_shots(1e9)
+
+    def vehicle_shots(self, reach: float) -> Iterator[Order]:
+        return (o for o in self.shoot_best(max_range=reach) if self._is_vehicle(o))
 
     def take_cover(self) -> Iterator[Order]:
         """Moves to the nearest place in cover within the unit's move, if any."""
