@@ -60,7 +60,7 @@ GATHER_POINTS = 16  # assault points worth waiting for before going in
 MIN_SHOT = 0.15  # expected value below which a unit observes instead of firing
 COVER_HEADINGS = 16  # directions searched for a place in cover
 SCOUT_SHOT = 0.3  # expected value worth a scout car's stopping to fire
-HQ_BEHIND = 5.0  # cm of route a headquarters keeps behind the side's foremost unit
+HQ_BEHIND = 5.0  # cm of route a headquarters' vehicle keeps behind the foremost unit
 
 
 VEHICLE = {kind: spec.vehicle for kind, spec in CATALOGUE.items()}
@@ -333,8 +333,6 @@ class Tactics:
         if goal is not None and unit.kind is not Kind.MORTAR:
             r, _ = goal
             stop = STANDOFF if unit.spec.vehicle else 0.0
-            if unit.kind is Kind.HQ:
-                stop = max(stop, self.behind_the_lead(r))
             if r.distance(unit.pos) > stop:
                 yield from self.advance(r, stop)
         yield from self.shoot_best()
@@ -429,9 +427,11 @@ class Tactics:
         return any(self.view.unit(p).kind is Kind.HQ for p in carrier.passengers)
 
     def behind_the_lead(self, r: Route) -> float:
-        """How far along the route a headquarters stops: `HQ_BEHIND` behind the foremost
-        of the side's other units (a headquarters that leads finds the enemy's ambush
-        with its own men: its loss costs the side its command), nought with none."""
+        """How far along the route a vehicle carrying a headquarters stops: `HQ_BEHIND`
+        behind the foremost of the side's other units (one that leads finds the enemy's
+        ambush with the headquarters aboard), nought with none. A headquarters on foot
+        goes on with the attack: its assault points count at the door (held back, it
+        cost factory-district's Soviets 2 points in 1,000 games)."""
         mine = self.unit.id
         lead = [r.distance(u.pos) for u in self.view.own
                 if u.alive and u.id != mine and u.rides is None
