@@ -3,9 +3,8 @@ blunder: the normandy-village British Company HQ drove up the road in its halftr
 ahead of every other unit, into the hidden MG's sight and was destroyed by turn 4 in
 70.5% of 1,000 computer-against-computer games). The computer now keeps a vehicle
 carrying a headquarters `HQ_BEHIND` along its route behind the side's foremost other
-unit: over
-1,000 games (seeds 100,000-100,999) the Company HQ was lost by turn 4 in 1.2% (the
-scenario as tuned again after it; 0.3% before).
+unit: over 1,000 games (seeds 100,000-100,999) the Company HQ was lost by turn 4 in 1.2%
+(the scenario as tuned again after it; 0.3% before).
 
 Nothing here names a scenario in the computer: the rule reads unit kinds and the route
 to the side's own objective."""
