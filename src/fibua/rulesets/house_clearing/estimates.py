@@ -18,7 +18,12 @@ import numpy.typing as npt
 
 from fibua.battlefield.geometry import jit, jit_inline
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.sight import SightEngine, per_map, visible_matrix_kernel
+from fibua.battlefield.sight import (
+    PositionArrays,
+    SightEngine,
+    per_map,
+    visible_matrix_kernel,
+)
 from fibua.rulesets.house_clearing.geometry import MapGeometry, _screen
 from fibua.rulesets.house_clearing.tables import (
     COVER_REACH,
@@ -363,13 +368,25 @@ def mutual_sight(geometry: MapGeometry, sight: SightEngine, a: list[Position],
     """`mutual_matrix` of every pair, with the line of sight `sight` finds: (fifths of
     b[j] that a[i] sees, fifths of a[i] that b[j] sees), both 0 unless each sees the
     other."""
+    return mutual_sight_arrays(geometry, sight, sight.position_arrays(a),
+                               stance_indexes(a_stances), sight.position_arrays(b),
+                               stance_indexes(b_stances))
+
+
+def stance_indexes(stances: list[Stance]) -> IntArray:
+    """The stances as the kernels read them (`STANCE_INDEX`)."""
+    return np.array([STANCE_INDEX[s] for s in stances], dtype=np.int64)
+
+
+def mutual_sight_arrays(geometry: MapGeometry, sight: SightEngine, pa: PositionArrays,
+                        ast: IntArray, pb: PositionArrays,
+                        bst: IntArray) -> tuple[IntArray, IntArray]:
+    """`mutual_sight` of positions and stances already made arrays (`position_arrays`,
+    `stance_indexes`): a caller that keeps those of figures that did not move spares
+    making them again."""
     body = body_arrays(geometry)
-    pa, pb = sight.position_arrays(a), sight.position_arrays(b)
     found: tuple[IntArray, IntArray] = sight_mutual_kernel(
-        pa.xy, pa.section, pa.floor,
-        np.array([STANCE_INDEX[s] for s in a_stances], dtype=np.int64),
-        pb.xy, pb.section, pb.floor,
-        np.array([STANCE_INDEX[s] for s in b_stances], dtype=np.int64),
+        pa.xy, pa.section, pa.floor, ast, pb.xy, pb.section, pb.floor, bst,
         body.obstacle_segs, body.obstacle_heights, body.open_segs, body.open_sill,
         body.open_section, body.group, body.mids, body.n_mids, sight.kernel_tables)
     return found

@@ -7,10 +7,17 @@ along their paths. Everything a side is told about the enemy passes through here
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from fibua.battlefield.model import Position
+from fibua.battlefield.sight import PositionArrays
 from fibua.core.knowledge import Briefed, Sure, knowledge_of
-from fibua.rulesets.house_clearing.estimates import mutual_sight
+from fibua.core.views import same_objects
+from fibua.rulesets.house_clearing.estimates import (
+    IntArray,
+    mutual_sight_arrays,
+    stance_indexes,
+)
 from fibua.rulesets.house_clearing.forces import Forces
 from fibua.rulesets.house_clearing.state import Figure, HouseClearingState, Seen
 from fibua.rulesets.house_clearing.tables import Stance, WeaponName
@@ -69,9 +76,10 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | Non
         return
     if known is None:
         # `MapGeometry.mutual` of every enemy, in one compiled call
-        of_enemies, of_figures = mutual_sight(
-            state.geometry, state.sight, [figure.pos], [figure.stance],
-            [e.pos for e in enemies], [e.stance for e in enemies])
+        them = team_arrays(state, state.enemy_of(figure.side), enemies)
+        of_enemies, of_figures = mutual_sight_arrays(
+            state.geometry, state.sight, state.sight.position_arrays([figure.pos]),
+            stance_indexes([figure.stance]), them.places, them.stances)
         if not of_enemies.any():
             return
         known = of_enemies[0].tolist(), of_figures[0].tolist()
@@ -79,6 +87,36 @@ def _refresh_pairs(state: HouseClearingState, figure: Figure, known: Pairs | Non
         if of_enemy:
             state.exposure[(figure.id, enemy.id)] = of_enemy
             state.exposure[(enemy.id, figure.id)] = of_figure
+
+
+@dataclass(frozen=True, slots=True)
+class TeamArrays:
+    """A side's figures in action as the sight kernels read them (`places`, `stances`),
+    and the very positions and stances they were made of: a figure that moves or changes
+    stance is given new ones (both immutable), one that falls leaves the list."""
+
+    positions: list[Position]
+    stance_list: list[Stance]
+    places: PositionArrays
+    stances: IntArray
+
+
+def team_arrays(state: HouseClearingState, side: str, figures: list[Figure]) -> TeamArrays:
+    """`figures`, the side's in action (`side_figures`), as arrays, made again only when
+    one of them has moved, changed stance or fallen: most orders leave the enemy of the
+    figure that acted as it was, and the arrays cost about as much as the kernel they feed.
+    Kept in the state's `view_copies`, which are no part of the game (a clone starts
+    without them)."""
+    positions = [f.pos for f in figures]
+    stances = [f.stance for f in figures]
+    key = (side, "team-arrays")
+    kept: TeamArrays | None = state.view_copies.get(key)
+    if kept is None or not (same_objects(kept.positions, positions)
+                            and same_objects(kept.stance_list, stances)):
+        kept = state.view_copies[key] = TeamArrays(
+            positions, stances, state.sight.position_arrays(positions),
+            stance_indexes(stances))
+    return kept
 
 
 def refresh_all(state: HouseClearingState) -> None:
@@ -147,8 +185,10 @@ def glimpses(state: HouseClearingState, mover: Figure, spots: list[Position],
     if not enemies or not spots:
         return {}, None
     # `MapGeometry.mutual` of every pair, in one compiled call
-    of_spots, of_enemies = mutual_sight(state.geometry, state.sight, [e.pos for e in enemies],
-                                        [e.stance for e in enemies], spots, stances)
+    them = team_arrays(state, state.enemy_of(mover.side), enemies)
+    of_spots, of_enemies = mutual_sight_arrays(
+        state.geometry, state.sight, them.places, them.stances,
+        state.sight.position_arrays(spots), stance_indexes(stances))
     found: dict[str, list[int]] = {}
     rows = of_spots.tolist()
     last = of_enemies[:, -1].tolist(), [row[-1] for row in rows]

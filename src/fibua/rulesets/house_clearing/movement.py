@@ -181,8 +181,7 @@ def trace(state: HouseClearingState, start: Position, points: list[tuple[float, 
     on the map alone, which does not change: a path is traced once (`paths_traced`)."""
     if floor is not None and (not isinstance(floor, int) or isinstance(floor, bool)):
         return _trace(state, start, points, floor)  # a bad floor: refused, and unhashable
-    # the points written out: -0.0 equals 0.0, but the legs keep the very numbers given
-    key = (start, floor, repr(points))
+    key = (start, floor, _points_key(points))
     found: tuple[Any, ...] | None = state.traced.get(key)
     if found is None:
         if len(state.traced) >= TRACED_LIMIT:
@@ -196,6 +195,18 @@ def trace(state: HouseClearingState, start: Position, points: list[tuple[float, 
     if isinstance(found[0], str):
         raise IllegalOrder(found[0], code=found[1])
     return list(found[0]), found[1], found[2], found[3]
+
+
+def _points_key(points: list[tuple[float, float]]) -> object:
+    """The points as a key of `trace`'s store that tells apart every two lists whose legs
+    differ: the legs keep the very numbers given, and -0.0 equals 0.0, so a list with a
+    nought is written out; any other is kept as a tuple (`waypoints` gives finite floats
+    alone, and two such floats but noughts are equal only when they are the same number),
+    which costs far less than writing out its floats. A tuple never equals a text."""
+    for x, y in points:
+        if x == 0.0 or y == 0.0:
+            return repr(points)
+    return tuple(points)
 
 
 def _trace(state: HouseClearingState, start: Position, points: list[tuple[float, float]],
