@@ -108,3 +108,48 @@ def test_a_sides_arrays_are_made_again_once_a_figure_moves_turns_or_falls() -> N
     fresh_and_kept(side)
     figure.initiative = -1
     fresh_and_kept(side)
+
+
+# ---------------------------------------------------------------- a leg that meets nothing
+
+
+@pytest.mark.parametrize("name", ["ramp-houses", "oosterbeek-crossroads"])
+def test_a_leg_is_found_to_meet_nothing_only_where_the_move_check_finds_nothing(
+        name: str) -> None:
+    import random
+
+    import numpy as np
+
+    from fibua.battlefield.model import Position
+    from fibua.rulesets.house_clearing.movement import (
+        NOTHING_MET,
+        _crossing,
+        _met_rows,
+        meets_none,
+    )
+    from hc_helpers import map_geometry
+
+    sight = map_geometry(name).sight.fork()
+    rows = _met_rows(sight)
+    # every obstacle row the check reads is among them, to the last bit
+    obstacles = sight._obstacle_segs
+    assert len(obstacles) and all((rows == row).all(axis=1).any() for row in obstacles)
+    table = sight.battlefield.table
+    rng = random.Random(7)
+    nothing = something = 0
+    for _ in range(3000):
+        ax, ay = rng.uniform(0, table.width), rng.uniform(0, table.height)
+        reach = rng.choice((1.0, 3.0, 9.0))
+        bx = min(max(ax + rng.uniform(-reach, reach), 0.0), table.width)
+        by = min(max(ay + rng.uniform(-reach, reach), 0.0), table.height)
+        a = Position(ax, ay, sight.section_at((ax, ay)), 0)
+        b = Position(bx, by, sight.section_at((bx, by)), 0)
+        full = sight.move_check(a, b, through_windows=True)
+        assert _crossing(sight, a, b) == full
+        if meets_none(ax, ay, bx, by, rows):
+            assert full == NOTHING_MET
+            nothing += 1
+        else:
+            something += bool(full.walls or full.obstacles)
+    assert nothing > 100 and something > 100
+    assert np.isfinite(rows).all()

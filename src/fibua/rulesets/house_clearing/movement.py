@@ -9,11 +9,22 @@ higher than that, up to one and a half times the figure's height, takes the whol
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from math import hypot
 from typing import Any
 
+import numpy as np
+
+from fibua.battlefield.geometry import jit, segments_intersect
 from fibua.battlefield.model import OpeningKind, Position
-from fibua.battlefield.sight import FloatArray, MoveCheck, SightEngine, per_query
+from fibua.battlefield.sight import (
+    EDGES,
+    FloatArray,
+    MoveCheck,
+    SightEngine,
+    per_map,
+    per_query,
+)
 from fibua.core.errors import IllegalOrder
 from fibua.core.params import require_on_table, waypoints
 from fibua.rulesets.house_clearing.forces import Options
@@ -297,7 +308,37 @@ def leg_cost(state: HouseClearingState, a: Position, b: Position,
 # rules' engine keeps what each leg crosses, in its own memo, which no player reaches
 @per_query(limit=50_000)
 def _crossing(sight: SightEngine, a: Position, b: Position) -> MoveCheck:
+    # most legs meet no wall and no obstacle at all: one compiled call says so, where
+    # the full check costs some twenty times as much to find nothing
+    if meets_none(float(a.x), float(a.y), float(b.x), float(b.y), _met_rows(sight)):
+        return NOTHING_MET
     return sight.move_check(a, b, through_windows=True)
+
+
+#: what `SightEngine.move_check` finds of a leg that meets no wall and no obstacle
+NOTHING_MET = MoveCheck(False, (), ())
+
+
+@per_map()  # of the map alone
+def _met_rows(sight: SightEngine) -> FloatArray:
+    """Every row a move check may find a leg meets: the engine's edges (every wall, in
+    any state, and the obstacles that block sight) and every obstacle's rows, made as the
+    engine makes its own (each pair of points in turn)."""
+    obstacles = [(*a, *b) for o in sight.battlefield.obstacles
+                 for a, b in pairwise(o.points)]
+    return np.vstack([sight.kernel_tables[EDGES],
+                      np.array(obstacles, dtype=np.float64).reshape(-1, 4)])
+
+
+@jit
+def meets_none(ax: float, ay: float, bx: float, by: float, rows: Any) -> bool:
+    """Whether segment ab meets none of `rows` (x0, y0, x1, y1), by the very test the
+    move check makes of walls and obstacles (`segments_intersect`): then it finds none."""
+    for k in range(rows.shape[0]):
+        if segments_intersect(ax, ay, bx, by, rows[k, 0], rows[k, 1], rows[k, 2],
+                              rows[k, 3]):
+            return False
+    return True
 
 
 def climb_share(wall: float, figure: float, what: str) -> float:
