@@ -69,7 +69,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import cos, dist, inf, pi, sin
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -127,6 +127,9 @@ _HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
                   for k in range(HEADINGS))
 _COSINES = np.array([c for c, _ in _HEADINGS])
 _SINES = np.array([s for _, s in _HEADINGS])
+#: what a memo of the computer keeps (`Control._by_sightings`)
+T = TypeVar("T")
+
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -215,6 +218,11 @@ class Control:
                                _Standings] | None = None
         #: each unit's moves out in the open as last weighed, with what from
         self._ways: dict[str, tuple[_Ways, list[Choice]]] = {}
+        #: each unit's fire at the enemies it sees and its target on an Advance, with
+        #: what they were worked out from (`_by_sightings`)
+        self._fires: dict[str, tuple[Unit, _Aims, tuple[Seen, ...], list[Choice]]] = {}
+        self._aims_at: dict[str, tuple[Unit, _Aims, tuple[Seen, ...],
+                                       tuple[str, float] | None]] = {}
         #: each unit's weapons as last read (`_arms`), by the view's copy of the unit
         self._arms: dict[str, tuple[Unit, _Arms]] = {}
         #: each enemy as a mark for fire from a place (`_mark`), by the sighting itself
@@ -335,6 +343,31 @@ class Control:
 
     def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
               marks: list[Mark]) -> list[Choice]:
+        """The unit's fire at each enemy it sees (`_direct_fire`, kept by `_by_sightings`),
+        then its indirect fire and calls."""
+        direct = self._by_sightings(self._fires, view, unit, seen,
+                                    lambda: self._direct_fire(view, unit, seen, marks))
+        return [*direct, *self._indirect(view, unit)]
+
+    def _by_sightings(self, memo: dict[str, tuple[Unit, _Aims, tuple[Seen, ...], T]],
+                      view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+                      make: Callable[[], T]) -> T:
+        """What `make` works out of the unit and the enemies it sees (`seen`, their marks
+        from where it stands) alone, kept for the unit while it is the same copy (a view's
+        copy of a unit never changes), the sightings the same (immutable) and the side's
+        objectives the same (`_aims`): a unit waiting for its die is weighed again when a
+        friend moves or an enemy out of its sight changes."""
+        aims, sightings = _aims(view), tuple(s for _, s in seen)
+        last = memo.get(unit.id)
+        if last is not None and last[0] is unit and last[1] is aims \
+                and same_objects(last[2], sightings):
+            return last[3]
+        found = make()
+        memo[unit.id] = (unit, aims, sightings, found)
+        return found
+
+    def _direct_fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+                     marks: list[Mark]) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
         arms = self._arms_of(unit).still
@@ -355,7 +388,6 @@ class Control:
                 worth += 1.0  # the morale test after a flamethrower, and the fire
             if worth > 0.05:
                 out.append(Choice(worth, Order(side, "fire", uid, {"target": eid})))
-        out += self._indirect(view, unit)
         return out
 
     def _indirect(self, view: SideView, unit: Unit) -> list[Choice]:
@@ -613,7 +645,8 @@ class Control:
         now = _distance(view, here)
         # the objectives weigh more as the turns run out
         per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
-        aim = self._advance_target(unit, seen, marks)
+        aim = self._by_sightings(self._aims_at, view, unit, seen,
+                                 lambda: self._advance_target(unit, seen, marks))
         rates = {kind: allowance(unit.mobility, order) for kind, order in
                  (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
         run = rates["run"] or rates["advance"] or 1.0
@@ -951,15 +984,9 @@ class _Basis(NamedTuple):
 
     @staticmethod
     def of(view: SideView) -> _Basis:
-        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
-        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
-                         *((u.models[0].x, u.models[0].y) if u.models else ()))
-                        for u in view.own)
-        fallen = _fallen(view)
-        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
-                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
-        return _Basis(enemies, view.goal, view.turn, view.turns, view.sections,
-                      places, friends, fallen)
+        places, friends = _own_basis(view)
+        return _Basis(_enemy_basis(view), view.goal, view.turn, view.turns, view.sections,
+                      places, friends, _fallen(view))
 
     def same(self, other: _Basis, touched: int) -> bool:
         """Whether the units' orders weigh the same from either, its side's units counted
@@ -968,6 +995,38 @@ class _Basis(NamedTuple):
             and self[2:5] == other[2:5] \
             and (touched < PLACES or self.places == other.places) \
             and (touched < WHOLE or self[6:] == other[6:])
+
+
+#: the side's last view's units (the very tuple: a view hands on the last one's while no
+#: unit changed) and what `_Basis` reads of them, and the same of the enemies as known
+_OWN_BASIS: dict[str, tuple[tuple[Unit, ...], tuple[tuple[object, ...], ...],
+                            tuple[tuple[object, ...], ...]]] = {}
+_ENEMY_BASIS: dict[str, tuple[tuple[tuple[str, Seen], ...], tuple[tuple[object, ...], ...]]] = {}
+
+
+def _own_basis(view: SideView) -> tuple[tuple[tuple[object, ...], ...],
+                                         tuple[tuple[object, ...], ...]]:
+    """`_Basis.places` and `_Basis.friends` of the view, read again only from another
+    tuple of units than the side's last view's."""
+    found = _OWN_BASIS.get(view.side)
+    if found is None or found[0] is not view.own:
+        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
+        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
+                         *((u.models[0].x, u.models[0].y) if u.models else ()))
+                        for u in view.own)
+        found = _OWN_BASIS[view.side] = (view.own, places, friends)
+    return found[1], found[2]
+
+
+def _enemy_basis(view: SideView) -> tuple[tuple[object, ...], ...]:
+    """`_Basis.enemies` of the view, read again only from another tuple of sightings
+    than the side's last view's (the same tuple while no sighting changed)."""
+    found = _ENEMY_BASIS.get(view.side)
+    if found is None or found[0] is not view.enemies:
+        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
+                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
+        found = _ENEMY_BASIS[view.side] = (view.enemies, enemies)
+    return found[1]
 
 
 #: how the game would stand (`reckoning.standing`) by its `dead` and `moved`
@@ -1171,8 +1230,12 @@ def _aims(view: SideView) -> _Aims:
     """`_Aims` of the view, worked out again only when the side's view holds other
     conditions than its last (the scenario's never change during a game)."""
     found = _AIMS.get(view.side)
-    if found is None or not same_objects(found[0], view.objectives):
-        found = _AIMS[view.side] = (tuple(view.objectives), _Aims.of(view))
+    if found is None or found[0] is not view.objectives:
+        # (the same conditions in another view's tuple: that tuple kept, for the next
+        # asks of the same view)
+        aims = found[1] if found is not None and same_objects(found[0], view.objectives) \
+            else _Aims.of(view)
+        found = _AIMS[view.side] = (view.objectives, aims)
     return found[1]
 
 
