@@ -239,3 +239,26 @@ def test_a_spreads_distances_and_zone_gaps_kept_follow_the_goal_and_the_zones() 
                                      for p in [spread.here, *spread.ends]]
         answers.append((found, here))
     assert answers[0] != answers[1]
+
+
+def test_the_standing_sections_a_spreads_ends_fall_in_follow_the_sections_states() -> None:
+    """`_Spread.standing` keeps which sections the ends fall in, not their states: a
+    section brought down is no longer one a move is refused in."""
+    from fibua.battlefield.model import SectionState
+
+    g = Game(load_scenario("beach-exit"), 3)
+    view = g.observe("americans")
+    sight = view.sight
+    sid = sight.battlefield.section_ids[0]
+    x, y = ai.centroid(sight.battlefield.section(sid))
+    spread = Control("americans", 1)._spread(x, y, (1.0, 0.6))
+
+    def afresh() -> frozenset[str]:
+        return frozenset(s for s in spread.sections(view) if s is not None
+                         and sight.section_state(s) is not SectionState.RUBBLE)
+
+    assert sid in spread.standing(view)
+    assert spread.standing(view) == afresh()
+    sight.set_section_state(sid, SectionState.RUBBLE)
+    assert sid not in spread.standing(view)
+    assert spread.standing(view) == afresh()

@@ -937,6 +937,9 @@ class _Ways(NamedTuple):
         return out
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def _same_counts(a: npt.NDArray[np.float64] | None, b: npt.NDArray[np.float64] | None
                  ) -> bool:
     return a is b or (a is not None and b is not None and np.array_equal(a, b))
@@ -1377,6 +1380,8 @@ class _Spread:
     watch: tuple[tuple[float, float, str | None, int], ...] = ()
     hidden: npt.NDArray[np.float64] | None = None
     inside: list[str | None] | None = None  # see `sections`
+    #: the sections some end falls in (`standing`)
+    holders: tuple[str, ...] | None = None
     #: `distances` by `goal`, when none is off the field (None: worked out each time)
     afters: list[float] | None = None
     #: the reach zones of `zone_gaps` and their gaps to `here` and to the ends
@@ -1417,9 +1422,13 @@ class _Spread:
 
     def standing(self, view: SideView) -> frozenset[str]:
         """The sections the ends fall in (`sections`) that stand (not in rubble)."""
-        return frozenset(sid for sid in set(self.sections(view))
-                         if sid is not None
-                         and view.sight.section_state(sid) is not SectionState.RUBBLE)
+        if self.holders is None:
+            self.holders = tuple(sorted({sid for sid in self.sections(view)
+                                         if sid is not None}))
+        if not self.holders:
+            return _NONE  # (most places: every end out in the open)
+        return frozenset(sid for sid in self.holders
+                         if view.sight.section_state(sid) is not SectionState.RUBBLE)
 
     def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
         """`_gap` of every end to the targets: a zone's distances to all the ends in one
