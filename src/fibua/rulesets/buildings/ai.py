@@ -65,11 +65,11 @@ seed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import cos, dist, inf, pi, sin
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -113,6 +113,7 @@ from fibua.rulesets.buildings.tables import (
     Quality,
     UnitKind,
     VehicleKind,
+    WeaponName,
 )
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.objectives import in_objective
@@ -126,6 +127,9 @@ _HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
                   for k in range(HEADINGS))
 _COSINES = np.array([c for c, _ in _HEADINGS])
 _SINES = np.array([s for _, s in _HEADINGS])
+#: what a memo of the computer keeps (`Control._by_sightings`)
+T = TypeVar("T")
+
 #: rally when at least this many pins, or when the order test would pass at most half
 RALLY_PINS = 3
 #: a move's worth per inch of walking distance gained toward the objectives
@@ -202,11 +206,27 @@ class Control:
         #: unit waiting for its die is weighed again from the same place at every draw
         self._spreads: dict[tuple[float, float, tuple[float, ...]], _Spread] = {}
         self._gaps: dict[tuple[float, float], float] = {}
-        self._zones: list[ShapelyPolygon] = []
+        self._zones: tuple[ShapelyPolygon, ...] = ()
         #: each unit's orders as last weighed, with what they were weighed from and how
         #: much of its side's other units that took in (`_choices`)
         self._weighed: dict[str, tuple[Unit, _Basis, int, tuple[_Asked, ...],
                                        list[Choice]]] = {}
+        #: how the game would stand after each outcome weighed (`_Decision.standing`),
+        #: kept from one decision to the next while what it reads of the view is the
+        #: same (`_standings`)
+        self._standings: tuple[tuple[object, ...], tuple[object, ...], tuple[object, ...],
+                               _Standings] | None = None
+        #: each unit's moves out in the open as last weighed, with what from
+        self._ways: dict[str, tuple[_Ways, list[Choice]]] = {}
+        #: each unit's fire at the enemies it sees and its target on an Advance, with
+        #: what they were worked out from (`_by_sightings`)
+        self._fires: dict[str, tuple[Unit, _Aims, tuple[Seen, ...], list[Choice]]] = {}
+        self._aims_at: dict[str, tuple[Unit, _Aims, tuple[Seen, ...],
+                                       tuple[str, float] | None]] = {}
+        #: each unit's weapons as last read (`_arms`), by the view's copy of the unit
+        self._arms: dict[str, tuple[Unit, _Arms]] = {}
+        #: each enemy as a mark for fire from a place (`_mark`), by the sighting itself
+        self._marks: dict[tuple[float, float, str], tuple[Seen, Mark]] = {}
 
     def choose(self, view: SideView, legal: Sequence[Order]) -> Order:
         end = Order(self.side, "end")
@@ -214,7 +234,7 @@ class Control:
             return self._react(view, legal, view.shot_at)
         ready = [u for u in view.own if u.alive and u.order is None and u.aboard is None
                  and commands(self.units, u.id)]
-        decision = _Decision(view)
+        decision = _Decision(view, self._standings_of)
         choices = [c for u in ready for c in self._choices(view, u, decision)]
         # ties broken by the seeded generator, then best first
         keyed = [(-c.worth, self._rng.random(), i) for i, c in enumerate(choices)]
@@ -284,7 +304,7 @@ class Control:
         out: list[Choice] = []
         seen = [(i, s) for i, s in view.visible_enemies()]
         # each seen enemy as a mark for the unit's fire, now and on an Advance
-        marks = [_mark(view, unit, s) for _, s in seen]
+        marks = [self._mark(view, unit, eid, s) for eid, s in seen]
         fire = self._fire(view, unit, seen, marks)
         out += fire
         best_fire = max((c.worth for c in fire), default=0.0)
@@ -323,10 +343,35 @@ class Control:
 
     def _fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
               marks: list[Mark]) -> list[Choice]:
+        """The unit's fire at each enemy it sees (`_direct_fire`, kept by `_by_sightings`),
+        then its indirect fire and calls."""
+        direct = self._by_sightings(self._fires, view, unit, seen,
+                                    lambda: self._direct_fire(view, unit, seen, marks))
+        return [*direct, *self._indirect(view, unit)]
+
+    def _by_sightings(self, memo: dict[str, tuple[Unit, _Aims, tuple[Seen, ...], T]],
+                      view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+                      make: Callable[[], T]) -> T:
+        """What `make` works out of the unit and the enemies it sees (`seen`, their marks
+        from where it stands) alone, kept for the unit while it is the same copy (a view's
+        copy of a unit never changes), the sightings the same (immutable) and the side's
+        objectives the same (`_aims`): a unit waiting for its die is weighed again when a
+        friend moves or an enemy out of its sight changes."""
+        aims, sightings = _aims(view), tuple(s for _, s in seen)
+        last = memo.get(unit.id)
+        if last is not None and last[0] is unit and last[1] is aims \
+                and same_objects(last[2], sightings):
+            return last[3]
+        found = make()
+        memo[unit.id] = (unit, aims, sightings, found)
+        return found
+
+    def _direct_fire(self, view: SideView, unit: Unit, seen: list[tuple[str, Seen]],
+                     marks: list[Mark]) -> list[Choice]:
         side, uid = self.side, unit.id
         out: list[Choice] = []
-        arms = weapons_of(unit, advanced=False)
-        flame = any(WEAPONS[w].flame for w in arms)
+        arms = self._arms_of(unit).still
+        flame = self._arms_of(unit).flame
         wanted = _contested(view)
         for (eid, s), mark in zip(seen, marks, strict=True):
             losses = unit_losses(arms, mark, unit.quality, unit.pins,
@@ -343,7 +388,6 @@ class Control:
                 worth += 1.0  # the morale test after a flamethrower, and the fire
             if worth > 0.05:
                 out.append(Choice(worth, Order(side, "fire", uid, {"target": eid})))
-        out += self._indirect(view, unit)
         return out
 
     def _indirect(self, view: SideView, unit: Unit) -> list[Choice]:
@@ -355,8 +399,7 @@ class Control:
         if not known:
             return out
         wanted = _contested(view)
-        carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
-        if any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0 for w in carried):
+        if self._arms_of(unit).indirect:
             for eid, s in known:
                 worth = 0.8 + (0.6 if s.section in wanted else 0.0) + 0.05 * models_seen(s)
                 out.append(Choice(worth, Order(side, "fire", uid,
@@ -371,14 +414,59 @@ class Control:
                                                    {"target": eid, "call": True})))
         return out
 
+    def _standings_of(self, decision: _Decision) -> _Standings:
+        """The standings worked out in the side's last decisions, if they hold for this
+        one's view: `standing` reads only where the side's units are, which are alive
+        and aboard (`_Basis.friends` tells all that), where the enemies are known to be
+        and which are alive, the units the log tells destroyed (`_Basis.fallen`), and the
+        scenario's objectives (never changing)."""
+        basis = decision.basis()
+        placed = tuple((eid, s.alive, s.x, s.y, s.section, s.floor)
+                       for eid, s in decision.view.enemies)
+        last = self._standings
+        if last is None or last[0] != basis.friends or last[1] != placed \
+                or last[2] != basis.fallen:
+            last = self._standings = (basis.friends, placed, basis.fallen, {})
+        return last[3]
+
+    def _open_moves(self, ways: _Ways) -> list[Choice]:
+        """`_Ways.choices`, kept for the unit while it is weighed from the same: a unit
+        waiting for its die is weighed again when an enemy's strength or order changes,
+        which leaves its moves out in the open as they were."""
+        last = self._ways.get(ways.uid)
+        if last is not None and last[0].same(ways):
+            return last[1]
+        out = ways.choices()
+        self._ways[ways.uid] = (ways, out)
+        return out
+
+    def _arms_of(self, unit: Unit) -> _Arms:
+        """`_Arms` of the unit, read again only from another copy of it: a view's copy of
+        a unit never changes (a unit that changes is copied afresh), and a unit waiting
+        for its die is weighed again and again from the same copy."""
+        found = self._arms.get(unit.id)
+        if found is None or found[0] is not unit:
+            found = self._arms[unit.id] = (unit, _Arms.of(unit))
+        return found[1]
+
+    def _mark(self, view: SideView, unit: Unit, eid: str, s: Seen) -> Mark:
+        """`_mark` of the sighting from where the unit stands, kept while the sighting
+        (immutable: a change is a new one) and the place are the same."""
+        key = (unit.lead.x, unit.lead.y, eid)
+        found = self._marks.get(key)
+        if found is None or found[0] is not s:
+            if len(self._marks) > MEMO_LIMIT:
+                self._marks.clear()
+            found = self._marks[key] = (s, _mark(view, unit, s))
+        return found[1]
+
     def _hidden(self, view: SideView, spread: _Spread, stand_off: float, run: float
                 ) -> npt.NDArray[np.float64] | None:
         """For a unit within two moves of the reach zone's stand-off: for each end of
         its moves (out in the open), how many fewer known enemies would see it there
         than where it stands (None: the unit is not waiting so). It waits out of their
         sight where it can."""
-        if stand_off <= 0 or \
-                self._zone_gaps_at(view, [spread.here])[0] > stand_off + 2 * run:
+        if stand_off <= 0 or self._spread_gaps(view, spread)[0] > stand_off + 2 * run:
             return None
         watch = tuple((s.x, s.y, s.section, s.floor) for _, s in view.enemies if s.alive)
         if not watch:
@@ -395,6 +483,15 @@ class Control:
                 self._spreads.clear()
             found = self._spreads[key] = _Spread.around(x, y, lengths)
         return found
+
+    def _spread_gaps(self, view: SideView, spread: _Spread) -> tuple[float, list[float]]:
+        """`_zone_gaps_at` of the spread's place and of its ends, kept on the spread
+        while the side's reach zones are the same (the very tuple of `_aims`)."""
+        zones = _reach_zones(view)
+        if spread.zone_gaps is None or spread.zones is not zones:
+            here, *ends = self._zone_gaps_at(view, [spread.here, *spread.ends])
+            spread.zones, spread.zone_gaps = zones, (here, ends)
+        return spread.zone_gaps
 
     def _zone_gaps_at(self, view: SideView, points: list[tuple[float, float]]
                       ) -> list[float]:
@@ -418,7 +515,7 @@ class Control:
         """Where a unit at an objective its side holds goes next: the sections of its
         objectives the enemy holds that it would assault (a flamethrower: any), else its
         side's reach zones (None: nowhere)."""
-        flame = any(WEAPONS[w].flame for w in weapons_of(unit, advanced=False))
+        flame = self._arms_of(unit).flame
         field = view.sight.battlefield
         mine = _my_sections(view)
         takes = sorted({s.section for i, s in view.enemies if s.alive and s.section in mine
@@ -456,7 +553,7 @@ class Control:
     def _advance_target(self, unit: Unit, seen: list[tuple[str, Seen]], marks: list[Mark]
                         ) -> tuple[str, float] | None:
         """The seen enemy a unit on an Advance would shoot at, and the worth of it."""
-        arms = weapons_of(unit, advanced=True)
+        arms = self._arms_of(unit).advancing
         best: tuple[str, float] | None = None
         for (eid, _), mark in zip(seen, marks, strict=True):
             worth = 2.0 * unit_losses(arms, mark, unit.quality, unit.pins, advanced=True)
@@ -548,7 +645,8 @@ class Control:
         now = _distance(view, here)
         # the objectives weigh more as the turns run out
         per_inch = PER_INCH * (1.0 + 2.0 * view.turn / max(1, view.turns))
-        aim = self._advance_target(unit, seen, marks)
+        aim = self._by_sightings(self._aims_at, view, unit, seen,
+                                 lambda: self._advance_target(unit, seen, marks))
         rates = {kind: allowance(unit.mobility, order) for kind, order in
                  (("advance", OrderKind.ADVANCE), ("run", OrderKind.RUN))}
         run = rates["run"] or rates["advance"] or 1.0
@@ -565,9 +663,7 @@ class Control:
             steps = [(kind, float(rate) * part) for kind, rate in rates.items() if rate
                      for part in (1.0, 0.6)]
             lx, ly = unit.lead.x, unit.lead.y
-            kinds = [kind for kind, _ in steps for _ in _HEADINGS]
             spread = self._spread(lx, ly, tuple(step for _, step in steps))
-            ends = spread.ends
             afters = spread.distances(view)
             if now <= AT_GOAL and not _in_zone(view, unit):
                 # at an objective its side holds already: on to the next, straight - a
@@ -579,29 +675,10 @@ class Control:
                     afters = spread.gaps_to(targets)
             stand_off = _stand_off(view, unit, run)
             hidden = self._hidden(view, spread, stand_off, run)
-            gaps = self._zone_gaps_at(view, ends) if stand_off > 0 else None
-            inside = spread.sections(view)
-            for k, (kind, to, after) in enumerate(zip(kinds, ends, afters, strict=True)):
-                gain = now - after
-                least = 0.5 if hidden is None else -STAGE_SLACK
-                if gain <= least or (gaps is not None and gaps[k] < stand_off):
-                    continue
-                # a Run in the open is faster but shoots nothing and draws fire
-                worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
-                if hidden is not None:
-                    worth += STAGE_HIDDEN * float(hidden[k])
-                if after <= 0.0:
-                    # reaching the zone scores only if it is still there at the end
-                    worth += _late(view) * OBJECTIVE_WORTH
-                params: dict[str, object] = {"to": list(to)}
-                if kind == "advance" and aim is not None:
-                    params["target"] = aim[0]
-                    worth += 0.5 * aim[1]
-                # the unit's first model would end in a building that stands: refused
-                holder = inside[k]
-                refused = holder is not None and \
-                    view.sight.section_state(holder) is not SectionState.RUBBLE
-                out.append(Choice(worth, Order(side, kind, uid, params), refused))
+            gaps = self._spread_gaps(view, spread)[1] if stand_off > 0 else None
+            out += self._open_moves(_Ways(
+                side, uid, tuple(kind for kind, _ in steps), spread, afters, now, per_inch,
+                hidden, gaps, stand_off, _late(view), aim, spread.standing(view)))
             if unit.kind is UnitKind.INFANTRY and not _mortar(unit):
                 # (a mortar fires from a building only off a flat roof: it stays out)
                 held: set[str] | None = None  # (read only when a section is worth it)
@@ -799,6 +876,95 @@ def _would_assault(view: SideView, unit: Unit, eid: str, s: Seen,
 NOTHING, PLACES, WHOLE = 0, 1, 2
 
 
+class _Ways(NamedTuple):
+    """All that the worth of a unit's moves out in the open is worked out from
+    (`Control._moves`): the kind of move of each length of the spread (in its order), the
+    ends' distances to the objectives (`afters`) and the unit's (`now`), the worth of an
+    inch, how many fewer enemies see each end (`hidden`), the ends' gaps to the reach
+    zone and how far short of it the unit waits, the worth of reaching the zone
+    (`_late`), the target of an Advance, and the sections among those the ends fall in
+    that stand (a move ending in one is refused)."""
+
+    side: str
+    uid: str
+    kinds: tuple[str, ...]
+    spread: _Spread
+    afters: list[float]
+    now: float
+    per_inch: float
+    hidden: npt.NDArray[np.float64] | None
+    gaps: list[float] | None
+    stand_off: float
+    late: float
+    aim: tuple[str, float] | None
+    standing: frozenset[str]
+
+    def same(self, other: _Ways) -> bool:
+        """Whether the moves weigh the same from either (the spread and the zone's gaps
+        are kept objects: the same ones, or worked out again; the counts of enemies are
+        worked out again whenever one moves, mostly to the same)."""
+        return self.spread is other.spread and _same_counts(self.hidden, other.hidden) \
+            and self.gaps is other.gaps and self[:3] == other[:3] \
+            and self.afters == other.afters and self[5:7] == other[5:7] \
+            and self[9:] == other[9:]
+
+    def choices(self) -> list[Choice]:
+        out: list[Choice] = []
+        spread, hidden, gaps, aim = self.spread, self.hidden, self.gaps, self.aim
+        now, per_inch, stand_off = self.now, self.per_inch, self.stand_off
+        inside = spread.inside or []
+        kinds = [kind for kind in self.kinds for _ in _HEADINGS]
+        least = 0.5 if hidden is None else -STAGE_SLACK
+        for k, (kind, to, after) in enumerate(zip(kinds, spread.ends, self.afters,
+                                                  strict=True)):
+            gain = now - after
+            if gain <= least or (gaps is not None and gaps[k] < stand_off):
+                continue
+            # a Run in the open is faster but shoots nothing and draws fire
+            worth = per_inch * gain - (0.1 if kind == "run" else 0.0)
+            if hidden is not None:
+                worth += STAGE_HIDDEN * float(hidden[k])
+            if after <= 0.0:
+                # reaching the zone scores only if it is still there at the end
+                worth += self.late * OBJECTIVE_WORTH
+            params: dict[str, object] = {"to": list(to)}
+            if kind == "advance" and aim is not None:
+                params["target"] = aim[0]
+                worth += 0.5 * aim[1]
+            # the unit's first model would end in a building that stands: refused
+            out.append(Choice(worth, Order(self.side, kind, self.uid, params),
+                              inside[k] in self.standing))
+        return out
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _same_counts(a: npt.NDArray[np.float64] | None, b: npt.NDArray[np.float64] | None
+                 ) -> bool:
+    return a is b or (a is not None and b is not None and np.array_equal(a, b))
+
+
+class _Arms(NamedTuple):
+    """What the computer reads of a unit's weapons: those it fires standing (`still`) and
+    on an Advance (`firing.weapons_of`), whether one is a flamethrower, and whether it
+    carries one that fires only indirect (a mortar's)."""
+
+    still: list[WeaponName]
+    advancing: list[WeaponName]
+    flame: bool
+    indirect: bool
+
+    @staticmethod
+    def of(unit: Unit) -> _Arms:
+        still = weapons_of(unit, advanced=False)
+        carried = [*unit.mounts, *(m.weapon for m in unit.models if m.weapon is not None)]
+        return _Arms(still, weapons_of(unit, advanced=True),
+                     any(WEAPONS[w].flame for w in still),
+                     any(WEAPONS[w].indirect is not None and WEAPONS[w].range <= 0
+                         for w in carried))
+
+
 class _Basis(NamedTuple):
     """What of a side's view the worth of a unit's orders depends on, the unit itself
     apart (`Control._choices`): the enemies as known (what the weighing reads of each
@@ -821,15 +987,9 @@ class _Basis(NamedTuple):
 
     @staticmethod
     def of(view: SideView) -> _Basis:
-        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
-        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
-                         *((u.models[0].x, u.models[0].y) if u.models else ()))
-                        for u in view.own)
-        fallen = tuple(e.data.get("unit") for e in view.log if e.kind == "destroyed")
-        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
-                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
-        return _Basis(enemies, view.goal, view.turn, view.turns, view.sections,
-                      places, friends, fallen)
+        places, friends = _own_basis(view)
+        return _Basis(_enemy_basis(view), view.goal, view.turn, view.turns, view.sections,
+                      places, friends, _fallen(view))
 
     def same(self, other: _Basis, touched: int) -> bool:
         """Whether the units' orders weigh the same from either, its side's units counted
@@ -838,6 +998,47 @@ class _Basis(NamedTuple):
             and self[2:5] == other[2:5] \
             and (touched < PLACES or self.places == other.places) \
             and (touched < WHOLE or self[6:] == other[6:])
+
+
+#: the side's last view's units (the very tuple: a view hands on the last one's while no
+#: unit changed) and what `_Basis` reads of them, and the same of the enemies as known
+_OWN_BASIS: dict[str, tuple[tuple[Unit, ...], tuple[tuple[object, ...], ...],
+                            tuple[tuple[object, ...], ...]]] = {}
+_ENEMY_BASIS: dict[str, tuple[tuple[tuple[str, Seen], ...], tuple[tuple[object, ...], ...]]] = {}
+
+
+def _own_basis(view: SideView) -> tuple[tuple[tuple[object, ...], ...],
+                                         tuple[tuple[object, ...], ...]]:
+    """`_Basis.places` and `_Basis.friends` of the view, read again only from another
+    tuple of units than the side's last view's."""
+    found = _OWN_BASIS.get(view.side)
+    if found is None or found[0] is not view.own:
+        places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
+        friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
+                         *((u.models[0].x, u.models[0].y) if u.models else ()))
+                        for u in view.own)
+        found = _OWN_BASIS[view.side] = (view.own, places, friends)
+    return found[1], found[2]
+
+
+def _enemy_basis(view: SideView) -> tuple[tuple[object, ...], ...]:
+    """`_Basis.enemies` of the view, read again only from another tuple of sightings
+    than the side's last view's (the same tuple while no sighting changed)."""
+    found = _ENEMY_BASIS.get(view.side)
+    if found is None or found[0] is not view.enemies:
+        enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
+                         s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
+        found = _ENEMY_BASIS[view.side] = (view.enemies, enemies)
+    return found[1]
+
+
+#: how the game would stand (`reckoning.standing`) by its `dead` and `moved`
+_Standings = dict[tuple[frozenset[str], tuple[str, Position] | None], float]
+
+
+def _fallen(view: SideView) -> tuple[object, ...]:
+    """The units the side's log tells destroyed (the reckoning's tie-break)."""
+    return tuple(e.data.get("unit") for e in view.log if e.kind == "destroyed")
 
 
 #: what a weighing asks of its decision (`_Asked`)
@@ -858,9 +1059,13 @@ class _Decision:
     weighs the game as it is, each enemy in reach the same fights - and whether a unit
     of the side stands in a reach zone. Made afresh for each decision, with its view."""
 
-    def __init__(self, view: SideView) -> None:
+    def __init__(self, view: SideView,
+                 standings: Callable[[_Decision], _Standings] | None = None) -> None:
         self.view = view
-        self._standing: dict[tuple[frozenset[str], tuple[str, Position] | None], float] = {}
+        #: the standings worked out (None: not yet asked for), and where to find those
+        #: of earlier decisions that hold for this one (`Control._standings_of`)
+        self._standing: _Standings | None = None
+        self._kept = standings
         self._zone_held: bool | None = None
         self._basis: _Basis | None = None
         #: how much of its side's other units (and the log) the unit being weighed has
@@ -882,9 +1087,12 @@ class _Decision:
 
     def _standing_of(self, key: tuple[frozenset[str], tuple[str, Position] | None]
                      ) -> float:
-        found = self._standing.get(key)
+        known = self._standing
+        if known is None:
+            known = self._standing = {} if self._kept is None else self._kept(self)
+        found = known.get(key)
         if found is None:
-            found = self._standing[key] = standing(self.view, *key)
+            found = known[key] = standing(self.view, *key)
         return found
 
     def answers(self, asked: tuple[_Asked, ...]) -> bool:
@@ -994,10 +1202,48 @@ def _stand_off(view: SideView, unit: Unit, run: float) -> float:
     return 0.5 * run if _reach_zones(view) else 0.0
 
 
-def _reach_zones(view: SideView) -> list[ShapelyPolygon]:
-    return [_zone_shape(tuple((float(p[0]), float(p[1])) for p in spec.zone))
-            for spec in view.objectives
-            if spec.side == view.side and spec.kind == "reach" and spec.zone is not None]
+class _Aims(NamedTuple):
+    """What a side's objectives name, as the computer asks it again and again: the
+    sections its side must hold (`mine`), those any side must (`contested`), and its
+    reach zones."""
+
+    mine: frozenset[str]
+    contested: frozenset[str]
+    zones: tuple[ShapelyPolygon, ...]
+
+    @staticmethod
+    def of(view: SideView) -> _Aims:
+        mine = frozenset(s for spec in view.objectives
+                         if spec.side == view.side and spec.kind == "hold"
+                         for s in spec.sections)
+        contested = frozenset(s for spec in view.objectives if spec.kind == "hold"
+                              for s in spec.sections)
+        zones = tuple(_zone_shape(tuple((float(p[0]), float(p[1])) for p in spec.zone))
+                      for spec in view.objectives
+                      if spec.side == view.side and spec.kind == "reach"
+                      and spec.zone is not None)
+        return _Aims(mine, contested, zones)
+
+
+#: each side's objectives (the very conditions of its last view) and their `_Aims`
+_AIMS: dict[str, tuple[tuple[object, ...], _Aims]] = {}
+
+
+def _aims(view: SideView) -> _Aims:
+    """`_Aims` of the view, worked out again only when the side's view holds other
+    conditions than its last (the scenario's never change during a game)."""
+    found = _AIMS.get(view.side)
+    if found is None or found[0] is not view.objectives:
+        # (the same conditions in another view's tuple: that tuple kept, for the next
+        # asks of the same view)
+        aims = found[1] if found is not None and same_objects(found[0], view.objectives) \
+            else _Aims.of(view)
+        found = _AIMS[view.side] = (view.objectives, aims)
+    return found[1]
+
+
+def _reach_zones(view: SideView) -> tuple[ShapelyPolygon, ...]:
+    return _aims(view).zones
 
 
 @lru_cache(maxsize=64)
@@ -1057,10 +1303,26 @@ def _mortar(unit: Unit) -> bool:
 
 
 def _in_zone(view: SideView, unit: Unit) -> bool:
-    """Whether the unit stands in one of its side's reach zones."""
+    """Whether the unit stands in one of its side's reach zones (each place asked once
+    while the side's objectives are the same: every decision asks it of every unit)."""
+    aims = _aims(view)
+    known = _IN_ZONE.get(view.side)
+    if known is None or known[0] is not aims or len(known[1]) > MEMO_LIMIT:
+        known = _IN_ZONE[view.side] = (aims, {})
     pos = _position(unit)
+    found = known[1].get(pos)
+    if found is None:
+        found = known[1][pos] = _in_zone_at(view, pos)
+    return found
+
+
+def _in_zone_at(view: SideView, pos: Position) -> bool:
     return any(spec.side == view.side and spec.kind == "reach" and spec.zone is not None
                and in_objective(_Placed(pos), spec) for spec in view.objectives)
+
+
+#: `_in_zone` of each place, by side, with the aims of the objectives it was asked of
+_IN_ZONE: dict[str, tuple[_Aims, dict[Position, bool]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -1077,14 +1339,13 @@ def _he_landed(view: SideView, uid: str) -> bool:
     return False
 
 
-def _my_sections(view: SideView) -> set[str]:
-    return {s for spec in view.objectives if spec.side == view.side and spec.kind == "hold"
-            for s in spec.sections}
+def _my_sections(view: SideView) -> frozenset[str]:
+    return _aims(view).mine
 
 
-def _contested(view: SideView) -> set[str]:
+def _contested(view: SideView) -> frozenset[str]:
     """Every section any side must hold: the enemy in one of them spoils the other's."""
-    return {s for spec in view.objectives if spec.kind == "hold" for s in spec.sections}
+    return _aims(view).contested
 
 
 def _position(unit: Unit) -> Position:
@@ -1119,6 +1380,13 @@ class _Spread:
     watch: tuple[tuple[float, float, str | None, int], ...] = ()
     hidden: npt.NDArray[np.float64] | None = None
     inside: list[str | None] | None = None  # see `sections`
+    #: the sections some end falls in (`standing`)
+    holders: tuple[str, ...] | None = None
+    #: `distances` by `goal`, when none is off the field (None: worked out each time)
+    afters: list[float] | None = None
+    #: the reach zones of `zone_gaps` and their gaps to `here` and to the ends
+    zones: tuple[ShapelyPolygon, ...] = ()
+    zone_gaps: tuple[float, list[float]] | None = None
 
     @staticmethod
     def around(x: float, y: float, lengths: tuple[float, ...]) -> _Spread:
@@ -1135,6 +1403,10 @@ class _Spread:
         if self.goal is not view.goal:
             self.goal = view.goal
             self.found = tuple(view.goal.distances(_in_the_open(self.xy)).tolist())
+            # off the field an end is measured to the enemies, which change
+            self.afters = None if inf in self.found else list(self.found)
+        if self.afters is not None:
+            return self.afters
         return [d if d != inf else _to_enemy(view, x, y)
                 for d, (x, y) in zip(self.found, self.ends, strict=True)]
 
@@ -1147,6 +1419,16 @@ class _Spread:
             self.inside = view.sight.sections_at(
                 [(x + (ex - x), y + (ey - y)) for ex, ey in self.ends])
         return self.inside
+
+    def standing(self, view: SideView) -> frozenset[str]:
+        """The sections the ends fall in (`sections`) that stand (not in rubble)."""
+        if self.holders is None:
+            self.holders = tuple(sorted({sid for sid in self.sections(view)
+                                         if sid is not None}))
+        if not self.holders:
+            return _NONE  # (most places: every end out in the open)
+        return frozenset(sid for sid in self.holders
+                         if view.sight.section_state(sid) is not SectionState.RUBBLE)
 
     def gaps_to(self, targets: list[Section | ShapelyPolygon]) -> list[float]:
         """`_gap` of every end to the targets: a zone's distances to all the ends in one

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from fibua.core.dice import Modifier, Rng, Roll, roll
 from fibua.rulesets.buildings.tables import (
@@ -26,6 +27,7 @@ def order_need(quality: Quality, pins: int) -> int:
     return min(TEST_HIGHEST, max(TEST_LOWEST, MORALE[quality] - pins))
 
 
+@lru_cache(maxsize=64)  # (a Fraction is immutable; the computer asks it of every pinned unit)
 def pass_chance(need: int) -> Fraction:
     """The chance 2D6 comes to `need` or less (an order test's `need`, from `order_need`)."""
     return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need), 36)
