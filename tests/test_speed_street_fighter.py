@@ -8,10 +8,13 @@ from dataclasses import fields
 
 import pytest
 
-from fibua.core.game import Game, play_out
+from fibua.battlefield.model import Position
+from fibua.core.dice import derive_seed
+from fibua.core.game import Game, LegalOrders, play_out
+from fibua.core.knowledge import Sure
 from fibua.lab.seats import Seats
 from fibua.rulesets.street_fighter import knowledge, rules
-from fibua.rulesets.street_fighter.state import Unit
+from fibua.rulesets.street_fighter.state import StreetFighterState, Unit
 from fibua.rulesets.street_fighter.views import UNIT_CHANGES, _copy_unit
 from fibua.scenario.loader import load_scenario
 
@@ -70,3 +73,92 @@ def test_surely_beyond_only_where_the_distance_is_beyond() -> None:
                     said += 1
                     assert distance_to_section(sight, pos, section) > reach
     assert said > 0
+
+
+def _afresh(state: StreetFighterState, side: str) -> set[str]:
+    """The enemies the side sees, every line of sight and every die read again."""
+    eyes, marks = knowledge.observers(state, side), knowledge.targets(state, side)
+    if not eyes or not marks:
+        return set()
+    lines = state.sight.visible_matrix([e.pos for e in eyes], [t.pos for t in marks])
+    return {t.id for t, row in zip(marks, lines.T.tolist(), strict=True)
+            if any(sees and knowledge.spotted(state, e, t)
+                   for e, sees in zip(eyes, row, strict=True))}
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen", "factory-district"])
+def test_a_kept_look_tells_each_side_what_it_sees_afresh(name: str) -> None:
+    """After every order of a played game, each side's sightings in sight are the enemies
+    it would see were every look worked out afresh (a look kept too long, or an enemy
+    judged again too seldom, leaves a sighting behind)."""
+    game = Game(load_scenario(name), 5)
+    players = {s: game.ruleset.computer(s, derive_seed(5, "computer", s))
+               for s in game.scenario.side_names}
+    checked = 0
+    while (side := game.to_act()) is not None:
+        game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        state: StreetFighterState = game.state  # type: ignore[assignment]
+        if state.result is not None:
+            break
+        for s in state.sides:
+            told = {i for i, seen in state.knowledge[s].sightings.items()
+                    if seen.sure is Sure.SEEN}
+            assert told == _afresh(state, s)
+            checked += bool(told)
+    assert checked > 10  # orders after which a side saw someone (16 at factory-district)
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen"])
+def test_telling_a_side_only_a_new_look_plays_the_same_game(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = _played(name, 4).state_hash()
+
+    def always(state: StreetFighterState, side: str, look: knowledge.Look) -> None:
+        knowledge._update(state, side, look.found)
+
+    monkeypatch.setattr(knowledge, "_tell", always)
+    assert _played(name, 4).state_hash() == quick
+
+
+def test_a_look_judges_again_an_enemy_that_moved_alone() -> None:
+    """An enemy put elsewhere, doing what it did, the observers as they were: the kept
+    look judges it again (in a game, a unit that moves changes its activity too)."""
+    from random import Random
+
+    state: StreetFighterState = Game(load_scenario("normandy-village"), 2).state  # type: ignore[assignment]
+    rng, table = Random(3), state.battlefield.table
+    side = state.sides[0]
+    marks = knowledge.targets(state, side)
+    changed = 0
+    for _ in range(60):
+        before = knowledge.visible_to(state, side)
+        mark = rng.choice(marks)
+        x, y = rng.uniform(0, table.width), rng.uniform(0, table.height)
+        mark.pos = Position(x, y, state.sight.section_at((x, y)))
+        now = knowledge.visible_to(state, side)
+        assert now == _afresh(state, side)
+        changed += now != before
+    assert changed > 0
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "factory-district"])
+def test_a_kept_walk_is_the_walk_afresh(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along played games, every walk a route gives (most of them kept) is the walk worked
+    out afresh, and a new list each time."""
+    from fibua.rulesets.street_fighter.paths import Route
+
+    kept_descend = Route.descend
+    asked = []
+
+    def checked(route: Route, pos: Position, budget: float, stop: float = 0.0
+                ) -> list[list[float]]:
+        walk = kept_descend(route, pos, budget, stop)
+        assert walk == route._descend(pos, budget, stop)
+        assert walk is not kept_descend(route, pos, budget, stop)
+        asked.append(walk)
+        return walk
+
+    monkeypatch.setattr(Route, "descend", checked)
+    for seed in (1, 2):
+        _played(name, seed)
+    assert len(asked) > 50

@@ -10,10 +10,12 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from operator import is_
 
 from fibua.battlefield.model import Position
 from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
+from fibua.core.views import same_objects
 from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
 from fibua.rulesets.street_fighter.ground import compass, in_cover, memo, range_between
 from fibua.rulesets.street_fighter.spotting import sign_of, spot_need
@@ -21,6 +23,7 @@ from fibua.rulesets.street_fighter.state import (
     FIRING,
     MOVING,
     Activity,
+    Known,
     Seen,
     StreetFighterState,
     Unit,
@@ -103,25 +106,72 @@ def _seen_at_any_range(sign: Sign, observing: bool) -> bool:
     return found
 
 
-def visible_to(state: StreetFighterState, side: str) -> set[str]:
+def visible_to(state: StreetFighterState, side: str) -> frozenset[str]:
     """Ids of the enemy units the side sees now."""
-    eyes = observers(state, side)
-    marks = targets(state, side)
-    if not eyes or not marks:
-        return set()
-    lines = sight_lines(state, side, [u.pos for u in eyes], [t.pos for t in marks])
-    seen: set[str] = set()
-    # a target's sign is the same to every observer: worked out once, and only for a
-    # target some observer has a line of sight to
-    for target, in_sight in zip(marks, lines, strict=True):
-        if not any(in_sight):
-            continue
-        sign = target_sign(state, target)
-        for eye, sees in zip(eyes, in_sight, strict=True):
-            if sees and _picks_out(state, eye, target, sign):
-                seen.add(target.id)
-                break
-    return seen
+    return _look(state, side, observers(state, side), targets(state, side)).found
+
+
+@dataclass(slots=True, eq=False)
+class Look:
+    """A side's last look (kept in the rules' engine's memo, by side): what it was worked
+    out from, compared by identity (a place, an activity, a unit that changed is another
+    object), what each enemy in the lists showed, and whom it told."""
+
+    #: each observer's place, whether it observes and its formation's die, in turn
+    eyes: list[object]
+    #: each enemy that might be seen, its place, activity and kind, in turn
+    marks: list[object]
+    #: by enemy id: (its place, activity and kind then, whether it was picked out)
+    verdicts: dict[str, tuple[Position, Activity, Kind, bool]]
+    found: frozenset[str]
+    #: the knowledge told of this look (`_tell`) and its `news` right after: while it
+    #: holds them, telling it again would change nothing
+    told: Known | None = None
+    news: int = -1
+
+
+def _look(state: StreetFighterState, side: str, eyes: list[Unit], marks: list[Unit]) -> Look:
+    """What the side's observers pick out of the enemies they might see: the last look
+    itself when nothing it is worked out from changed; with the same observers, only the
+    enemies that moved or did something else are judged again (after an order, the unit
+    that acted and the ones it hit); else all of them."""
+    kept = memo(state.sight, "looks")
+    last: Look | None = kept.get(side)
+    formations = state.formations
+    seeing: list[object] = []
+    for eye in eyes:
+        seeing += (eye.pos, eye.activity is Activity.OBSERVING, formations[eye.formation].die)
+    showing: list[object] = []
+    for mark in marks:
+        showing += (mark, mark.pos, mark.activity, mark.kind)
+    same_eyes = last is not None and same_objects(seeing, last.eyes)
+    if last is not None and same_eyes and same_objects(showing, last.marks):
+        return last
+    old = last.verdicts if last is not None and same_eyes else {}
+    verdicts = {}
+    lines: list[list[bool]] | None = None
+    for j, mark in enumerate(marks):
+        verdict = old.get(mark.id)
+        if verdict is None or verdict[0] is not mark.pos or verdict[1] is not mark.activity \
+                or verdict[2] is not mark.kind:
+            if lines is None:
+                lines = sight_lines(state, side, [u.pos for u in eyes], [t.pos for t in marks])
+            verdict = (mark.pos, mark.activity, mark.kind, _picked_out(state, eyes, mark, lines[j]))
+        verdicts[mark.id] = verdict
+    look = Look(seeing, showing, verdicts, frozenset(i for i, v in verdicts.items() if v[3]))
+    kept[side] = look
+    return look
+
+
+def _picked_out(state: StreetFighterState, eyes: list[Unit], target: Unit,
+                in_sight: list[bool]) -> bool:
+    """Whether some observer with a line of sight to the target picks it out (its sign
+    is the same to every observer: worked out once, and only if some line is clear)."""
+    if not any(in_sight):
+        return False
+    sign = target_sign(state, target)
+    return any(sees and _picks_out(state, eye, target, sign)
+               for eye, sees in zip(eyes, in_sight, strict=True))
 
 
 def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
@@ -167,9 +217,23 @@ def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
 
 def refresh(state: StreetFighterState) -> None:
     """Work out again what each side sees, and tell it what came into or left its view."""
-    for side in state.sides:
-        _update(state, side, visible_to(state, side))
+    for side, (eyes, marks) in _parties(state).items():
+        _tell(state, side, _look(state, side, eyes, marks))
     state.spotted = state.version
+
+
+def _parties(state: StreetFighterState) -> dict[str, tuple[list[Unit], list[Unit]]]:
+    """Each side's `observers` and `targets`, in one pass over the units (as the two
+    make them for each side, in the units' order)."""
+    found: dict[str, tuple[list[Unit], list[Unit]]] = {s: ([], []) for s in state.sides}
+    enemy = {s: state.enemy_of(s) for s in state.sides}
+    for unit in state.units.values():
+        if unit.hp <= 0 or unit.surrendered or unit.rides is not None:
+            continue
+        found[enemy[unit.side]][1].append(unit)
+        if unit.activity is not Activity.FLAT_OUT:
+            found[unit.side][0].append(unit)
+    return found
 
 
 def refresh_after_observing(state: StreetFighterState, side: str) -> None:
@@ -181,11 +245,23 @@ def refresh_after_observing(state: StreetFighterState, side: str) -> None:
     enemy sees what it saw at the last refresh, which told it all of it, so its look
     again would find the same and tell it nothing."""
     assert state.spotted == state.version - 1
-    _update(state, side, visible_to(state, side))
+    _tell(state, side, _look(state, side, observers(state, side), targets(state, side)))
     state.spotted = state.version
 
 
-def _update(state: StreetFighterState, side: str, now: set[str]) -> None:
+def _tell(state: StreetFighterState, side: str, look: Look) -> None:
+    """Tell the side what its look found, unless it was told this very look and has
+    learnt nothing since: `_update` again would change nothing (every enemy it sees is
+    where it was seen, doing what it was seen doing; every one it lost, lost), and the
+    enemies it might see are the very ones it was told of, where they were."""
+    memory = state.knowledge[side]
+    if look.told is memory and look.news == memory.news:
+        return
+    _update(state, side, look.found)
+    look.told, look.news = memory, memory.news
+
+
+def _update(state: StreetFighterState, side: str, now: frozenset[str]) -> None:
     memory = state.knowledge[side]
     known_of = memory.sightings.get
     enemy = state.enemy_of(side)
