@@ -120,21 +120,24 @@ def test_telling_a_side_only_a_new_look_plays_the_same_game(
     assert _played(name, 4).state_hash() == quick
 
 
-def test_a_look_judges_again_an_enemy_that_moved_alone() -> None:
-    """An enemy put elsewhere, doing what it did, the observers as they were: the kept
-    look judges it again (in a game, a unit that moves changes its activity too)."""
+@pytest.mark.parametrize("whose", ["enemy", "own"])
+def test_a_look_judges_again_a_unit_that_moved_alone(whose: str) -> None:
+    """An enemy (or an observer) put elsewhere, doing what it did, the others as they
+    were: the kept look judges again what it must (in a game, a unit that moves changes
+    its activity too)."""
     from random import Random
 
     state: StreetFighterState = Game(load_scenario("normandy-village"), 2).state  # type: ignore[assignment]
     rng, table = Random(3), state.battlefield.table
     side = state.sides[0]
-    marks = knowledge.targets(state, side)
+    movers = knowledge.targets(state, side) if whose == "enemy" else \
+        knowledge.observers(state, side)
     changed = 0
-    for _ in range(60):
+    for _ in range(80):
         before = knowledge.visible_to(state, side)
-        mark = rng.choice(marks)
+        mover = rng.choice(movers)
         x, y = rng.uniform(0, table.width), rng.uniform(0, table.height)
-        mark.pos = Position(x, y, state.sight.section_at((x, y)))
+        mover.pos = Position(x, y, state.sight.section_at((x, y)))
         now = knowledge.visible_to(state, side)
         assert now == _afresh(state, side)
         changed += now != before
@@ -162,3 +165,44 @@ def test_a_kept_walk_is_the_walk_afresh(name: str, monkeypatch: pytest.MonkeyPat
     for seed in (1, 2):
         _played(name, seed)
     assert len(asked) > 50
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen"])
+def test_kept_threatened_areas_are_the_areas_afresh(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along played games, every answer of `Tactics.threatened` (kept with the enemies it
+    is worked out from) is the answer worked out afresh."""
+    from fibua.rulesets.street_fighter.ai import Tactics
+
+    kept_threatened = Tactics.threatened
+    asked = []
+
+    def checked(tactics: Tactics) -> list[str]:
+        found = kept_threatened(tactics)
+        assert found == Tactics(tactics.view, tactics.unit)._threatened_now()
+        asked.append(found)
+        return found
+
+    monkeypatch.setattr(Tactics, "threatened", checked)
+    for seed in (1, 2, 3):
+        _played(name, seed)
+    assert len(asked) > 5 and any(asked)  # 31 at normandy-village, 6 at anti-tank-screen
+
+
+def test_kept_threatened_areas_follow_the_areas_held() -> None:
+    """The same sightings, the same turn, other areas held: other areas threatened."""
+    from dataclasses import replace
+
+    from fibua.rulesets.street_fighter.ai import Known, Tactics
+
+    game = Game(load_scenario("normandy-village"), 1)
+    views = [game.observe(s) for s in game.scenario.side_names]
+    view = next(v for v in views if Tactics(v, v.own[0]).objective_sections())
+    known, unit = Known(view.enemies), view.own[0]
+    sections = Tactics(view, unit).objective_sections()
+    answers = []
+    for held in (frozenset(), frozenset(sections)):
+        other = replace(view, held=held)
+        answers.append(Tactics(other, unit, known).threatened())
+        assert answers[-1] == Tactics(other, unit)._threatened_now()
+    assert answers[0] != answers[1]
