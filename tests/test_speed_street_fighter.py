@@ -87,10 +87,11 @@ def _afresh(state: StreetFighterState, side: str) -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen", "factory-district"])
-def test_a_kept_look_tells_each_side_what_it_sees_afresh(name: str) -> None:
+def test_each_side_is_told_what_it_sees_afresh(name: str) -> None:
     """After every order of a played game, each side's sightings in sight are the enemies
-    it would see were every look worked out afresh (a look kept too long, or an enemy
-    judged again too seldom, leaves a sighting behind)."""
+    it would see were every line of sight and every target's sign worked out afresh (the
+    sight lines kept by place, the signs kept by target, the look after an order to
+    observe for one side alone)."""
     game = Game(load_scenario(name), 5)
     players = {s: game.ruleset.computer(s, derive_seed(5, "computer", s))
                for s in game.scenario.side_names}
@@ -108,22 +109,10 @@ def test_a_kept_look_tells_each_side_what_it_sees_afresh(name: str) -> None:
     assert checked > 10  # orders after which a side saw someone (16 at factory-district)
 
 
-@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen"])
-def test_telling_a_side_only_a_new_look_plays_the_same_game(
-        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    quick = _played(name, 4).state_hash()
-
-    def always(state: StreetFighterState, side: str, look: knowledge.Look) -> None:
-        knowledge._update(state, side, look.found)
-
-    monkeypatch.setattr(knowledge, "_tell", always)
-    assert _played(name, 4).state_hash() == quick
-
-
 @pytest.mark.parametrize("whose", ["enemy", "own"])
-def test_a_look_judges_again_a_unit_that_moved_alone(whose: str) -> None:
+def test_what_a_side_sees_follows_a_unit_that_moved_alone(whose: str) -> None:
     """An enemy (or an observer) put elsewhere, doing what it did, the others as they
-    were: the kept look judges again what it must (in a game, a unit that moves changes
+    were: the side sees what it would see afresh (in a game, a unit that moves changes
     its activity too)."""
     from random import Random
 
