@@ -8,10 +8,13 @@ from dataclasses import fields
 
 import pytest
 
-from fibua.core.game import Game, play_out
+from fibua.battlefield.model import Position
+from fibua.core.dice import derive_seed
+from fibua.core.game import Game, LegalOrders, play_out
+from fibua.core.knowledge import Sure
 from fibua.lab.seats import Seats
 from fibua.rulesets.street_fighter import knowledge, rules
-from fibua.rulesets.street_fighter.state import Unit
+from fibua.rulesets.street_fighter.state import StreetFighterState, Unit
 from fibua.rulesets.street_fighter.views import UNIT_CHANGES, _copy_unit
 from fibua.scenario.loader import load_scenario
 
@@ -70,3 +73,125 @@ def test_surely_beyond_only_where_the_distance_is_beyond() -> None:
                     said += 1
                     assert distance_to_section(sight, pos, section) > reach
     assert said > 0
+
+
+def _afresh(state: StreetFighterState, side: str) -> set[str]:
+    """The enemies the side sees, every line of sight and every die read again."""
+    eyes, marks = knowledge.observers(state, side), knowledge.targets(state, side)
+    if not eyes or not marks:
+        return set()
+    lines = state.sight.visible_matrix([e.pos for e in eyes], [t.pos for t in marks])
+    return {t.id for t, row in zip(marks, lines.T.tolist(), strict=True)
+            if any(sees and knowledge.spotted(state, e, t)
+                   for e, sees in zip(eyes, row, strict=True))}
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen", "factory-district"])
+def test_each_side_is_told_what_it_sees_afresh(name: str) -> None:
+    """After every order of a played game, each side's sightings in sight are the enemies
+    it would see were every line of sight and every target's sign worked out afresh (the
+    sight lines kept by place, the signs kept by target, the look after an order to
+    observe for one side alone)."""
+    game = Game(load_scenario(name), 5)
+    players = {s: game.ruleset.computer(s, derive_seed(5, "computer", s))
+               for s in game.scenario.side_names}
+    checked = 0
+    while (side := game.to_act()) is not None:
+        game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        state: StreetFighterState = game.state  # type: ignore[assignment]
+        if state.result is not None:
+            break
+        for s in state.sides:
+            told = {i for i, seen in state.knowledge[s].sightings.items()
+                    if seen.sure is Sure.SEEN}
+            assert told == _afresh(state, s)
+            checked += bool(told)
+    assert checked > 10  # orders after which a side saw someone (16 at factory-district)
+
+
+@pytest.mark.parametrize("whose", ["enemy", "own"])
+def test_what_a_side_sees_follows_a_unit_that_moved_alone(whose: str) -> None:
+    """An enemy (or an observer) put elsewhere, doing what it did, the others as they
+    were: the side sees what it would see afresh (in a game, a unit that moves changes
+    its activity too)."""
+    from random import Random
+
+    state: StreetFighterState = Game(load_scenario("normandy-village"), 2).state  # type: ignore[assignment]
+    rng, table = Random(3), state.battlefield.table
+    side = state.sides[0]
+    movers = knowledge.targets(state, side) if whose == "enemy" else \
+        knowledge.observers(state, side)
+    changed = 0
+    for _ in range(80):
+        before = knowledge.visible_to(state, side)
+        mover = rng.choice(movers)
+        x, y = rng.uniform(0, table.width), rng.uniform(0, table.height)
+        mover.pos = Position(x, y, state.sight.section_at((x, y)))
+        now = knowledge.visible_to(state, side)
+        assert now == _afresh(state, side)
+        changed += now != before
+    assert changed > 0
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "factory-district"])
+def test_a_kept_walk_is_the_walk_afresh(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along played games, every walk a route gives (most of them kept) is the walk worked
+    out afresh, and a new list each time."""
+    from fibua.rulesets.street_fighter.paths import Route
+
+    kept_descend = Route.descend
+    asked = []
+
+    def checked(route: Route, pos: Position, budget: float, stop: float = 0.0
+                ) -> list[list[float]]:
+        walk = kept_descend(route, pos, budget, stop)
+        assert walk == route._descend(pos, budget, stop)
+        assert walk is not kept_descend(route, pos, budget, stop)
+        asked.append(walk)
+        return walk
+
+    monkeypatch.setattr(Route, "descend", checked)
+    for seed in (1, 2):
+        _played(name, seed)
+    assert len(asked) > 50
+
+
+@pytest.mark.parametrize("name", ["normandy-village", "anti-tank-screen"])
+def test_kept_threatened_areas_are_the_areas_afresh(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along played games, every answer of `Tactics.threatened` (kept with the enemies it
+    is worked out from) is the answer worked out afresh."""
+    from fibua.rulesets.street_fighter.ai import Tactics
+
+    kept_threatened = Tactics.threatened
+    asked = []
+
+    def checked(tactics: Tactics) -> list[str]:
+        found = kept_threatened(tactics)
+        assert found == Tactics(tactics.view, tactics.unit)._threatened_now()
+        asked.append(found)
+        return found
+
+    monkeypatch.setattr(Tactics, "threatened", checked)
+    for seed in (1, 2, 3):
+        _played(name, seed)
+    assert len(asked) > 5 and any(asked)  # 31 at normandy-village, 6 at anti-tank-screen
+
+
+def test_kept_threatened_areas_follow_the_areas_held() -> None:
+    """The same sightings, the same turn, other areas held: other areas threatened."""
+    from dataclasses import replace
+
+    from fibua.rulesets.street_fighter.ai import Known, Tactics
+
+    game = Game(load_scenario("normandy-village"), 1)
+    views = [game.observe(s) for s in game.scenario.side_names]
+    view = next(v for v in views if Tactics(v, v.own[0]).objective_sections())
+    known, unit = Known(view.enemies), view.own[0]
+    sections = Tactics(view, unit).objective_sections()
+    answers = []
+    for held in (frozenset(), frozenset(sections)):
+        other = replace(view, held=held)
+        answers.append(Tactics(other, unit, known).threatened())
+        assert answers[-1] == Tactics(other, unit)._threatened_now()
+    assert answers[0] != answers[1]

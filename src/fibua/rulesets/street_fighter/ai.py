@@ -46,6 +46,7 @@ from fibua.rulesets.street_fighter.tables import (
     Row,
 )
 from fibua.rulesets.street_fighter.views import SideView
+from fibua.scenario.schema import VictorySpec
 
 AMBUSH_RANGE = 20.0  # cm: hidden defenders hold their fire until the enemy is this close
 REACH = 4.0  # cm from a building area: close enough to assault it
@@ -143,6 +144,9 @@ class Known:
                         for i, s in enemies if s.alive]
         self.seen = [t for t in self.threats if t.visible]
         self._arrays: PositionArrays | None = None
+        #: `Tactics.threatened`'s answers, by all else it reads (the same for every unit)
+        self.threatened: dict[tuple[object, ...],
+                              tuple[tuple[VictorySpec, ...], SightEngine, tuple[str, ...]]] = {}
 
     def seen_arrays(self, sight: SightEngine) -> PositionArrays:
         """The places of the enemies in sight, as the compiled sight calls take them (the
@@ -184,6 +188,7 @@ class Tactics:
         self.threats = known.threats
         self.seen = known.seen
         self._seen_arrays = known.seen_arrays
+        self._threatened = known.threatened
         self._shots_here: list[ShotChoice] | None = None
 
     def order(self, kind: str, **params: object) -> Order:
@@ -512,7 +517,20 @@ class Tactics:
                 yield self.order("move", to=[x, y])
 
     def threatened(self) -> list[str]:
-        """Objective areas lost, or with the enemy seen inside or at the door."""
+        """Objective areas lost, or with the enemy seen inside or at the door: kept with
+        the enemies it is worked out from, by the rest of what it reads of the view (the
+        side, its objectives and map, the turn, the areas held), which every unit of the
+        side deciding from the same sightings shares."""
+        view = self.view
+        # the objectives and map by identity (held in the answer, so their ids stay theirs)
+        key = (view.side, id(view.objectives), id(view.sight), view.turn, view.held)
+        found = self._threatened.get(key)
+        if found is None or found[0] is not view.objectives or found[1] is not view.sight:
+            found = self._threatened[key] = (view.objectives, view.sight,
+                                             tuple(self._threatened_now()))
+        return list(found[2])
+
+    def _threatened_now(self) -> list[str]:
         out = []
         for section in self.objective_sections():
             lost = section not in self.view.held

@@ -20,6 +20,7 @@ from fibua.battlefield.sight import SightEngine
 from fibua.rulesets.street_fighter.ground import memo
 
 STEP = 2.0  # cm: the grid's cell
+WALKS_LIMIT = 50_000  # walks kept per route before it starts afresh
 CLEARANCE = 0.8  # cm kept from building walls by the cells' centres
 CORNER = 0.2  # cm a step between cells keeps from a building
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -87,6 +88,11 @@ class Route:
 
     def __init__(self, g: Grid, is_goal: Callable[[tuple[float, float]], bool]) -> None:
         self.g = g
+        #: `descend`'s answers by its arguments: a route lives as long as its map (in the
+        #: engine's shared store), and units ask again from where they stand still, or
+        #: stood at the same place last game (a scenario's set-up), nine times in ten
+        self._walks: dict[tuple[float, float, float, float], tuple[tuple[float, float], ...]] \
+            = {}
         self.dist = [[inf] * g.ny for _ in range(g.nx)]
         heap: list[tuple[float, int, int]] = []
         for i in range(g.nx):
@@ -113,7 +119,18 @@ class Route:
 
     def descend(self, pos: Position, budget: float, stop: float = 0.0) -> list[list[float]]:
         """Waypoints toward the goal, walking at most `budget`, stopping where the
-        remaining distance would fall below `stop`."""
+        remaining distance would fall below `stop`: a new list each call (it goes into an
+        order), made from the kept walk, which reads nothing but the route and the
+        arguments."""
+        key = (pos.x, pos.y, budget, stop)
+        walk = self._walks.get(key)
+        if walk is None:
+            if len(self._walks) > WALKS_LIMIT:
+                self._walks.clear()  # places differ from game to game: keep memory bounded
+            walk = self._walks[key] = tuple((x, y) for x, y in self._descend(pos, budget, stop))
+        return [[x, y] for x, y in walk]
+
+    def _descend(self, pos: Position, budget: float, stop: float) -> list[list[float]]:
         i, j = self.g.cell(pos.x, pos.y)
         cx, cy = self.g.centre(i, j)
         walked = hypot(pos.x - cx, pos.y - cy)
