@@ -127,7 +127,7 @@ _HEADINGS = tuple((cos(2 * pi * k / HEADINGS), sin(2 * pi * k / HEADINGS))
                   for k in range(HEADINGS))
 _COSINES = np.array([c for c, _ in _HEADINGS])
 _SINES = np.array([s for _, s in _HEADINGS])
-#: what a memo of the computer keeps (`Control._by_sightings`)
+#: what a memo of the computer keeps (`Control._by_sightings`, `_keep`)
 T = TypeVar("T")
 
 #: rally when at least this many pins, or when the order test would pass at most half
@@ -1000,35 +1000,42 @@ class _Basis(NamedTuple):
             and (touched < WHOLE or self[6:] == other[6:])
 
 
-#: the side's last view's units (the very tuple: a view hands on the last one's while no
-#: unit changed) and what `_Basis` reads of them, and the same of the enemies as known
-_OWN_BASIS: dict[str, tuple[tuple[Unit, ...], tuple[tuple[object, ...], ...],
-                            tuple[tuple[object, ...], ...]]] = {}
-_ENEMY_BASIS: dict[str, tuple[tuple[tuple[str, Seen], ...], tuple[tuple[object, ...], ...]]] = {}
+def _kept(view: SideView, name: str) -> Any:
+    """What the computer kept under `name` in the memo of the side's own fork of the
+    sight engine (None: nothing yet): one store a game and side, which no other user of
+    the map reads, as `per_query` keeps answers about places."""
+    return view.sight.memo.get((__name__, name))
+
+
+def _keep(view: SideView, name: str, value: T) -> T:
+    view.sight.memo[(__name__, name)] = value
+    return value
 
 
 def _own_basis(view: SideView) -> tuple[tuple[tuple[object, ...], ...],
                                          tuple[tuple[object, ...], ...]]:
     """`_Basis.places` and `_Basis.friends` of the view, read again only from another
     tuple of units than the side's last view's."""
-    found = _OWN_BASIS.get(view.side)
+    found: tuple[tuple[Unit, ...], tuple[tuple[object, ...], ...],
+                 tuple[tuple[object, ...], ...]] | None = _kept(view, "own basis")
     if found is None or found[0] is not view.own:
         places = tuple((u.id, u.alive, u.section, u.floor) for u in view.own)
         friends = tuple((u.id, u.destroyed, u.aboard, u.section, u.floor, len(u.models),
                          *((u.models[0].x, u.models[0].y) if u.models else ()))
                         for u in view.own)
-        found = _OWN_BASIS[view.side] = (view.own, places, friends)
+        found = _keep(view, "own basis", (view.own, places, friends))
     return found[1], found[2]
 
 
 def _enemy_basis(view: SideView) -> tuple[tuple[object, ...], ...]:
     """`_Basis.enemies` of the view, read again only from another tuple of sightings
     than the side's last view's (the same tuple while no sighting changed)."""
-    found = _ENEMY_BASIS.get(view.side)
+    found: tuple[tuple[tuple[str, Seen], ...], tuple[tuple[object, ...], ...]] | None = \
+        _kept(view, "enemy basis")
     if found is None or found[0] is not view.enemies:
         enemies = tuple((eid, s.x, s.y, s.section, s.floor, s.kind, s.strength, s.alive,
                          s.visible, s.doing is OrderKind.DOWN) for eid, s in view.enemies)
-        found = _ENEMY_BASIS[view.side] = (view.enemies, enemies)
+        found = _keep(view, "enemy basis", (view.enemies, enemies))
     return found[1]
 
 
@@ -1225,20 +1232,16 @@ class _Aims(NamedTuple):
         return _Aims(mine, contested, zones)
 
 
-#: each side's objectives (the very conditions of its last view) and their `_Aims`
-_AIMS: dict[str, tuple[tuple[object, ...], _Aims]] = {}
-
-
 def _aims(view: SideView) -> _Aims:
     """`_Aims` of the view, worked out again only when the side's view holds other
     conditions than its last (the scenario's never change during a game)."""
-    found = _AIMS.get(view.side)
+    found: tuple[tuple[object, ...], _Aims] | None = _kept(view, "aims")
     if found is None or found[0] is not view.objectives:
         # (the same conditions in another view's tuple: that tuple kept, for the next
         # asks of the same view)
         aims = found[1] if found is not None and same_objects(found[0], view.objectives) \
             else _Aims.of(view)
-        found = _AIMS[view.side] = (view.objectives, aims)
+        found = _keep(view, "aims", (view.objectives, aims))
     return found[1]
 
 
@@ -1306,9 +1309,9 @@ def _in_zone(view: SideView, unit: Unit) -> bool:
     """Whether the unit stands in one of its side's reach zones (each place asked once
     while the side's objectives are the same: every decision asks it of every unit)."""
     aims = _aims(view)
-    known = _IN_ZONE.get(view.side)
+    known: tuple[_Aims, dict[Position, bool]] | None = _kept(view, "in zone")
     if known is None or known[0] is not aims or len(known[1]) > MEMO_LIMIT:
-        known = _IN_ZONE[view.side] = (aims, {})
+        known = _keep(view, "in zone", (aims, {}))
     pos = _position(unit)
     found = known[1].get(pos)
     if found is None:
@@ -1319,10 +1322,6 @@ def _in_zone(view: SideView, unit: Unit) -> bool:
 def _in_zone_at(view: SideView, pos: Position) -> bool:
     return any(spec.side == view.side and spec.kind == "reach" and spec.zone is not None
                and in_objective(_Placed(pos), spec) for spec in view.objectives)
-
-
-#: `_in_zone` of each place, by side, with the aims of the objectives it was asked of
-_IN_ZONE: dict[str, tuple[_Aims, dict[Position, bool]]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -522,9 +522,8 @@ class Tactics:
         side, its objectives and map, the turn, the areas held), which every unit of the
         side deciding from the same sightings shares."""
         view = self.view
-        # the objectives and map by identity (held in the answer, so their ids stay theirs)
-        key = (view.side, id(view.objectives), id(view.sight), view.turn, view.held)
-        found = self._threatened.get(key)
+        key = (view.side, view.turn, view.held)
+        found = self._threatened.get(key)  # the objectives and map checked by identity
         if found is None or found[0] is not view.objectives or found[1] is not view.sight:
             found = self._threatened[key] = (view.objectives, view.sight,
                                              tuple(self._threatened_now()))
