@@ -3,23 +3,40 @@ gives, along whole games, the very answers worked out afresh: a unit's orders as
 weighed (`Control._choices`), what the computer keeps to weigh them (its memos of
 objectives, weapons, marks, moves out in the open and standings), the weapons that fire
 at a target and the nearest aim each place sees (firing.py, kept in the rules' sight
-memo), a fire's chance to pin, an order test's chance to pass."""
+memo), a fire's chance to pin, an order test's chance to pass; a move out in the open
+checked (actions.py, kept in the rules' sight memo), a refresh of the sides' memories that
+makes a sighting only of an enemy not as it was seen, a view's comparison of a unit's
+models, the units fallen read off a view's log."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from fibua.battlefield.model import Position
+from fibua.core.errors import IllegalOrder
 from fibua.core.game import Game, play_out
-from fibua.rulesets.buildings import actions, ai, firing, forecast, forecast_fire
+from fibua.core.knowledge import Sure
+from fibua.rulesets.buildings import (
+    actions,
+    ai,
+    firing,
+    forecast,
+    forecast_fire,
+    knowledge,
+    reckoning,
+    turn,
+    views,
+)
 from fibua.rulesets.buildings.ai import Choice, Control, _Decision
 from fibua.rulesets.buildings.estimates import Mark, _pin_chance, pin_chance
 from fibua.rulesets.buildings.morale import pass_chance
-from fibua.rulesets.buildings.state import BuildingsState, Unit
-from fibua.rulesets.buildings.tables import Quality, WeaponName
+from fibua.rulesets.buildings.state import BuildingsState, Model, Unit
+from fibua.rulesets.buildings.tables import OrderKind, Quality, WeaponName
 from fibua.rulesets.buildings.views import SideView
 from fibua.scenario.loader import load_scenario
 
@@ -262,3 +279,187 @@ def test_the_standing_sections_a_spreads_ends_fall_in_follow_the_sections_states
     sight.set_section_state(sid, SectionState.RUBBLE)
     assert sid not in spread.standing(view)
     assert spread.standing(view) == afresh()
+
+
+# -- what the rules keep or skip (actions.py, knowledge.py, views.py, reckoning.py) ----------
+
+
+def _outside_afresh(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                    reach: float) -> tuple[str, object]:
+    try:
+        return "plan", actions._outside_now(state, unit, to, reach)
+    except IllegalOrder as error:
+        return "refused", (error.reason, error.code)
+
+
+@pytest.mark.parametrize("name", ["beach-exit", "village-street"])
+def test_a_move_in_the_open_kept_is_the_one_checked_afresh(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along whole games: each move out in the open checked (its plan, or its refusal's
+    reason and code) is the one worked out afresh, and some were kept (asked before with
+    the models where they stand and the same point)."""
+    kept: list[bool] = []
+    real = actions._check_outside
+
+    def check_outside(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                      reach: float) -> actions.Move:
+        memo = state.sight.memo.get(actions.OUTSIDE) or {}
+        kept.append(any(k[2] == tuple((m.x, m.y) for m in unit.models) and k[3] == to
+                        for k in memo))
+        fresh = _outside_afresh(state, unit, to, reach)
+        try:
+            found = real(state, unit, to, reach)
+        except IllegalOrder as error:
+            assert fresh == ("refused", (error.reason, error.code))
+            raise
+        assert fresh == ("plan", found)
+        return found
+
+    monkeypatch.setattr(actions, "_check_outside", check_outside)
+    for seed in (5, 6):  # (the games of a map share the rules' memo: some moves kept
+        g = Game(load_scenario(name), seed)  # are the first game's)
+        play_out(g, {side: Control(side, seed) for side in g.scenario.side_names})
+    assert True in kept and False in kept
+
+
+def test_a_move_kept_follows_where_the_models_stand_and_the_point() -> None:
+    """By hand: a move kept is handed out again, the same plan; moved by a hand, the unit's
+    models ask afresh; a refusal kept is raised again with its reason and code."""
+    g = Game(load_scenario("beach-exit"), 1)
+    state = g.state
+    unit = next(u for u in state.units.values() if u.section is None and u.aboard is None
+                and len(u.models) > 1)
+    to = (unit.lead.x + 0.5, unit.lead.y + 0.25)
+    first = actions._check_outside(state, unit, to, 6.0)
+    assert actions._check_outside(state, unit, to, 6.0) is first
+    assert ("plan", first) == _outside_afresh(state, unit, to, 6.0)
+    unit.models[1].x += 0.5  # (the lead where it was: the step is the same)
+    moved = actions._check_outside(state, unit, to, 6.0)
+    assert ("plan", moved) == _outside_afresh(state, unit, to, 6.0)
+    assert moved.points != first.points
+    far = (unit.lead.x + 30.0, unit.lead.y)
+    for _ in range(2):  # worked out, then kept
+        with pytest.raises(IllegalOrder) as refused:
+            actions._check_outside(state, unit, far, 6.0)
+        assert ("refused", (refused.value.reason, refused.value.code)) == \
+            _outside_afresh(state, unit, far, 6.0)
+        assert refused.value.code == "too-far"
+
+
+def _refresh_afresh(state: BuildingsState) -> None:
+    """`knowledge.refresh` as it was: every enemy in sight made a sighting, and recorded
+    when it differs from the one known."""
+    for side in state.sides:
+        memory = state.knowledge[side]
+        foes = [u for u in state.units.values() if u.side != side and u.alive]
+        in_sight = dict(zip((f.id for f in foes),
+                            knowledge.seen_by(state, state.side_units(side), foes),
+                            strict=True))
+        for enemy in state.units.values():
+            if enemy.side == side:
+                continue
+            known = memory.get(enemy.id)
+            if not enemy.alive:
+                if known is not None and (known.alive or known.visible):
+                    memory.record_casualty(enemy.id, state.turn)
+                continue
+            if in_sight[enemy.id]:
+                now = knowledge.sighting(state, enemy)
+                if now != known:
+                    memory.record(now)
+            elif known is not None:
+                memory.lose(enemy.id, state.turn)
+
+
+def _memories(state: BuildingsState) -> list[tuple[object, ...]]:
+    return [(list(state.knowledge[s].sightings.items()), state.knowledge[s].news)
+            for s in state.sides]
+
+
+@pytest.mark.parametrize("name", ["beach-exit", "tobacco-factory"])
+def test_a_refresh_leaves_the_memories_a_refresh_making_every_sighting_leaves(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along whole games: refresh (which makes a sighting only of an enemy not standing as
+    it was seen, `_as_seen`) leaves each side's memory as the refresh making them all:
+    the same sightings, in the same order, the same news."""
+    refreshed: list[int] = []
+    real = knowledge.refresh
+
+    def refresh(state: BuildingsState) -> None:
+        twin = deepcopy(state.knowledge)
+        real(state)
+        found = _memories(state)
+        kept, state.knowledge = state.knowledge, twin
+        try:
+            _refresh_afresh(state)
+            assert _memories(state) == found
+        finally:
+            state.knowledge = kept
+        refreshed.append(1)
+
+    for module in (knowledge, actions, turn):  # each asks it by name
+        monkeypatch.setattr(module, "refresh", refresh)
+    g = Game(load_scenario(name), 6)
+    play_out(g, {side: Control(side, 6) for side in g.scenario.side_names})
+    assert len(refreshed) > 50
+
+
+def test_an_enemy_as_seen_is_one_whose_sighting_would_be_the_same() -> None:
+    """By hand: `_as_seen` holds of a sighting made now, and of none once a field the
+    sighting reads changed."""
+    g = Game(load_scenario("beach-exit"), 1)
+    state = g.state
+    enemy = next(iter(state.units.values()))
+    seen = knowledge.sighting(state, enemy)
+    assert knowledge._as_seen(seen, enemy, state.turn)
+    for changed in (seen._replace(x=seen.x + 1), seen._replace(floor=seen.floor + 1),
+                    seen._replace(turn=seen.turn + 1), seen._replace(doing=OrderKind.FIRE),
+                    seen._replace(strength=0), seen._replace(sure=Sure.LAST_SEEN),
+                    seen._replace(alive=False), seen._replace(name="other"),
+                    seen._replace(section="s"), seen._replace(step=1)):
+        assert changed != seen
+        assert not knowledge._as_seen(changed, enemy, state.turn)
+
+
+def test_a_units_lists_are_the_same_as_the_models_compare_them() -> None:
+    """`views._same_lists` compares the models field by field as Model's == does."""
+    g = Game(load_scenario("beach-exit"), 1)
+    unit = next(u for u in g.state.units.values() if len(u.models) > 1)
+    copy = views._copy(unit)
+    assert views._same_lists(copy, unit)
+    changes: list[Callable[[Unit], None]] = [
+        lambda u: setattr(u.models[1], "x", u.models[1].x + 1),
+        lambda u: setattr(u.models[0], "y", u.models[0].y - 1),
+        lambda u: setattr(u.models[1], "weapon", WeaponName.PISTOL),
+        lambda u: u.models.pop(),
+        lambda u: u.models.append(Model(1.0, 2.0, None)),
+        lambda u: u.spent.append(0),
+    ]
+    for change in changes:
+        other = views._copy(unit)
+        change(other)
+        same = other.models == unit.models and other.spent == unit.spent
+        assert views._same_lists(other, unit) == same
+        assert not same
+
+
+def test_the_units_fallen_are_read_off_the_log_as_each_event_tells(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along whole games, every view's log read by the computer's standings (till one
+    names a unit destroyed)."""
+    fell: list[bool] = []
+    real = reckoning._fallen
+
+    def fallen(log: Any) -> list[Any]:
+        found = real(log)
+        assert found == [e.data.get("unit") for e in log if e.kind == "destroyed"]
+        fell.append(bool(found))
+        return found
+
+    monkeypatch.setattr(reckoning, "_fallen", fallen)
+    for seed in range(1, 6):
+        g = Game(load_scenario("tobacco-factory"), seed)
+        play_out(g, {side: Control(side, seed) for side in g.scenario.side_names})
+        if True in fell:
+            break
+    assert True in fell and False in fell

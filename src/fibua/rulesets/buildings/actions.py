@@ -350,8 +350,45 @@ def _rubble_at(state: BuildingsState, p: tuple[float, float]) -> bool:
     return sid is not None and state.sight.section_state(sid) is SectionState.RUBBLE
 
 
+#: the rules' memo entry (`SightEngine.memo`) of `_check_outside`, and its size at most
+OUTSIDE = "buildings.actions.outside"
+OUTSIDE_LIMIT = 50_000
+
+
 def _check_outside(state: BuildingsState, unit: Unit, to: tuple[float, float],
                    reach: float) -> Move:
+    """A move in the open: its plan, or its refusal.
+
+    Kept in the rules' own memo of the sight engine (one for each set of the sections'
+    states, see knowledge.py) by all that the check reads besides the map: the unit's name
+    (refusals name it), its mobility (in rubble), where its models stand, the point, the
+    reach and the coherency. The computer checks the moves of a unit that has not moved
+    again order after order, most of them the same. A point or place on a zero (-0.0
+    equals 0.0, and would move a model to the other) is checked afresh."""
+    places = tuple([(m.x, m.y) for m in unit.models])
+    if 0.0 in to or any(0.0 in p for p in places):
+        return _outside_now(state, unit, to, reach)
+    memo: dict[Any, Any] = state.sight.memo
+    known: dict[tuple[object, ...], Move | tuple[str, str]] | None = memo.get(OUTSIDE)
+    if known is None or len(known) >= OUTSIDE_LIMIT:
+        known = memo[OUTSIDE] = {}
+    key = (unit.name, unit.mobility, places, to, reach, state.options.coherency)
+    found = known.get(key)
+    if found is None:
+        try:
+            found = known[key] = _outside_now(state, unit, to, reach)
+        except IllegalOrder as error:
+            known[key] = (error.reason, error.code)
+            raise
+    elif type(found) is tuple:
+        raise _refuse(*found)
+    assert isinstance(found, Move)
+    return found
+
+
+def _outside_now(state: BuildingsState, unit: Unit, to: tuple[float, float],
+                 reach: float) -> Move:
+    """`_check_outside`, worked out."""
     lead = unit.lead
     dx, dy = to[0] - lead.x, to[1] - lead.y
     length = hypot(dx, dy)

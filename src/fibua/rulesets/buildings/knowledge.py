@@ -225,29 +225,51 @@ def refresh(state: BuildingsState) -> None:
     """Each side's memory: enemies in sight now are seen where they are; others keep where
     they were last seen."""
     stances, pairs = _memo(state)
-    numbers = {u.id: _number(stances, u) for u in state.units.values() if u.alive}
+    units = state.units.values()
+    # Unit.alive written out, and asked once an order: each side's units (as
+    # `side_units`) and its foes are read off this list, in the units' order
+    alive = [u for u in units if not u.destroyed and u.models]
+    numbers = {u.id: _number(stances, u) for u in alive}
+    turn = state.turn
     for side in state.sides:
         memory = state.knowledge[side]
-        mine = state.side_units(side)
-        foes = [u for u in state.units.values() if u.side != side and u.alive]
+        mine = [u for u in alive if u.side == side]
+        foes = [u for u in alive if u.side != side]
         in_sight = dict(zip((foe.id for foe in foes), _seen_by(
             state, pairs, mine, [numbers[u.id] for u in mine], foes,
             [numbers[u.id] for u in foes]), strict=True))
-        for enemy in state.units.values():
+        for enemy in units:
             if enemy.side == side:
                 continue
             known = memory.get(enemy.id)
-            if not enemy.alive:
+            if not (not enemy.destroyed and enemy.models):
                 # every destruction is told to both sides
                 if known is not None and (known.alive or known.visible):
                     memory.record_casualty(enemy.id, state.turn)
                 continue
             if in_sight[enemy.id]:
-                now = sighting(state, enemy)
-                if now != known:
-                    memory.record(now)
+                # most enemies in sight stand as they were seen: the sighting is made
+                # only when one of its fields may differ (`_as_seen`)
+                if known is None or not _as_seen(known, enemy, turn):
+                    now = sighting(state, enemy)
+                    if now != known:
+                        memory.record(now)
             elif known is not None:
                 memory.lose(enemy.id, state.turn)
+
+
+def _as_seen(known: Seen, enemy: Unit, turn: int) -> bool:
+    """Whether every field of `sighting(state, enemy)` (made at `turn`) is or equals the
+    known one's: the new sighting would then equal it (tuples compare field by field,
+    identity first), and refresh would keep the known one. False says nothing: the
+    sighting is made and compared."""
+    lead = enemy.models[0]
+    return (known.x == lead.x and known.y == lead.y and known.turn == turn
+            and known.section == enemy.section and known.floor == enemy.floor
+            and known.doing == enemy.order and known.strength == len(enemy.models)
+            and known.sure == Sure.SEEN and known.unit == enemy.id
+            and known.name == enemy.name and known.kind == enemy.kind
+            and known.alive is True and known.step is None)
 
 
 def sighting(state: BuildingsState, enemy: Unit, sure: Sure = Sure.SEEN) -> Seen:

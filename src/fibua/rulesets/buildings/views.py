@@ -46,10 +46,17 @@ def _copy(u: Unit) -> Unit:
     return Unit(*values)
 
 
+#: a model's fields, as its dataclass's == compares them
+_MODEL = attrgetter("x", "y", "weapon")
+
+
 def _same_lists(copy: Unit, unit: Unit) -> bool:
     """The models (moved, armed) and spent weapons are changed in place, which the
-    copies' check by identity cannot see."""
-    return copy.models == unit.models and copy.spent == unit.spent
+    copies' check by identity cannot see. The models are compared as their == would,
+    field by field (`_MODEL`), without a call of Model.__eq__ for each one."""
+    a, b = copy.models, unit.models
+    return len(a) == len(b) and list(map(_MODEL, a)) == list(map(_MODEL, b)) \
+        and copy.spent == unit.spent
 
 
 def observe(state: BuildingsState, side: str) -> SideView:
