@@ -185,6 +185,47 @@ def test_a_kept_look_follows_each_kind_of_change(change: str) -> None:
     assert told > 0
 
 
+@pytest.mark.parametrize("kind", ["move", "flat-out", "shoot", "observe", "mount",
+                                  "dismount", "lost"])
+def test_a_kept_look_follows_what_the_rules_change(kind: str) -> None:
+    """A game played on by the computers, but with an order of `kind` whenever one is
+    legal (or, for "lost", a unit knocked out by the rules' own hit code now and then):
+    the rules touch every unit they change, so after each each side is told what it sees
+    afresh and its kept look is the look afresh."""
+    from random import Random
+
+    from fibua.rulesets.street_fighter.combat import knock_out, wound
+
+    game = Game(load_scenario("normandy-village"), 6)
+    state: StreetFighterState = game.state  # type: ignore[assignment]
+    players = {s: game.ruleset.computer(s, derive_seed(6, "computer", s))
+               for s in game.scenario.side_names}
+    rng = Random(1)
+    done = 0
+    while (side := game.to_act()) is not None and done < 12:
+        if kind == "lost" and rng.random() < 0.1:
+            unit = rng.choice([u for u in state.units.values() if u.alive])
+            if unit.spec.vehicle:
+                knock_out(state, unit, "knocked out", passenger_hits=1)
+            else:
+                wound(state, unit, unit.hp, unit.pos.point)
+            knowledge.refresh_after_order(state)
+            done += 1
+        else:
+            legal = [o for o in game.ruleset.legal_orders(state, side) if o.kind == kind]
+            if legal:
+                game.apply(rng.choice(legal))
+                done += 1
+            else:
+                game.apply(players[side].choose(game.observe(side), LegalOrders(game, side)))
+        if state.result is not None:
+            break
+        for s in state.sides:
+            assert _told(state, s) == _afresh(state, s)
+            _kept_look_is_afresh(state, s)
+    assert done >= 3
+
+
 def test_a_column_of_sight_is_the_matrix_column() -> None:
     """`SightEngine.visible_column` (one target, each pair asked from its observer) and
     `visible_row` answer as `visible_matrix` does."""
