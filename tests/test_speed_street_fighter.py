@@ -226,6 +226,21 @@ def test_a_kept_look_follows_what_the_rules_change(kind: str) -> None:
     assert done >= 3
 
 
+def test_a_copy_of_the_state_looks_afresh() -> None:
+    """A copy (what a search plays forward, a sampled world, changed at will without
+    touching) keeps no look of the game's: it works its own out afresh."""
+    game = Game(load_scenario("normandy-village"), 3)
+    state: StreetFighterState = game.state  # type: ignore[assignment]
+    assert set(state.looks) == set(state.sides)
+    copy = state.clone()
+    assert not copy.looks
+    mover = knowledge.targets(copy, copy.sides[0])[0]
+    mover.pos = knowledge.observers(copy, copy.sides[0])[0].pos  # face to face, untouched
+    knowledge.refresh_after_order(copy)
+    assert mover.id in _told(copy, copy.sides[0]) == _afresh(copy, copy.sides[0])
+    assert state.looks[state.sides[0]].marks[mover.id] is not mover
+
+
 def test_a_column_of_sight_is_the_matrix_column() -> None:
     """`SightEngine.visible_column` (one target, each pair asked from its observer) and
     `visible_row` answer as `visible_matrix` does."""
