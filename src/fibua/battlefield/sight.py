@@ -503,6 +503,28 @@ def _visible_row(ax: float, ay: float, asec: int, afl: int, bxy: Any, bsec: Any,
 
 
 @jit
+def _visible_column(axy: Any, asec: Any, afl: Any, bx: float, by: float, bsec: int, bfl: int,
+                    first_token: int, t: Any) -> Any:
+    """Every observer's sight of one target: a column of `visible_matrix_kernel`, each
+    pair asked from its observer as there, marking edges with the engine's own stamp array
+    from `first_token` on."""
+    state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces = (
+        _sight_tables(t)
+    )
+    ain = _locate_many(axy, True, t)
+    bin_ = _locate_point(bx, by, True, t)
+    stamp = t[STAMP]
+    out = np.zeros(axy.shape[0], dtype=np.bool_)
+    for a in range(axy.shape[0]):
+        out[a] = _visible_one(
+            axy[a, 0], axy[a, 1], asec[a], afl[a], ain[a], bx, by, bsec, bfl, bin_,
+            first_token + a, stamp,
+            state, grid, nx, ny, cs, ci, edges, box, kind, owner, levels, pbase, pstart, pieces,
+        )  # fmt: skip
+    return out
+
+
+@jit
 def visible_matrix_kernel(axy: Any, asec: Any, afl: Any, bxy: Any, bsec: Any, bfl: Any,
                           t: Any) -> Any:
     """See `SightEngine.visible_matrix_arrays`. For compiled callers, with the engine's
@@ -1194,6 +1216,17 @@ class SightEngine:
         result: BoolArray = _visible_row(
             float(observer.x), float(observer.y), self.section_index(observer.section),
             int(observer.floor), targets.xy, targets.section, targets.floor, first,
+            self._tables)
+        return result
+
+    def visible_column(self, observers: PositionArrays, target: Position) -> BoolArray:
+        """`visible_matrix` for one target, without making arrays of it: the figure that
+        just moved, seen from where each observer stands."""
+        first = self._token + 1
+        self._token += len(observers.floor)
+        result: BoolArray = _visible_column(
+            observers.xy, observers.section, observers.floor, float(target.x),
+            float(target.y), self.section_index(target.section), int(target.floor), first,
             self._tables)
         return result
 

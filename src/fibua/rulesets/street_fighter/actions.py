@@ -20,6 +20,7 @@ from fibua.rulesets.street_fighter.ground import (
     distance_to_section,
     range_between,
 )
+from fibua.rulesets.street_fighter.knowledge import touched
 from fibua.rulesets.street_fighter.shooting import base_need
 from fibua.rulesets.street_fighter.state import Activity, Marker, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import MOUNT_REACH, Body, Kind, Row, a_or_an
@@ -108,8 +109,10 @@ def carry_out_move(state: StreetFighterState, unit: Unit, plan: MovePlan) -> Non
     unit.pos = plan.legs[-1]
     for p in unit.passengers:
         state.units[p].pos = unit.pos
+        touched(state, state.units[p])
     unit.activity = plan.activity
     unit.acted = True
+    touched(state, unit)
     state.emit("moved", {"unit": unit.id, "from": list(start.point),
                          "to": list(unit.pos.point), "section": unit.pos.section,
                          "cm": round(plan.length, 2), "activity": str(plan.activity)},
@@ -256,6 +259,7 @@ def carry_out_assault(state: StreetFighterState, plan: AssaultPlan) -> None:
     for u in units:
         u.activity = Activity.ASSAULTED
         u.acted = True
+        touched(state, u)
     close_assault(state, units, plan.section)
 
 
@@ -287,6 +291,7 @@ def carry_out_mount(state: StreetFighterState, unit: Unit, vehicle: Unit) -> Non
     unit.pos = vehicle.pos
     unit.activity = Activity.MOUNTED
     unit.acted = True
+    touched(state, unit)
     state.emit("mounted", {"unit": unit.id, "vehicle": vehicle.id}, (unit.side,))
 
 
@@ -314,6 +319,7 @@ def carry_out_dismount(state: StreetFighterState, unit: Unit, there: Position) -
     unit.pos = there
     unit.activity = Activity.MOUNTED
     unit.acted = True
+    touched(state, unit)
     state.emit("dismounted", {"unit": unit.id, "at": list(there.point)}, (unit.side,))
 
 
@@ -327,4 +333,5 @@ def check_observe(state: StreetFighterState, unit: Unit) -> None:
 def carry_out_observe(state: StreetFighterState, unit: Unit) -> None:
     unit.activity = Activity.OBSERVING
     unit.acted = True
+    touched(state, unit)
     state.emit("observing", {"unit": unit.id}, (unit.side,))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fibua.battlefield.model import Position
 from fibua.core.dice import Modifier, roll
 from fibua.rulesets.street_fighter.ground import cover_for, range_between, section_spots
-from fibua.rulesets.street_fighter.knowledge import record_loss, report_fire, reveal
+from fibua.rulesets.street_fighter.knowledge import record_loss, report_fire, reveal, touched
 from fibua.rulesets.street_fighter.shooting import Shot, base_need, modifiers, need_at
 from fibua.rulesets.street_fighter.state import Activity, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import (
@@ -90,6 +90,7 @@ def knock_out(state: StreetFighterState, vehicle: Unit, how: str,
     for rider in riders:
         rider.rides = None
         rider.pos = Position(spot.x, spot.y)
+        touched(state, rider)
         state.emit("bailed-out", {"unit": rider.id, "hits": passenger_hits}, (rider.side,))
         if passenger_hits:
             wound(state, rider, passenger_hits, spot.point)
@@ -99,8 +100,10 @@ def remove(state: StreetFighterState, unit: Unit, how: str) -> None:
     if unit.hp > 0 and how == "surrendered":
         unit.surrendered = True
     unit.pinned = False
+    touched(state, unit)
     for p in unit.passengers:
         state.units[p].rides = None
+        touched(state, state.units[p])
     unit.passengers = []
     if unit.rides is not None:
         state.units[unit.rides].passengers.remove(unit.id)
@@ -207,6 +210,7 @@ def occupy(state: StreetFighterState, units: list[Unit], section: str) -> None:
     for i, unit in enumerate(units):
         x, y = spots[i % len(spots)]
         unit.pos = Position(x, y, section)
+        touched(state, unit)
 
 
 def close_assault(state: StreetFighterState, attackers: list[Unit], section: str) -> None:

@@ -10,9 +10,6 @@ observation table, read with the unit's formation's d10 for the turn, says so.
 
 from __future__ import annotations
 
-from operator import is_
-
-from fibua.battlefield.model import Position
 from fibua.core.knowledge import Briefed, FireReport, Sure, knowledge_of
 from fibua.rulesets.street_fighter.forces import Forces, all_formations, placements
 from fibua.rulesets.street_fighter.ground import compass, in_cover, memo, range_between
@@ -21,6 +18,8 @@ from fibua.rulesets.street_fighter.state import (
     FIRING,
     MOVING,
     Activity,
+    Look,
+    Placed,
     Seen,
     StreetFighterState,
     Unit,
@@ -104,71 +103,176 @@ def _seen_at_any_range(sign: Sign, observing: bool) -> bool:
 
 
 def visible_to(state: StreetFighterState, side: str) -> set[str]:
-    """Ids of the enemy units the side sees now."""
+    """Ids of the enemy units the side sees now, worked out afresh."""
+    return _seen(_look_afresh(state, side, None))
+
+
+def _seen(look: Look) -> set[str]:
+    return {t for t, eye in look.seer.items() if eye is not None}
+
+
+def _look_afresh(state: StreetFighterState, side: str, last: Look | None) -> Look:
+    """Every enemy the side could see picked out again. The lines of sight of the side's
+    `last` look are kept for the pairs whose two units stand where they stood then (a new
+    place is a new object; the map never changes)."""
     eyes = observers(state, side)
     marks = targets(state, side)
-    if not eyes or not marks:
-        return set()
-    lines = sight_lines(state, side, [u.pos for u in eyes], [t.pos for t in marks])
-    seen: set[str] = set()
-    # a target's sign is the same to every observer: worked out once, and only for a
-    # target some observer has a line of sight to
-    for target, in_sight in zip(marks, lines, strict=True):
-        if not any(in_sight):
-            continue
-        sign = target_sign(state, target)
-        for eye, sees in zip(eyes, in_sight, strict=True):
-            if sees and _picks_out(state, eye, target, sign):
-                seen.add(target.id)
+    at = {u.id: u.pos for u in eyes}
+    at.update((t.id, t.pos) for t in marks)
+    then = {} if last is None else last.at
+    moved_eyes = [u for u in eyes if then.get(u.id) is not u.pos]
+    moved_marks = [t for t in marks if then.get(t.id) is not t.pos]
+    still = {u.id for u in eyes} - {u.id for u in moved_eyes}
+    lines = {} if last is None else \
+        {t.id: last.lines[t.id] & still for t in marks if then.get(t.id) is t.pos}
+    look = Look({u.id: u for u in eyes}, {t.id: t for t in marks}, at, lines, {})
+    if last is not None:  # the same eyes (marks) where they were: the same arrays
+        if not moved_eyes and len(eyes) == len(last.eyes):
+            look.eyes_placed = last.eyes_placed
+        if not moved_marks and len(marks) == len(last.marks):
+            look.marks_placed = last.marks_placed
+    _line_up(state, look, moved_eyes, moved_marks)
+    for target in marks:
+        _pick_column(state, look, target)
+    return look
+
+
+def _line_up(state: StreetFighterState, look: Look, moved_eyes: list[Unit],
+             moved_marks: list[Unit]) -> None:
+    """The lines of sight of the pairs of the look with a unit that moved (or came into
+    it): the columns of `moved_marks` from every eye, the rows of `moved_eyes` to every
+    mark. Each pair is asked from its eye, as `SightEngine.visible_matrix` is."""
+    sight, lines = state.sight, look.lines
+    if moved_marks and look.eyes:
+        if look.eyes_placed is None:
+            look.eyes_placed = _placed(state, look.eyes)
+        eyes, from_eyes = look.eyes_placed
+        columns = [sight.visible_column(from_eyes, moved_marks[0].pos).tolist()] \
+            if len(moved_marks) == 1 else sight.visible_matrix_arrays(
+                from_eyes, sight.position_arrays([t.pos for t in moved_marks])).T.tolist()
+        for target, column in zip(moved_marks, columns, strict=True):
+            lines[target.id] = {u.id for u, sees in zip(eyes, column, strict=True) if sees}
+    else:
+        for target in moved_marks:
+            lines[target.id] = set()
+    if moved_eyes and look.marks:
+        if look.marks_placed is None:
+            look.marks_placed = _placed(state, look.marks)
+        marks, to_marks = look.marks_placed
+        rows = [sight.visible_row(moved_eyes[0].pos, to_marks).tolist()] \
+            if len(moved_eyes) == 1 else sight.visible_matrix_arrays(
+                sight.position_arrays([u.pos for u in moved_eyes]), to_marks).tolist()
+        for eye, row in zip(moved_eyes, rows, strict=True):
+            for target, sees in zip(marks, row, strict=True):
+                if sees:
+                    lines[target.id].add(eye.id)
+
+
+def _placed(state: StreetFighterState, units: dict[str, Unit]) -> Placed:
+    listed = list(units.values())
+    return listed, state.sight.position_arrays([u.pos for u in listed])
+
+
+def _pick_column(state: StreetFighterState, look: Look, target: Unit) -> None:
+    """The first eye with a line of sight to the target found to pick it out, if any (its
+    sign is the same to every eye)."""
+    found = None
+    in_sight = look.lines[target.id]
+    if in_sight:
+        sign, eyes = target_sign(state, target), look.eyes
+        for i in in_sight:
+            if _picks_out(state, eyes[i], target, sign):
+                found = i
                 break
-    return seen
+    look.seer[target.id] = found
 
 
-def sight_lines(state: StreetFighterState, side: str, eyes: list[Position],
-                marks: list[Position]) -> list[list[bool]]:
-    """For each of `marks`, whether each of `eyes` has a line of sight to it. The map never
-    changes, so only the lines of places new since the side's last look are worked out
-    again: after an order, those of the unit that moved (the last look is kept in the
-    rules' engine's memo, and a place that changed is a new object); a unit that came
-    into the lists or left them (going flat out, getting in or out of a vehicle, falling)
-    costs only its own lines."""
-    kept = memo(state.sight, "sight-lines")
-    last = kept.get(side)
-    if last is None:
-        fresh: list[list[bool]] = state.sight.visible_matrix(eyes, marks).T.tolist()
-        kept[side] = (eyes, marks, fresh)
-        return fresh
-    old_eyes, old_marks, old = last
-    if len(eyes) == len(old_eyes) and len(marks) == len(old_marks) and \
-            all(map(is_, eyes, old_eyes)) and all(map(is_, marks, old_marks)):
-        same: list[list[bool]] = old
-        return same  # read only: a change below is made to a copy
-    # the kept lines by place (the places are held by the memo, so their ids stay theirs)
-    row_of = {id(p): i for i, p in enumerate(old_eyes)}
-    column_of = {id(p): j for j, p in enumerate(old_marks)}
-    rows = [row_of.get(id(p)) for p in eyes]
-    columns = [column_of.get(id(p)) for p in marks]
-    new_eyes = [i for i, r in enumerate(rows) if r is None]
-    new_marks = [j for j, c in enumerate(columns) if c is None]
-    lines = [[False] * len(eyes) if c is None else
-             [False if r is None else old[c][r] for r in rows] for c in columns]
-    if new_eyes:  # rows of the observers that moved or came
-        found = state.sight.visible_matrix([eyes[i] for i in new_eyes], marks)
-        for i, row in zip(new_eyes, found.tolist(), strict=True):
-            for column, value in zip(lines, row, strict=True):
-                column[i] = value
-    if new_marks:  # columns of the targets that moved or came
-        found = state.sight.visible_matrix(eyes, [marks[j] for j in new_marks])
-        for j, column in zip(new_marks, found.T.tolist(), strict=True):
-            lines[j] = column
-    kept[side] = (eyes, marks, lines)
-    return lines
+def touched(state: StreetFighterState, unit: Unit) -> None:
+    """The rules changed what spotting reads of the unit: its place, its activity, whether
+    it rides or is still in the fight. Each side's kept look works out the pairs it is in
+    again at its next `refresh_after_order` (the dice of the turn and the activities
+    cleared at the start of a side's orders are followed by `refresh`)."""
+    for look in state.looks.values():
+        look.changed.add(unit.id)
+
+
+def _look_again(state: StreetFighterState, side: str) -> Look:
+    """The side's kept look brought up to date: the enemies it could see again are those
+    it saw, but for the units touched since. An untouched target picked out by an
+    untouched eye still is (the pair reads nothing else: the eye's place, activity and
+    formation's die, the target's place, activity and kind); one nobody picked out can
+    be picked out only by an eye touched. The lines of sight of a touched unit are worked
+    out again only if it stands elsewhere (a new place is a new object)."""
+    look = state.looks.get(side)
+    if look is None:
+        look = state.looks[side] = _look_afresh(state, side, None)
+        return look
+    if not look.changed:
+        return look
+    eyes, marks, at, lines, seer = look.eyes, look.marks, look.at, look.lines, look.seer
+    moved_eyes: list[Unit] = []  # new in the lists or elsewhere: new lines
+    moved_marks: list[Unit] = []
+    still_eyes: list[Unit] = []  # where they were: their lines hold
+    still_marks: list[Unit] = []
+    for uid in sorted(look.changed):
+        unit = state.units[uid]
+        was = at.pop(uid, None)
+        if unit.side == side:
+            eyes.pop(uid, None)
+            if unit.hp > 0 and not unit.surrendered and unit.rides is None \
+                    and unit.activity is not Activity.FLAT_OUT:  # as `observers`
+                eyes[uid] = unit
+                at[uid] = unit.pos
+                (still_eyes if unit.pos is was else moved_eyes).append(unit)
+            if unit.pos is not was or uid not in eyes:
+                for some in lines.values():
+                    some.discard(uid)
+                if was is not None or uid in eyes:
+                    look.eyes_placed = None
+        else:
+            marks.pop(uid, None)
+            seer.pop(uid, None)
+            if unit.hp > 0 and not unit.surrendered and unit.rides is None:  # `targets`
+                marks[uid] = unit
+                at[uid] = unit.pos
+                (still_marks if unit.pos is was else moved_marks).append(unit)
+            if unit.pos is not was or uid not in marks:
+                lines.pop(uid, None)
+                if was is not None or uid in marks:
+                    look.marks_placed = None
+    gone = look.changed.copy()  # whoever these eyes picked out is to be picked out again
+    look.changed.clear()
+    _line_up(state, look, moved_eyes, moved_marks)
+    redo = {t.id for t in moved_marks} | {t.id for t in still_marks}
+    new_eyes = moved_eyes + still_eyes
+    for target in marks.values():
+        if target.id in redo or seer[target.id] in gone:
+            _pick_column(state, look, target)
+        elif seer[target.id] is None and new_eyes:
+            in_sight = lines[target.id]
+            for eye in new_eyes:
+                if eye.id in in_sight and \
+                        _picks_out(state, eye, target, target_sign(state, target)):
+                    seer[target.id] = eye.id
+                    break
+    return look
 
 
 def refresh(state: StreetFighterState) -> None:
-    """Work out again what each side sees, and tell it what came into or left its view."""
+    """Work out again what each side sees, every pair picked out again (at the start of a
+    side's orders and at the end of a turn: new dice, activities cleared; in a sampled
+    world), and tell it what came into or left its view."""
     for side in state.sides:
-        _update(state, side, visible_to(state, side))
+        look = state.looks[side] = _look_afresh(state, side, state.looks.get(side))
+        _update(state, side, _seen(look))
+    state.spotted = state.version
+
+
+def refresh_after_order(state: StreetFighterState) -> None:
+    """`refresh` after an order: each side's kept look works out again only the pairs of
+    the units the order touched (`touched`)."""
+    for side in state.sides:
+        _update(state, side, _seen(_look_again(state, side)))
     state.spotted = state.version
 
 
@@ -181,7 +285,7 @@ def refresh_after_observing(state: StreetFighterState, side: str) -> None:
     enemy sees what it saw at the last refresh, which told it all of it, so its look
     again would find the same and tell it nothing."""
     assert state.spotted == state.version - 1
-    _update(state, side, visible_to(state, side))
+    _update(state, side, _seen(_look_again(state, side)))
     state.spotted = state.version
 
 

@@ -9,6 +9,7 @@ from fibua.core.dice import Modifier, roll
 from fibua.rulesets.street_fighter.actions import held_sections
 from fibua.rulesets.street_fighter.combat import D10, remove
 from fibua.rulesets.street_fighter.ground import blocked_for, in_cover
+from fibua.rulesets.street_fighter.knowledge import touched
 from fibua.rulesets.street_fighter.state import Formation, StreetFighterState, Unit
 from fibua.rulesets.street_fighter.tables import (
     DEMORALISED_AT_MOST,
@@ -94,8 +95,10 @@ def retreat(state: StreetFighterState, unit: Unit) -> None:
             break
     moved = unit.pos.distance(here)
     unit.pos = here
+    touched(state, unit)
     for p in unit.passengers:
         state.units[p].pos = here
+        touched(state, state.units[p])
     state.emit("retreated", {"unit": unit.id, "to": list(here.point), "cm": round(moved, 2)},
                (unit.side,))
 

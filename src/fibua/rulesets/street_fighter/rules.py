@@ -19,7 +19,11 @@ from fibua.rulesets.street_fighter import actions, codes, forecast, sampling, se
 from fibua.rulesets.street_fighter.counters import counters as side_counters
 from fibua.rulesets.street_fighter.forces import Forces, Options, placements
 from fibua.rulesets.street_fighter.ground import distance_to_section
-from fibua.rulesets.street_fighter.knowledge import refresh, refresh_after_observing
+from fibua.rulesets.street_fighter.knowledge import (
+    refresh_after_observing,
+    refresh_after_order,
+    touched,
+)
 from fibua.rulesets.street_fighter.odds import ODDS_QUERIES
 from fibua.rulesets.street_fighter.orderforms import ORDER_KINDS
 from fibua.rulesets.street_fighter.report import after_action_report
@@ -66,7 +70,7 @@ class StreetFighter(DispatchedRuleSet[StreetFighterState, Unit]):
             if order.kind == "observe" and state.spotted == state.version - 1:
                 refresh_after_observing(state, order.side)  # half an order's work
             else:
-                refresh(state)
+                refresh_after_order(state)
             _end_if_idle(state)
 
     def preview(self, state: StreetFighterState, order: Order) -> str:
@@ -188,21 +192,22 @@ def _check_shoot(state: StreetFighterState, unit: Unit, params: dict[str, Any]) 
 
         def indirect() -> None:
             actions.carry_out_indirect(state, unit, plan)
-            _done(unit, Activity.FIRED)
+            _done(state, unit, Activity.FIRED)
 
         return indirect
     shot = actions.check_fire(state, unit, params, unit.pos, moved=False)
 
     def direct() -> None:
-        _done(unit, Activity.FIRED)
+        _done(state, unit, Activity.FIRED)
         actions.carry_out_fire(state, unit, shot)
 
     return direct
 
 
-def _done(unit: Unit, activity: Activity) -> None:
+def _done(state: StreetFighterState, unit: Unit, activity: Activity) -> None:
     unit.activity = activity
     unit.acted = True
+    touched(state, unit)
 
 
 def _check_assault(state: StreetFighterState, unit: Unit, params: dict[str, Any]) -> Carry:

@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from fibua.battlefield.model import Position
-from fibua.battlefield.sight import SightEngine
+from fibua.battlefield.sight import PositionArrays, SightEngine
 from fibua.core.dice import Roll
 from fibua.core.events import SideLogs
 from fibua.core.knowledge import SideKnowledge, Sighting
@@ -110,6 +110,39 @@ class Marker:
     artillery: bool
 
 
+#: units listed with their places as arrays (`SightEngine.position_arrays`)
+Placed = tuple[list[Unit], PositionArrays]
+
+
+@dataclass(slots=True)
+class Look:
+    """A side's look at the enemy as last worked out (knowledge.py), kept so that after an
+    order only the pairs of an observer and a target that involve a unit the order changed
+    are worked out again."""
+
+    eyes: dict[str, Unit]  # the side's observers, by id
+    marks: dict[str, Unit]  # the enemy units it could see, by id
+    at: dict[str, Position]  # where each eye and mark stood when its lines were found
+    lines: dict[str, set[str]]  # each mark: the ids of the eyes with a line of sight to it
+    #: each mark: the id of an eye that picks it out (the first found), None if none does
+    seer: dict[str, str | None]
+    #: the eyes and the marks listed with their places as the sight engine reads them,
+    #: kept while no eye (mark) comes, goes or moves
+    eyes_placed: Placed | None = None
+    marks_placed: Placed | None = None
+    #: ids of the units whose place, activity, riding or being in the fight changed since
+    #: (`knowledge.touched`): their pairs are to be worked out again
+    changed: set[str] = field(default_factory=set)
+
+
+class Looks(dict[str, Look]):
+    """Each side's kept look, by side. A copy of the state (`BaseState.clone`, then
+    changed at will by a search or a sampled world) starts without any: it looks afresh."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Looks:
+        return Looks()
+
+
 #: a side's sighting of an enemy unit: the kind of unit it was seen to be, and whether it
 #: was seen moving flat out (a shot at it is harder; sightings have no floor here: 0)
 Seen = Sighting[Kind, bool]
@@ -135,6 +168,8 @@ class StreetFighterState(BaseState[Options]):
     #: the `version` at which what each side sees was last worked out (knowledge.refresh):
     #: no part of the game, only of the rules' bookkeeping
     spotted: int = field(default=-1, kw_only=True)
+    #: each side's look as last worked out (knowledge.refresh): only of the bookkeeping
+    looks: Looks = field(default_factory=Looks, kw_only=True)
 
     def record(self, roll: Roll) -> Roll:
         self.rolls.append((self.turn, roll))
