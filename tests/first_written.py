@@ -104,14 +104,13 @@ def _beach_exit(raw: Raw) -> None:
 def _village_street(raw: Raw) -> None:
     meta = raw["scenario"]
     meta["description"] = meta["description"].replace(
-        "a PIAT and six men of another section in the timber Epicerie, and a gunner officer "
+        "a PIAT and seven men of another section in the timber Epicerie, and a gunner officer "
         "who can call the field regiment once.",
         "a PIAT and a section in the timber Epicerie, a section in the gardens and a gunner "
         "officer who can call the field regiment once.")
     british = _units_of(raw, "british")
     eight = next(u for u in british if u["id"] == "eight-section")
-    eight["models"] += [{"at": [15.5, 16]}, {"at": [17, 16]}, {"at": [18.5, 16]},
-                        {"at": [19.5, 17.5]}]
+    eight["models"] += [{"at": [17, 16]}, {"at": [18.5, 16]}, {"at": [19.5, 17.5]}]
     british.append({"id": "nine-section", "name": "9 Section (Sgt Cooke)",
                     "type": "rifle-squad", "models": [
                         {"at": [x, y]} for y in (37, 38.5)
