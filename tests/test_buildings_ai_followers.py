@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from math import dist
 
-import numpy as np
 import pytest
 
 from bld_helpers import make_scenario, put, row, unit
@@ -79,7 +78,7 @@ def test_who_follows() -> None:
     assert _Follow.of(view, view.unit("rifles"), ai._Decision(view)) is None
     follow = _Follow.of(view, view.unit("hq"), ai._Decision(view))
     assert follow is not None
-    assert follow.leads.tolist() == [[2.0, 20.0]]
+    assert follow.leads == ((2.0, 20.0),)
     assert follow.foremost == pytest.approx(ai._distance(view, ai._position(view.unit("rifles"))))
     game.state.units["rifles"].destroyed = True
     view = game.observe("allies")
@@ -87,16 +86,15 @@ def test_who_follows() -> None:
 
 
 def test_how_a_follower_counts_a_place() -> None:
-    follow = _Follow(10.0, np.array([[0.0, 0.0]]))
+    follow = _Follow(10.0, ((0.0, 0.0), (40.0, 0.0)))
     floor = 10.0 + FOLLOW
-    # no nearer than FOLLOW behind the foremost squad; within NEAR of it, no more
+    # no nearer than FOLLOW behind the foremost squad; within NEAR of one, no more
     near = (NEAR / 2, 0.0)
     assert follow.distance(5.0, *near) == pytest.approx(floor)
     assert follow.distance(floor + 4, *near) == pytest.approx(floor + 4)
     # every inch beyond NEAR of the nearest squad counts as an inch further
     assert follow.distance(floor + 4, 0.0, NEAR + 3) == pytest.approx(floor + 7)
-    assert follow.distances([1.0, 30.0], np.array([[0.0, NEAR + 1], [NEAR + 2, 0.0]])) \
-        == pytest.approx([floor + 1, 32.0])
+    assert follow.distance(30.0, 40.0 - NEAR - 2, 0.0) == pytest.approx(32.0)
 
 
 class _HqFalls:

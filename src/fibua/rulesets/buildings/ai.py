@@ -671,6 +671,7 @@ class Control:
         pressed = now / run >= left - PRESSED_TURNS
         if pressed:
             per_inch += 2 * OBJECTIVE_WORTH / run
+        # (in a building, a unit that follows counts distances as `_Follow` does)
         follow = None if pressed else _Follow.of(view, unit, decision)
         if follow is not None:
             now = follow.distance(now, unit.lead.x, unit.lead.y)
@@ -693,9 +694,6 @@ class Control:
                 if targets is not None:
                     now = _gap(targets, (lx, ly))
                     afters = spread.gaps_to(targets)
-                    follow = None  # on to the next objective: nothing leads it there
-            if follow is not None:
-                afters = follow.distances(afters, spread.xy)
             stand_off = _stand_off(view, unit, run)
             hidden = self._hidden(view, spread, stand_off, run)
             gaps = self._spread_gaps(view, spread)[1] if stand_off > 0 else None
@@ -710,8 +708,7 @@ class Control:
                     c = centroid(section)
                     if dist((unit.lead.x, unit.lead.y), c) > RUN_REACH + 6:
                         continue
-                    gain = now - _followed(follow, _distance(view, Position(c[0], c[1], sid)),
-                                           c)
+                    gain = now - _distance(view, Position(c[0], c[1], sid))
                     worth = COVER_WORTH + per_inch * gain
                     if sid in mine:
                         # in it at the end, a unit at least spoils the enemy's hold
@@ -1313,7 +1310,7 @@ class _Follow(NamedTuple):
     the squads it follows is, and where they are."""
 
     foremost: float
-    leads: npt.NDArray[np.float64]  # rows of x, y
+    leads: tuple[tuple[float, float], ...]
 
     @staticmethod
     def of(view: SideView, unit: Unit, decision: _Decision) -> _Follow | None:
@@ -1327,18 +1324,12 @@ class _Follow(NamedTuple):
         if not leads:
             return None
         return _Follow(min(_distance(view, _position(u)) for u in leads),
-                       np.array([(u.lead.x, u.lead.y) for u in leads], dtype=np.float64))
-
-    def distances(self, afters: list[float], xy: npt.NDArray[np.float64]) -> list[float]:
-        """The follower's distances (`afters`, to the objectives) of places `xy` as it
-        counts them."""
-        gaps = np.sqrt(((xy[:, None, :] - self.leads[None, :, :]) ** 2).sum(axis=2))
-        apart = np.maximum(gaps.min(axis=1) - NEAR, 0.0)
-        floor = self.foremost + FOLLOW
-        return [max(a, floor) + float(b) for a, b in zip(afters, apart, strict=True)]
+                       tuple((u.lead.x, u.lead.y) for u in leads))
 
     def distance(self, after: float, x: float, y: float) -> float:
-        return self.distances([after], np.array([[x, y]], dtype=np.float64))[0]
+        """A place's distance to the objectives (`after`) as the follower counts it."""
+        apart = min(dist((x, y), at) for at in self.leads) - NEAR
+        return max(after, self.foremost + FOLLOW) + max(apart, 0.0)
 
 
 #: the weapons of a unit that follows (`LEADS_FROM`)
