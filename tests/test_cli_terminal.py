@@ -321,3 +321,21 @@ def test_a_unit_with_no_order_now_is_told_why() -> None:
     assert ("grayburn has no orders to give now: Lt. Grayburn moves in step 4; this is "
             "step 1.") in text
     assert "doxey has no orders to give now: Pte. Doxey has already moved this turn." in text
+
+
+def test_a_unit_may_be_named_by_the_letter_the_map_shows() -> None:
+    # the roster and the map show each of the side's figures with a letter (A, B, ...): a
+    # newcomer types it, and the order goes to that figure as if named by its id
+    play, out = corner_shop(["move A to=5,9"])
+    play.run()
+    text = out.export_text()
+    lettered = next(ident for (own, ident), letter in play._letters.given.items()
+                    if own and letter == "A")
+    after = text.split("british> move A to=5,9", 1)[1]
+    assert "not allowed" not in after and "no unit" not in after
+    assert play.game.orders[-1].unit == lettered
+    # a letter no figure of the side has is refused as an unknown unit
+    play, out = corner_shop(["move Q to=5,9"])
+    play.run()
+    refused = " ".join(out.export_text().split()).split("british> move Q to=5,9", 1)[1]
+    assert "not allowed" in refused and "'Q'" in refused

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rich import box
@@ -414,6 +414,7 @@ class PlaySession:
         except OrderSyntaxError as error:
             self._warn(f"{error} (type help for the syntax)")
             return None
+        order = self._by_letter(order)
         syntax = self.game.ruleset.order_syntax
         if syntax and order.kind not in syntax:
             self._warn(" ".join(order_hints(order, syntax, self.unit_ids())) + " (type help)")
@@ -423,6 +424,17 @@ class PlaySession:
             self._warn(f"{order.kind} needs a unit: {syntax[order.kind]} (yours: {ids}...)")
             return None
         return order
+
+    def _by_letter(self, order: Order) -> Order:
+        """The order with its unit named by the letter the map and the roster show for it
+        (A, B, ...) named by its id instead: a newcomer types what the screen shows. A
+        unit whose id is that letter keeps it."""
+        unit, ids = order.unit, self.unit_ids()
+        if unit is None or len(unit) != 1 or unit in ids:
+            return order
+        named = [ident for (own, ident), letter in self._letters.given.items()
+                 if own and letter == unit and ident in ids]
+        return replace(order, unit=named[0]) if named else order
 
     def _run_note(self, order: Order) -> str | None:
         """What the rule set says when an order becomes another (a move that is a run),
@@ -588,7 +600,8 @@ class PlaySession:
         self.console.print(
             Text("Values: numbers, words, x,y pairs, lists such as [koch,wolf] or "
                  "[[1,2],[3,4]]. e.g. " + self._example() + "\nOrder kinds, unit ids and "
-                 "parameters complete with Tab; help ORDER explains one order.")
+                 "parameters complete with Tab; a unit may be named by its letter on the "
+                 "map (A, B, ...); help ORDER explains one order.")
         )
 
     def _help_on(self, topic: str) -> None:
